@@ -1,0 +1,169 @@
+import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/** Country codes of the loan application scopes. */
+const LOAN_APPLICATION_COUNTRIES = [
+	{ code: 'es', name: 'Spain' },
+	{ code: 'se', name: 'Sweden' },
+	{ code: 'fi', name: 'Finland' },
+];
+const LOAN_APPLICATION_ACTIONS = ['create', 'update', 'delete', 'accept'];
+
+const scopeOptions = [
+	{ name: 'Sbl (Consent Flows)', value: 'sbl' },
+	...LOAN_APPLICATION_COUNTRIES.flatMap((country) =>
+		LOAN_APPLICATION_ACTIONS.map((action) => ({
+			name: `Loan Application: ${action[0].toUpperCase()}${action.slice(1)} (${country.name})`,
+			value: `loan-application:${action}:${country.code}`,
+		})),
+	),
+];
+
+/**
+ * OAuth2 client credentials for the consent flow service (SBL) and the loan application API.
+ * n8n's own OAuth2 machinery fetches, caches and refreshes the token; the token URL and the
+ * space-joined scope are computed from the visible fields.
+ */
+export class ConsentFlowOAuth2Api implements ICredentialType {
+	name = 'consentFlowOAuth2Api';
+
+	extends = ['oAuth2Api'];
+
+	displayName = 'Consent Flow OAuth2 API';
+
+	icon = { light: 'file:../icons/sbl.svg', dark: 'file:../icons/sbl.dark.svg' } as const;
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'hidden',
+			default: 'clientCredentials',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Test', value: 'test' },
+				{ name: 'Production', value: 'production' },
+			],
+			default: 'test',
+			description:
+				'Which environment the client belongs to. Decides the default realm (agents-test or agents-prod) and, in Production, the nodes require https URLs.',
+		},
+		{
+			displayName: 'Identity Provider URL',
+			name: 'identityProviderUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://auth.example.com',
+			description:
+				'Base address of the identity provider that issues tokens ({auth_url}), without the /realms/… part',
+		},
+		{
+			displayName: 'Realm',
+			name: 'realm',
+			type: 'string',
+			default: '',
+			placeholder: 'agents-test',
+			description:
+				'Realm of the token endpoint, as given by the operator. Leave empty to use agents-test or agents-prod, following Environment.',
+		},
+		{
+			displayName: 'API Base URL',
+			name: 'apiBaseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description: 'Base address of the consent flow API ({base_url}), without /api/…',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client Authentication',
+			name: 'authentication',
+			type: 'options',
+			options: [
+				{
+					name: 'Basic Auth Header',
+					value: 'header',
+					description: 'Send client ID and secret as an Authorization: Basic header',
+				},
+				{
+					name: 'In Body',
+					value: 'body',
+					description: 'Send client_id and client_secret as form fields of the token request',
+				},
+			],
+			default: 'header',
+		},
+		{
+			displayName: 'Scopes',
+			name: 'scopes',
+			type: 'multiOptions',
+			options: scopeOptions,
+			default: ['sbl'],
+			description:
+				'Scopes to request with the token. Sbl is needed to create and delete consent flows; the loan application scopes are for the loan application API.',
+		},
+		{
+			displayName: 'Additional Scopes',
+			name: 'additionalScopes',
+			type: 'string',
+			default: '',
+			placeholder: 'custom:scope other:scope',
+			description: 'More scopes to request, separated by spaces or commas',
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'hidden',
+			default:
+				"={{ String($self.identityProviderUrl || '').replace(/\\/+$/, '') + '/realms/' + ($self.realm ? $self.realm : ($self.environment === 'production' ? 'agents-prod' : 'agents-test')) + '/protocol/openid-connect/token' }}",
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'hidden',
+			default:
+				"={{ [].concat($self.scopes || [], String($self.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ') }}",
+		},
+		{
+			displayName: 'Auth URL',
+			name: 'authUrl',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: '',
+		},
+	];
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.apiBaseUrl).replace(/\\/+$/, "") }}',
+			url: '/api/resource',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,37 @@
+import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The secret webhook key the consent flow service signs its webhooks with. Used by the
+ * Consent Flow Trigger to verify the HMAC-SHA256 signature of every delivery. The credential
+ * test (implemented by the trigger node, `testedBy: 'signingSecretTest'`) checks the secret's form.
+ */
+export class ConsentFlowWebhookSigningApi implements ICredentialType {
+	name = 'consentFlowWebhookSigningApi';
+
+	displayName = 'Consent Flow Webhook Signing API';
+
+	icon = { light: 'file:../icons/sbl.svg', dark: 'file:../icons/sbl.dark.svg' } as const;
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Signing Secret',
+			name: 'secret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The secret webhook key issued by the consent flow service',
+		},
+		{
+			displayName: 'Signature Header',
+			name: 'signatureHeader',
+			type: 'string',
+			default: '',
+			placeholder: 'x-acme-sbl-signature',
+			description:
+				'Name of the header that carries the signature. Leave empty to accept the header matching x-*-sbl-signature (case-insensitive).',
+		},
+	];
+}
