@@ -1,0 +1,104 @@
+/**
+ * Pure validators for Norwegian identifiers. Each returns `undefined` when the value is valid,
+ * otherwise a sentence saying which rule it breaks (the caller adds item and field).
+ */
+
+const K1_WEIGHTS = [3, 7, 6, 1, 8, 9, 4, 5, 2];
+const K2_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+const ORG_WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2];
+
+function weightedSum(digits: number[], weights: number[]): number {
+	return weights.reduce((sum, weight, index) => sum + weight * digits[index], 0);
+}
+
+/** mod-11 check digit: 11 − (sum mod 11), 11 → 0; undefined where the result would be 10. */
+export function mod11CheckDigit(digits: number[], weights: number[]): number | undefined {
+	const check = 11 - (weightedSum(digits, weights) % 11);
+	if (check === 11) return 0;
+	if (check === 10) return undefined;
+	return check;
+}
+
+function daysInMonth(month: number, twoDigitYear: number): number {
+	if (month === 2) return twoDigitYear % 4 === 0 ? 29 : 28;
+	return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+export interface NationalIdInfo {
+	kind: 'birth-number' | 'd-number' | 'h-number' | 'synthetic';
+	/** 'classic': k1/k2 as computed check digits; '2032': the widened rule (remainders 0–3). */
+	controlRule: 'classic' | '2032';
+}
+
+/**
+ * Checks a national identity number (fødselsnummer) and its variants: D-number (day + 40),
+ * H-number (month + 40), synthetic test identities (month + 80). Both the classic control-digit
+ * rule and the 2032 rule (weighted sum including the control digit, mod 11, in 0–3) are accepted.
+ */
+export function checkNationalId(value: string): { error?: string; info?: NationalIdInfo } {
+	if (!/^\d{11}$/.test(value)) {
+		return { error: 'must be exactly 11 digits (no spaces or dashes)' };
+	}
+	const digits = value.split('').map(Number);
+	let day = digits[0] * 10 + digits[1];
+	let month = digits[2] * 10 + digits[3];
+	const year = digits[4] * 10 + digits[5];
+	let kind: NationalIdInfo['kind'] = 'birth-number';
+	if (day > 40) {
+		day -= 40;
+		kind = 'd-number';
+	}
+	if (month > 80) {
+		month -= 80;
+		kind = 'synthetic';
+	} else if (month > 40) {
+		month -= 40;
+		kind = kind === 'd-number' ? 'd-number' : 'h-number';
+	}
+	if (month < 1 || month > 12) {
+		return { error: 'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)' };
+	}
+	if (day < 1 || day > daysInMonth(month, year)) {
+		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
+	}
+	const classic =
+		mod11CheckDigit(digits, K1_WEIGHTS) === digits[9] && mod11CheckDigit(digits, K2_WEIGHTS) === digits[10];
+	if (classic) return { info: { kind, controlRule: 'classic' } };
+	const r1 = (weightedSum(digits, K1_WEIGHTS) + digits[9]) % 11;
+	const r2 = (weightedSum(digits, K2_WEIGHTS) + digits[10]) % 11;
+	if (r1 <= 3 && r2 <= 3) return { info: { kind, controlRule: '2032' } };
+	return { error: 'has wrong check digits (digits 10–11 fail the mod-11 control)' };
+}
+
+export function validateNationalId(value: string): string | undefined {
+	return checkNationalId(value).error;
+}
+
+/** Organization number (organisasjonsnummer): 9 digits, mod-11 check digit with weights 3,2,7,6,5,4,3,2. */
+export function validateOrganizationNumber(value: string): string | undefined {
+	if (!/^\d{9}$/.test(value)) return 'must be exactly 9 digits (no spaces)';
+	const digits = value.split('').map(Number);
+	const check = mod11CheckDigit(digits, ORG_WEIGHTS);
+	if (check === undefined || check !== digits[8]) {
+		return 'has a wrong check digit (the 9th digit fails the mod-11 control)';
+	}
+	return undefined;
+}
+
+/** Absolute http(s) URL; `requireHttps` for production. */
+export function validateHttpUrl(value: string, requireHttps = false): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		return 'must be an absolute URL such as https://example.com/path';
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return `must use http or https, not ${url.protocol.replace(':', '')}`;
+	}
+	if (!url.hostname) return 'must name a host';
+	if (requireHttps && url.protocol !== 'https:') {
+		return 'must use https when the credential environment is Production';
+	}
+	return undefined;
+}

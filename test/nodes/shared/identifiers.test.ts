@@ -1,0 +1,149 @@
+import {
+	checkNationalId,
+	mod11CheckDigit,
+	validateHttpUrl,
+	validateNationalId,
+	validateOrganizationNumber,
+} from '../../../nodes/shared/identifiers';
+
+/** Independent reference: builds a classic-rule number from 9 leading digits, or undefined (check 10). */
+function withCheckDigits(first9: string): string | undefined {
+	const d = first9.split('').map(Number);
+	const k1 = 11 - ([3, 7, 6, 1, 8, 9, 4, 5, 2].reduce((s, w, i) => s + w * d[i], 0) % 11);
+	const c1 = k1 === 11 ? 0 : k1;
+	if (c1 === 10) return undefined;
+	d.push(c1);
+	const k2 = 11 - ([5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((s, w, i) => s + w * d[i], 0) % 11);
+	const c2 = k2 === 11 ? 0 : k2;
+	if (c2 === 10) return undefined;
+	return first9 + String(c1) + String(c2);
+}
+
+describe('national identity number', () => {
+	test.each([
+		// published example numbers (classic rule)
+		['15076500565', 'birth-number'],
+		['01010750160', 'birth-number'],
+		// D-number: day + 40
+		['41010750073', 'd-number'],
+		// H-number: month + 40
+		['01410750062', 'h-number'],
+		// synthetic test identity: month + 80
+		['01810750045', 'synthetic'],
+	])('accepts %s as %s', (value, kind) => {
+		const result = checkNationalId(value);
+		expect(result.error).toBeUndefined();
+		expect(result.info?.kind).toBe(kind);
+	});
+
+	test('the fixtures above really satisfy the classic rule (reference computation)', () => {
+		for (const v of ['15076500565', '01010750160', '41010750073', '01410750062', '01810750045']) {
+			expect(withCheckDigits(v.slice(0, 9))).toBe(v);
+		}
+	});
+
+	test('accepts the 2032 rule: weighted sums with remainders 1–3', () => {
+		// 0101075016x: find a k1/k2 pair whose remainders are 1..3 but are not the classic digits
+		const base = '010107501';
+		const digits = base.split('').map(Number);
+		let found: string | undefined;
+		for (let k1 = 0; k1 <= 9 && !found; k1++) {
+			const r1 = ([3, 7, 6, 1, 8, 9, 4, 5, 2].reduce((s, w, i) => s + w * digits[i], 0) + k1) % 11;
+			if (r1 < 1 || r1 > 3) continue;
+			for (let k2 = 0; k2 <= 9; k2++) {
+				const d10 = [...digits, k1];
+				const r2 = ([5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((s, w, i) => s + w * d10[i], 0) + k2) % 11;
+				if (r2 >= 1 && r2 <= 3) {
+					found = base + k1 + k2;
+					break;
+				}
+			}
+		}
+		expect(found).toBeDefined();
+		const result = checkNationalId(found!);
+		expect(result.error).toBeUndefined();
+		expect(result.info?.controlRule).toBe('2032');
+		expect(checkNationalId('15076500565').info?.controlRule).toBe('classic');
+	});
+
+	test.each([
+		['', /11 digits/],
+		['1507650056', /11 digits/],
+		['150765005655', /11 digits/],
+		['1507650056a', /11 digits/],
+		['150765 00565', /11 digits/],
+		['15136500565', /month/], // month 13
+		['15006500565', /month/], // month 00
+		['32016500565', /day/], // day 32
+		['30026500565', /day/], // 30 February
+		['29020100000', /day/], // 29 February 2001 is not a date
+		['15076500500', /check digits/],
+		['15076500510', /check digits/],
+	])('rejects %p', (value, reason) => {
+		expect(validateNationalId(value)).toMatch(reason);
+	});
+
+	test('rejects every single-digit change of a valid number that breaks both control rules', () => {
+		const valid = '15076500565';
+		let rejected = 0;
+		for (let pos = 9; pos < 11; pos++) {
+			for (let d = 0; d <= 9; d++) {
+				if (String(d) === valid[pos]) continue;
+				const changed = valid.slice(0, pos) + d + valid.slice(pos + 1);
+				if (validateNationalId(changed)) rejected++;
+			}
+		}
+		// the widened 2032 rule admits a few neighbours, the classic rule alone none; most must fail
+		expect(rejected).toBeGreaterThanOrEqual(12);
+	});
+});
+
+describe('organization number', () => {
+	test.each(['974760673', '923609016', '985399077', '889640782'])('accepts %s', (value) => {
+		expect(validateOrganizationNumber(value)).toBeUndefined();
+	});
+
+	test.each([
+		['97476067', /9 digits/],
+		['9747606733', /9 digits/],
+		['97476067a', /9 digits/],
+		['974760674', /check digit/],
+		['923609017', /check digit/],
+	])('rejects %p', (value, reason) => {
+		expect(validateOrganizationNumber(value)).toMatch(reason);
+	});
+
+	test('a number whose check digit would be 10 is invalid', () => {
+		// find eight digits whose check would be 10 and prove none of the ten endings validates
+		let prefix = '';
+		for (let n = 10000000; n < 10001000; n++) {
+			const digits = String(n).split('').map(Number);
+			if (mod11CheckDigit(digits, [3, 2, 7, 6, 5, 4, 3, 2]) === undefined) {
+				prefix = String(n);
+				break;
+			}
+		}
+		expect(prefix).not.toBe('');
+		for (let d = 0; d <= 9; d++) expect(validateOrganizationNumber(prefix + d)).toMatch(/check digit/);
+	});
+});
+
+describe('http url', () => {
+	test.each([
+		['https://bank.example/return', false],
+		['http://127.0.0.1:5678/webhook/abc', false],
+		['https://bank.example/return', true],
+	])('accepts %s (https required: %s)', (value, https) => {
+		expect(validateHttpUrl(value, https)).toBeUndefined();
+	});
+
+	test.each([
+		['bank.example/return', false, /absolute URL/],
+		['/relative/path', false, /absolute URL/],
+		['ftp://bank.example/x', false, /http or https/],
+		['javascript:alert(1)', false, /http or https/],
+		['http://bank.example/return', true, /https/],
+	])('rejects %s (https required: %s)', (value, https, reason) => {
+		expect(validateHttpUrl(value, https)).toMatch(reason);
+	});
+});
