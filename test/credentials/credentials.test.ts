@@ -1,0 +1,125 @@
+/**
+ * The credentials' hidden fields are n8n expressions over the visible ones. These tests resolve
+ * them with n8n-workflow's own expression engine, the way n8n's CredentialsHelper does
+ * (defaults applied with NodeHelpers.getNodeParameters, then `$self` = the credential data).
+ */
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+import type { ICredentialType, INode, INodeParameters, INodeTypes } from 'n8n-workflow';
+import { ConsentFlowOAuth2Api } from '../../credentials/ConsentFlowOAuth2Api.credentials';
+import { ConsentFlowWebhookSigningApi } from '../../credentials/ConsentFlowWebhookSigningApi.credentials';
+import { RealEstateEstimateOAuth2Api } from '../../credentials/RealEstateEstimateOAuth2Api.credentials';
+
+function resolve(credential: ICredentialType, data: INodeParameters): INodeParameters {
+	const nodeTypes = {
+		getByName: () => ({ description: { properties: [] } }),
+		getByNameAndVersion: () => ({ description: { properties: [] } }),
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+	const node: INode = {
+		id: 'n',
+		name: 'Temp-Node',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const full = NodeHelpers.getNodeParameters(credential.properties, data, true, false, null, null) as INodeParameters;
+	return workflow.expression.getParameterValue(
+		full,
+		null,
+		0,
+		0,
+		node.name,
+		[],
+		'internal',
+		{},
+		undefined,
+		false,
+		full,
+	) as INodeParameters;
+}
+
+describe('Consent Flow OAuth2 API credential', () => {
+	const credential = new ConsentFlowOAuth2Api();
+	const base = { identityProviderUrl: 'https://auth.example', apiBaseUrl: 'https://api.example', clientId: 'c' };
+
+	test('extends oAuth2Api with the client-credentials grant, hidden', () => {
+		expect(credential.extends).toEqual(['oAuth2Api']);
+		const grant = credential.properties.find((p) => p.name === 'grantType');
+		expect(grant).toMatchObject({ type: 'hidden', default: 'clientCredentials' });
+	});
+
+	test.each([
+		[{ environment: 'test' }, 'https://auth.example/realms/agents-test/protocol/openid-connect/token'],
+		[{ environment: 'production' }, 'https://auth.example/realms/agents-prod/protocol/openid-connect/token'],
+		[{ environment: 'production', realm: 'sbl' }, 'https://auth.example/realms/sbl/protocol/openid-connect/token'],
+		[{ identityProviderUrl: 'https://auth.example/base//' }, 'https://auth.example/base/realms/agents-test/protocol/openid-connect/token'],
+	])('token URL for %j', (fields, expected) => {
+		expect(resolve(credential, { ...base, ...fields }).accessTokenUrl).toBe(expected);
+	});
+
+	test('scope joins the selected and additional scopes with spaces, without duplicates', () => {
+		const resolved = resolve(credential, {
+			...base,
+			scopes: ['sbl', 'loan-application:create:es', 'loan-application:accept:fi'],
+			additionalScopes: ' extra:one, sbl  extra:two ',
+		});
+		expect(resolved.scope).toBe('sbl loan-application:create:es loan-application:accept:fi extra:one extra:two');
+	});
+
+	test('default scope is sbl', () => {
+		expect(resolve(credential, base).scope).toBe('sbl');
+	});
+
+	test('offers sbl and the twelve loan-application scopes', () => {
+		const scopes = credential.properties.find((p) => p.name === 'scopes');
+		const values = (scopes?.options as Array<{ value: string }>).map((o) => o.value);
+		expect(values).toHaveLength(13);
+		expect(values).toContain('sbl');
+		for (const action of ['create', 'update', 'delete', 'accept']) {
+			for (const country of ['es', 'se', 'fi']) expect(values).toContain(`loan-application:${action}:${country}`);
+		}
+	});
+
+	test('client authentication maps to oAuth2Api "authentication": header (Basic) or body', () => {
+		const auth = credential.properties.find((p) => p.name === 'authentication');
+		expect((auth?.options as Array<{ value: string }>).map((o) => o.value)).toEqual(['header', 'body']);
+		expect(resolve(credential, { ...base, authentication: 'body' }).authentication).toBe('body');
+	});
+
+	test('secret is a password field and the credential has a test request', () => {
+		expect(credential.properties.find((p) => p.name === 'clientSecret')?.typeOptions?.password).toBe(true);
+		expect(credential.test?.request.url).toBe('/api/resource');
+	});
+});
+
+describe('Real Estate Estimate OAuth2 API credential', () => {
+	const credential = new RealEstateEstimateOAuth2Api();
+
+	test('client credentials with visible token URL, base URL, auth mode and free-text scope', () => {
+		const resolved = resolve(credential, {
+			accessTokenUrl: 'https://auth.example/token',
+			apiBaseUrl: 'https://api.example/estimate/v1',
+			clientId: 'c',
+			clientSecret: 's',
+			scope: 'estimate:read other',
+		});
+		expect(resolved).toMatchObject({
+			grantType: 'clientCredentials',
+			accessTokenUrl: 'https://auth.example/token',
+			authentication: 'header',
+			scope: 'estimate:read other',
+		});
+	});
+});
+
+describe('Consent Flow Webhook Signing credential', () => {
+	const credential = new ConsentFlowWebhookSigningApi();
+
+	test('has a password secret and an optional header name', () => {
+		const secret = credential.properties.find((p) => p.name === 'secret');
+		expect(secret?.typeOptions?.password).toBe(true);
+		expect(resolve(credential, { secret: 'x' }).signatureHeader).toBe('');
+	});
+});
