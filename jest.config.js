@@ -1,6 +1,6 @@
 // Three projects: `unit` (pure modules and nodes against the simulator over real HTTP),
 // `simulator` (the simulator's own tests) and `e2e` (a real n8n with the packed package).
-const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', diagnostics: false }];
 
 module.exports = {
 	projects: [
