@@ -1,0 +1,485 @@
+'use strict';
+// Starts and drives a real n8n (2.x on Node 24, 1.x on the system Node 20) for the e2e tests:
+// sqlite in a temporary user folder, owner from the environment, the packed package installed like
+// a community package, free loopback ports, logs in the user folder. Control through REST (login
+// cookie) and the public API (API key). Every started process group is stopped by pid in stop(),
+// on process exit, and by a detached reaper if the test process dies without stopping it.
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { ensureN8n, nodeEnv, log } = require('./install');
+const { installIntoUserFolder } = require('./pkg');
+const { request, sleep, waitFor } = require('./http');
+
+const running = new Set();
+let exitHooked = false;
+function hookExit() {
+	if (exitHooked) return;
+	exitHooked = true;
+	const killAll = () => {
+		for (const n of running) n._killNow();
+	};
+	process.on('exit', killAll);
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+		process.once(sig, () => {
+			killAll();
+			process.exit(128 + (os.constants.signals[sig] || 0));
+		});
+	}
+}
+
+/** A free TCP port on 127.0.0.1 (not one of `avoid`). */
+async function freePort(avoid = []) {
+	for (let i = 0; i < 20; i++) {
+		const port = await new Promise((resolve, reject) => {
+			const srv = net.createServer();
+			srv.unref();
+			srv.on('error', reject);
+			srv.listen(0, '127.0.0.1', () => {
+				const { port: p } = srv.address();
+				srv.close(() => resolve(p));
+			});
+		});
+		if (!avoid.includes(port)) return port;
+	}
+	throw new Error('no free port');
+}
+
+function portFree(port) {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+function randomPassword() {
+	// n8n wants 8+ chars with a number and a capital letter.
+	return `E2e-${crypto.randomBytes(9).toString('base64url')}9Z`;
+}
+
+class N8n {
+	/**
+	 * opts: major ('1'|'2'), tgz (package tarball to install, optional), userFolder (default: a new
+	 * temp folder), port (default: free), brokerPort, env (extra env), ownerEmail, ownerPassword,
+	 * encryptionKey, logLevel, keepUserFolder.
+	 */
+	constructor(opts = {}) {
+		this.opts = opts;
+		this.major = String(opts.major || '2');
+		this.userFolder =
+			opts.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), `sbl-e2e-n8n${this.major}-`));
+		this.ownedUserFolder = !opts.userFolder;
+		this.ownerEmail = opts.ownerEmail || 'owner@sbl-e2e.test';
+		this.ownerPassword = opts.ownerPassword || randomPassword();
+		this.encryptionKey = opts.encryptionKey || crypto.randomBytes(24).toString('hex');
+		this.browserId = crypto.randomUUID();
+		this.cookie = null;
+		this.apiKey = null;
+		this.child = null;
+		this.starts = 0;
+	}
+
+	get url() {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	get logFile() {
+		return path.join(this.userFolder, 'n8n.log');
+	}
+
+	get stdoutFile() {
+		return path.join(this.userFolder, 'n8n.stdout.log');
+	}
+
+	/** The text n8n logged so far (log file + stdout/stderr). */
+	logs() {
+		const read = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '');
+		return read(this.stdoutFile) + '\n' + read(this.logFile);
+	}
+
+	/** Installs n8n if needed, installs the package tarball, starts n8n, logs in, creates an API key. */
+	async start() {
+		const started = Date.now();
+		this.install = await ensureN8n(this.major);
+		this.version = this.install.version;
+		if (this.opts.tgz) {
+			this.packageDir = installIntoUserFolder(this.userFolder, this.opts.tgz, { nodeBin: this.install.nodeBin });
+		}
+		this.port = this.opts.port || (await freePort());
+		this.brokerPort = this.opts.brokerPort || (await freePort([this.port]));
+		await this._spawn();
+		await this._afterBoot();
+		log(`n8n ${this.version} ready at ${this.url} in ${((Date.now() - started) / 1000).toFixed(1)} s (user folder ${this.userFolder})`);
+		return this;
+	}
+
+	_bcrypt() {
+		return require(path.join(this.install.dir, 'node_modules', 'bcryptjs'));
+	}
+
+	env() {
+		const p = this.port;
+		const env = {
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_PORT: String(p),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			WEBHOOK_URL: `http://127.0.0.1:${p}/`,
+			N8N_EDITOR_BASE_URL: `http://127.0.0.1:${p}/`,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_DISABLED_MODULES: 'mcp-registry',
+			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
+			N8N_ENCRYPTION_KEY: this.encryptionKey,
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+			N8N_LOG_LEVEL: this.opts.logLevel || 'info',
+			N8N_LOG_OUTPUT: 'console,file',
+			N8N_LOG_FILE_LOCATION: this.logFile,
+			N8N_LOG_FILE_SIZE_MAX: '64',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_PUBLIC_API_DISABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+			GENERIC_TIMEZONE: 'UTC',
+			TZ: 'UTC',
+			// Owner without the setup screen (n8n ≥ 1.?; older versions ignore it and we use /rest/owner/setup).
+			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+			N8N_INSTANCE_OWNER_EMAIL: this.ownerEmail,
+			N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
+			N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
+			N8N_INSTANCE_OWNER_PASSWORD_HASH: this._bcrypt().hashSync(this.ownerPassword, 10),
+		};
+		if (this.major === '1') {
+			env.N8N_RUNNERS_ENABLED = 'true';
+			env.DB_SQLITE_POOL_SIZE = '2';
+		}
+		return { ...env, ...(this.opts.env || {}) };
+	}
+
+	async _spawn() {
+		for (const [name, port] of [
+			['main', this.port],
+			['task broker', this.brokerPort],
+		]) {
+			if (!(await portFree(port))) throw new Error(`n8n ${name} port ${port} is taken`);
+		}
+		const out = fs.openSync(this.stdoutFile, 'a');
+		fs.writeSync(out, `\n===== start ${++this.starts} at ${new Date().toISOString()} =====\n`);
+		const env = nodeEnv(this.install.nodeBin, this.env());
+		this.child = spawn(this.install.node, [this.install.n8nBin, 'start'], {
+			cwd: this.userFolder,
+			env,
+			detached: true, // own process group: stop() kills n8n and its task runner together
+			stdio: ['ignore', out, out],
+		});
+		fs.closeSync(out);
+		this.pid = this.child.pid;
+		this.exited = null;
+		this.child.on('exit', (code, signal) => {
+			this.exited = { code, signal };
+		});
+		running.add(this);
+		hookExit();
+		// A detached watchdog kills the group if this process dies without stopping it.
+		const reaper = spawn(process.execPath, [path.join(__dirname, 'reaper.js'), String(process.pid), String(this.pid)], {
+			detached: true,
+			stdio: 'ignore',
+		});
+		reaper.unref();
+		await this._waitReady();
+	}
+
+	async _waitReady(timeoutMs = 120000) {
+		await waitFor(
+			async () => {
+				if (this.exited) {
+					throw Object.assign(new Error(`n8n exited (${JSON.stringify(this.exited)})`), { fatal: true });
+				}
+				const r = await request('GET', `${this.url}/healthz/readiness`, { timeoutMs: 3000 });
+				return r.status === 200;
+			},
+			{ timeoutMs, intervalMs: 300, what: `n8n readiness at ${this.url}` },
+		).catch((e) => {
+			const tail = this.logs().split('\n').slice(-60).join('\n');
+			throw new Error(`${e.message}\n--- n8n output (tail) ---\n${tail}`);
+		});
+	}
+
+	async _afterBoot() {
+		await this.login();
+		if (!this.apiKey) this.apiKey = await this.createApiKey();
+	}
+
+	/** Sends a REST request with the login cookie (and the browser id the cookie is bound to). */
+	async rest(method, p, json, { raw = false, headers = {} } = {}) {
+		const h = { 'browser-id': this.browserId, ...headers };
+		if (this.cookie) h.cookie = this.cookie;
+		const r = await request(method, `${this.url}${p}`, { json, headers: h });
+		if (raw) return r;
+		if (r.status >= 400) throw new Error(`REST ${method} ${p} → ${r.status}: ${r.text.slice(0, 2000)}`);
+		return r.json && Object.prototype.hasOwnProperty.call(r.json, 'data') ? r.json.data : r.json;
+	}
+
+	/** Public API request with the API key. */
+	async api(method, p, json, { raw = false } = {}) {
+		const r = await request(method, `${this.url}/api/v1${p}`, {
+			json,
+			headers: { 'x-n8n-api-key': this.apiKey, accept: 'application/json' },
+		});
+		if (raw) return r;
+		if (r.status >= 400) throw new Error(`API ${method} ${p} → ${r.status}: ${r.text.slice(0, 2000)}`);
+		return r.json;
+	}
+
+	async login() {
+		// 2.x: emailOrLdapLoginId; older 1.x: email. Both fields are sent; extra fields are ignored.
+		let r;
+		await waitFor(
+			async () => {
+				r = await request('POST', `${this.url}/rest/login`, {
+					json: { emailOrLdapLoginId: this.ownerEmail, email: this.ownerEmail, password: this.ownerPassword },
+					headers: { 'browser-id': this.browserId },
+				});
+				if (r.status === 401 && !this.ownerSetupTried) {
+					await this._ownerSetupFallback();
+					return false;
+				}
+				return r.status === 200;
+			},
+			{ timeoutMs: 30000, intervalMs: 500, what: 'login' },
+		).catch((e) => {
+			throw new Error(`${e.message}: ${r && r.status} ${r && r.text.slice(0, 500)}`);
+		});
+		const c = r.setCookies.map((s) => s.split(';')[0]).find((s) => s.startsWith('n8n-auth='));
+		if (!c) throw new Error(`login gave no n8n-auth cookie: ${r.setCookies.join(' | ')}`);
+		this.cookie = c;
+		return r.json.data;
+	}
+
+	/** For n8n versions without N8N_INSTANCE_OWNER_MANAGED_BY_ENV: the owner setup endpoint. */
+	async _ownerSetupFallback() {
+		this.ownerSetupTried = true;
+		const r = await request('POST', `${this.url}/rest/owner/setup`, {
+			json: { email: this.ownerEmail, firstName: 'E2E', lastName: 'Owner', password: this.ownerPassword },
+			headers: { 'browser-id': this.browserId },
+		});
+		if (r.status >= 400) log(`owner setup → ${r.status} ${r.text.slice(0, 300)}`);
+		else log('owner created through /rest/owner/setup');
+	}
+
+	async createApiKey() {
+		let scopes;
+		const s = await this.rest('GET', '/rest/api-keys/scopes', undefined, { raw: true });
+		if (s.status === 200) scopes = s.json.data;
+		const body = { label: `e2e-${Date.now()}`, expiresAt: null };
+		if (scopes) body.scopes = scopes;
+		const data = await this.rest('POST', '/rest/api-keys', body);
+		const key = data.rawApiKey || data.apiKey;
+		if (!key) throw new Error(`no API key in ${JSON.stringify(Object.keys(data))}`);
+		return key;
+	}
+
+	// ---- credentials -------------------------------------------------------------------------
+
+	/** The JSON schema the public API validates credential data with. */
+	credentialSchema(type) {
+		return this.api('GET', `/credentials/schema/${type}`);
+	}
+
+	/**
+	 * Creates a credential through the public API: { name, type, data } → { id, name, type }.
+	 * See README: the public API validates `data` against the type's schema, which for OAuth2
+	 * types derived from oAuth2Api includes hidden fields.
+	 */
+	async createCredential({ name, type, data }) {
+		return this.api('POST', '/credentials', { name, type, data });
+	}
+
+	deleteCredential(id) {
+		return this.api('DELETE', `/credentials/${id}`);
+	}
+
+	/**
+	 * n8n's credential test (the "Retry"/"Test" button): POST /rest/credentials/test.
+	 * Pass { id } of a stored credential (n8n fills in the stored secrets) or full { type, data }.
+	 * Returns { status: 'OK'|'Error', message }.
+	 */
+	async testCredential({ id, name, type, data }) {
+		const body = { credentials: { id, name: name || 'e2e test', type, data: data || {} } };
+		return this.rest('POST', '/rest/credentials/test', body);
+	}
+
+	// ---- workflows ---------------------------------------------------------------------------
+
+	/** Creates a workflow through the public API (only the fields it accepts). */
+	async createWorkflow(wf) {
+		const body = {
+			name: wf.name,
+			nodes: wf.nodes,
+			connections: wf.connections || {},
+			settings: wf.settings || { executionOrder: 'v1' },
+		};
+		if (wf.staticData) body.staticData = wf.staticData;
+		return this.api('POST', '/workflows', body);
+	}
+
+	activateWorkflow(id) {
+		return this.api('POST', `/workflows/${id}/activate`);
+	}
+
+	deactivateWorkflow(id) {
+		return this.api('POST', `/workflows/${id}/deactivate`);
+	}
+
+	getWorkflow(id) {
+		return this.api('GET', `/workflows/${id}`);
+	}
+
+	deleteWorkflow(id) {
+		return this.api('DELETE', `/workflows/${id}`);
+	}
+
+	/** The production URL of a Webhook-like node's path. */
+	webhookUrl(p) {
+		return `${this.url}/webhook/${p.replace(/^\/+/, '')}`;
+	}
+
+	/**
+	 * Waits until the production webhook at `p` is registered. An OPTIONS (CORS preflight) request
+	 * answers 404 while the path is unknown, without starting an execution.
+	 */
+	async waitForWebhook(p, { method = 'POST', timeoutMs = 30000 } = {}) {
+		const url = this.webhookUrl(p);
+		await waitFor(
+			async () => {
+				const r = await request('OPTIONS', url, {
+					headers: { origin: this.url, 'access-control-request-method': method },
+					timeoutMs: 5000,
+				});
+				return r.status !== 404 && r.status < 500;
+			},
+			{ timeoutMs, intervalMs: 200, what: `production webhook ${url}` },
+		);
+		return url;
+	}
+
+	/** Creates + activates a workflow and waits for its webhook paths; returns the stored workflow. */
+	async deployWorkflow(wf, { activate = true, webhookPaths } = {}) {
+		const created = await this.createWorkflow(wf);
+		if (activate) {
+			await this.activateWorkflow(created.id);
+			const paths =
+				webhookPaths ||
+				wf.nodes
+					.filter((n) => n.type === 'n8n-nodes-base.webhook' && !n.disabled)
+					.map((n) => ({ path: n.parameters.path, method: n.parameters.httpMethod || 'GET' }));
+			for (const w of paths) {
+				const wp = typeof w === 'string' ? { path: w, method: 'POST' } : w;
+				await this.waitForWebhook(wp.path, { method: wp.method });
+			}
+		}
+		return created;
+	}
+
+	/** POSTs JSON to a production webhook; returns the HTTP response. */
+	callWebhook(p, json, { method = 'POST', headers = {}, body } = {}) {
+		return request(method, this.webhookUrl(p), { json: body === undefined ? json : undefined, body, headers, timeoutMs: 120000 });
+	}
+
+	/** Executions of a workflow (newest first), with their data. */
+	async executions(workflowId, { includeData = true, status, limit = 100 } = {}) {
+		const q = new URLSearchParams({ workflowId: String(workflowId), includeData: String(includeData), limit: String(limit) });
+		if (status) q.set('status', status);
+		const r = await this.api('GET', `/executions?${q}`);
+		return r.data;
+	}
+
+	execution(id, { includeData = true } = {}) {
+		return this.api('GET', `/executions/${id}?includeData=${includeData}`);
+	}
+
+	/** Waits until a workflow has at least `count` finished executions; returns them (newest first). */
+	async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000 } = {}) {
+		let list = [];
+		await waitFor(
+			async () => {
+				list = (await this.executions(workflowId)).filter((e) => e.finished || e.stoppedAt);
+				return list.length >= count;
+			},
+			{ timeoutMs, intervalMs: 300, what: `${count} execution(s) of workflow ${workflowId}` },
+		);
+		return list;
+	}
+
+	// ---- process control ---------------------------------------------------------------------
+
+	/** Stops n8n and starts it again on the same ports with the same user folder and key. */
+	async restart() {
+		await this.stop({ keepUserFolder: true });
+		const started = Date.now();
+		await this._spawn();
+		this.cookie = null;
+		await this.login();
+		log(`n8n ${this.version} restarted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		return this;
+	}
+
+	_killNow() {
+		if (!this.pid || this.exited) return;
+		try {
+			process.kill(-this.pid, 'SIGKILL');
+		} catch {}
+	}
+
+	/** Stops the whole process group by pid (SIGTERM, then SIGKILL after 15 s). */
+	async stop({ keepUserFolder = false } = {}) {
+		if (this.pid && !this.exited) {
+			const pid = this.pid;
+			try {
+				process.kill(-pid, 'SIGTERM');
+			} catch {}
+			const until = Date.now() + 15000;
+			while (!this.exited && Date.now() < until) await sleep(100);
+			if (!this.exited) {
+				log(`n8n pid ${pid} did not stop in 15 s: SIGKILL`);
+				try {
+					process.kill(-pid, 'SIGKILL');
+				} catch {}
+				while (!this.exited) await sleep(100);
+			}
+		}
+		// The task runner lives in the same group: make sure nothing of the group is left.
+		if (this.pid) {
+			try {
+				process.kill(-this.pid, 'SIGKILL');
+			} catch {}
+		}
+		running.delete(this);
+		if (!keepUserFolder && this.ownedUserFolder && !this.opts.keepUserFolder && !process.env.SBL_E2E_KEEP) {
+			fs.rmSync(this.userFolder, { recursive: true, force: true });
+		}
+	}
+}
+
+async function startN8n(opts) {
+	const n = new N8n(opts);
+	try {
+		await n.start();
+	} catch (e) {
+		await n.stop({ keepUserFolder: true }).catch(() => {});
+		throw e;
+	}
+	return n;
+}
+
+module.exports = { N8n, startN8n, freePort, portFree };
