@@ -1,0 +1,227 @@
+/**
+ * Tolerant parsing of consent flow webhook envelopes. Pure functions, no n8n imports.
+ *
+ * Envelope forms seen in the service description:
+ *   { webhookId, event, timestamp, payload }          current
+ *   { webhookId, type, payload }                      rejected / deleted as published
+ *   { id, type, ... }                                 older form (`id` instead of `webhookId`)
+ * The event comes from `event`, else the deprecated `type`; the delivery id from `webhookId`,
+ * else `id`; `timestamp` is optional. A signed body that is not JSON, or names no event or
+ * an event we do not know, is reported as unrecognised together with its raw text so that
+ * nothing signed is lost.
+ */
+
+/** The ten events, in the order of the node's outputs. */
+export const CONSENT_EVENTS = [
+	'consent.created',
+	'consent.accepted',
+	'consent.rejected',
+	'consent.deleted',
+	'consent.data',
+	'consent.timedOut',
+	'consent.timedOutDataFailed',
+	'user.timedOut',
+	'tax.dataFailed',
+	'income.dataFailed',
+] as const;
+
+export type ConsentEvent = (typeof CONSENT_EVENTS)[number];
+
+export const UNRECOGNISED = 'Unrecognised';
+
+/** Output names, in output order: the ten events, then `Unrecognised` (index 10). */
+export const OUTPUT_NAMES: readonly string[] = [...CONSENT_EVENTS, UNRECOGNISED];
+
+export const UNRECOGNISED_INDEX = CONSENT_EVENTS.length;
+
+export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event';
+
+type JsonObject = { [key: string]: unknown };
+
+export interface RecognisedDelivery {
+	kind: 'event';
+	event: ConsentEvent;
+	/** Output index of the event (0-9). */
+	outputIndex: number;
+	webhookId: string | null;
+	/** `timestamp` as sent when it is a string; null when absent or not a string. */
+	timestamp: string | null;
+	/** Whether the envelope has a `timestamp` field at all (of any type). */
+	hasTimestamp: boolean;
+	payload: JsonObject | null;
+}
+
+export interface UnrecognisedDelivery {
+	kind: 'unrecognised';
+	reason: UnrecognisedReason;
+	/** The event name found (for `unknown-event`), else null. */
+	event: string | null;
+	webhookId: string | null;
+	timestamp: string | null;
+	hasTimestamp: boolean;
+}
+
+export type ParsedDelivery = RecognisedDelivery | UnrecognisedDelivery;
+
+const EVENT_BY_LOWER_NAME = new Map<string, ConsentEvent>(
+	CONSENT_EVENTS.map((name) => [name.toLowerCase(), name]),
+);
+
+function isObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyString(value: unknown): string | null {
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		return trimmed.length > 0 ? trimmed : null;
+	}
+	return null;
+}
+
+function idValue(value: unknown): string | null {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return nonEmptyString(value);
+}
+
+/** Maps an event name to the canonical one (exact, else case-insensitive), or null. */
+export function canonicalEvent(name: string): ConsentEvent | null {
+	if ((CONSENT_EVENTS as readonly string[]).includes(name)) return name as ConsentEvent;
+	return EVENT_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
+}
+
+/** Decodes the body as UTF-8 (a leading byte-order mark is dropped). */
+export function bodyText(rawBody: Buffer): string {
+	const text = rawBody.toString('utf8');
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses a (verified) body. Never throws. */
+export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
+	const text = typeof rawBody === 'string' ? rawBody : bodyText(rawBody);
+
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return {
+			kind: 'unrecognised',
+			reason: 'not-json',
+			event: null,
+			webhookId: null,
+			timestamp: null,
+			hasTimestamp: false,
+		};
+	}
+
+	if (!isObject(parsed)) {
+		return {
+			kind: 'unrecognised',
+			reason: 'no-event',
+			event: null,
+			webhookId: null,
+			timestamp: null,
+			hasTimestamp: false,
+		};
+	}
+
+	const name = nonEmptyString(parsed.event) ?? nonEmptyString(parsed.type);
+	const webhookId = idValue(parsed.webhookId) ?? idValue(parsed.id);
+	const hasTimestamp = parsed.timestamp !== undefined && parsed.timestamp !== null;
+	const timestamp = typeof parsed.timestamp === 'string' ? parsed.timestamp : null;
+
+	if (name === null) {
+		return {
+			kind: 'unrecognised',
+			reason: 'no-event',
+			event: null,
+			webhookId,
+			timestamp,
+			hasTimestamp,
+		};
+	}
+
+	const event = canonicalEvent(name);
+	if (event === null) {
+		return {
+			kind: 'unrecognised',
+			reason: 'unknown-event',
+			event: name,
+			webhookId,
+			timestamp,
+			hasTimestamp,
+		};
+	}
+
+	return {
+		kind: 'event',
+		event,
+		outputIndex: CONSENT_EVENTS.indexOf(event),
+		webhookId,
+		timestamp,
+		hasTimestamp,
+		payload: isObject(parsed.payload) ? parsed.payload : null,
+	};
+}
+
+function optionalString(value: unknown): string | null {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return null;
+}
+
+/** The output item json for a recognised event (without `headers`). */
+export function eventItem(delivery: RecognisedDelivery, receivedAt: string): JsonObject {
+	const payload = delivery.payload;
+	const item: JsonObject = {
+		event: delivery.event,
+		webhookId: delivery.webhookId,
+		timestamp: delivery.timestamp,
+		flowId: optionalString(payload?.flow),
+		externalId: optionalString(payload?.externalId),
+		nationalId: optionalString(payload?.nationalId),
+	};
+	const authorizationCode = optionalString(payload?.authorizationCode);
+	if (authorizationCode !== null) item.authorizationCode = authorizationCode;
+	item.payload = payload;
+	item.receivedAt = receivedAt;
+	return item;
+}
+
+/** The output item json for an unrecognised delivery (without `headers`). */
+export function unrecognisedItem(
+	delivery: UnrecognisedDelivery,
+	rawText: string,
+	receivedAt: string,
+): JsonObject {
+	const item: JsonObject = {
+		event: delivery.event,
+		reason: delivery.reason,
+		rawBody: rawText,
+		receivedAt,
+	};
+	if (delivery.webhookId !== null) item.webhookId = delivery.webhookId;
+	return item;
+}
+
+export type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
+
+/**
+ * Checks the envelope's signed `timestamp` against `maxAgeSeconds` (0 = off → 'fresh').
+ * A timestamp further than `maxAgeSeconds` in the past or in the future is 'stale'; one that
+ * is present but not an ISO 8601 date-time is 'unparsable'; no timestamp is 'absent'.
+ */
+export function checkFreshness(
+	delivery: Pick<ParsedDelivery, 'timestamp' | 'hasTimestamp'>,
+	maxAgeSeconds: number,
+	nowMs: number,
+): FreshnessVerdict {
+	if (!(maxAgeSeconds > 0)) return 'fresh';
+	if (!delivery.hasTimestamp) return 'absent';
+	if (delivery.timestamp === null) return 'unparsable';
+	// ISO 8601 date-time with a time part; bare numbers or free text are not accepted.
+	if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(delivery.timestamp)) return 'unparsable';
+	const sentMs = Date.parse(delivery.timestamp);
+	if (Number.isNaN(sentMs)) return 'unparsable';
+	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
+}

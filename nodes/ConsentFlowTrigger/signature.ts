@@ -1,0 +1,151 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+
+/**
+ * Signature verification for consent flow webhooks.
+ *
+ * The service signs every delivery with a hex HMAC-SHA256 of the request payload, keyed with
+ * the secret webhook key, and sends it in `x-<maker>-sbl-signature`. Verification runs over
+ * the exact bytes received: re-serialising the parsed JSON would change spacing, `\u` escapes
+ * and number spelling (`1.50`, `12345678901234567890`) and so the digest.
+ *
+ * Pure functions, no n8n imports: the node, the tests and the benchmark share them.
+ */
+
+/** Header names accepted when the credential names none: `x-<anything>-sbl-signature`. */
+export const SIGNATURE_HEADER_PATTERN = /^x-.+-sbl-signature$/i;
+
+/** A SHA-256 digest is 32 bytes: 64 hex characters. */
+const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+
+/** Optional `sha256=` prefix (GitHub style); tolerated, not required. */
+const DIGEST_PREFIX = /^sha256=/i;
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+export interface FoundHeader {
+	/** The header name as it appears in the request (Node lower-cases incoming names). */
+	name: string;
+	/** The header value; repeated headers are joined with ', ' (and then never verify). */
+	value: string;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+	if (value === undefined) return undefined;
+	if (Array.isArray(value)) return value.length === 0 ? undefined : value.join(', ');
+	return value;
+}
+
+/**
+ * Finds the signature header. When `configuredName` is non-empty only that header is used
+ * (case-insensitive); otherwise the first header, in arrival order, whose name matches
+ * {@link SIGNATURE_HEADER_PATTERN}.
+ */
+export function findSignatureHeader(
+	headers: HeaderBag,
+	configuredName?: string | null,
+): FoundHeader | undefined {
+	const wanted = (configuredName ?? '').trim().toLowerCase();
+	for (const [name, raw] of Object.entries(headers)) {
+		const matches = wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER_PATTERN.test(name);
+		if (!matches) continue;
+		const value = headerValue(raw);
+		if (value === undefined) continue;
+		return { name, value };
+	}
+	return undefined;
+}
+
+/** Lower-case hex HMAC-SHA256 of `rawBody` keyed with `secret` (what the service sends). */
+export function computeSignature(rawBody: Buffer | string, secret: string): string {
+	return createHmac('sha256', secret).update(rawBody).digest('hex');
+}
+
+/**
+ * True only when `header` carries the hex HMAC-SHA256 of exactly `rawBody` under `secret`.
+ *
+ * - Upper- or lower-case hex; surrounding whitespace and a `sha256=` prefix are tolerated.
+ * - Fails closed: an empty secret, a missing header, or a value that is not 64 hex
+ *   characters returns false (never throws).
+ * - The comparison is `crypto.timingSafeEqual` on two 32-byte buffers.
+ */
+export function verifySignature(
+	rawBody: Buffer,
+	header: string | undefined | null,
+	secret: string | undefined | null,
+): boolean {
+	if (typeof secret !== 'string' || secret.length === 0) return false;
+	if (typeof header !== 'string') return false;
+	if (!Buffer.isBuffer(rawBody)) return false;
+
+	const candidate = header.trim().replace(DIGEST_PREFIX, '');
+	if (!HEX_DIGEST.test(candidate)) return false;
+
+	const expected = createHmac('sha256', secret).update(rawBody).digest();
+	const received = Buffer.from(candidate, 'hex');
+	// Both are 32 bytes here; the check keeps timingSafeEqual from ever throwing.
+	if (received.length !== expected.length) return false;
+	return timingSafeEqual(received, expected);
+}
+
+/** Headers never copied into output items: credentials and the signature itself. */
+const PRIVATE_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
+
+/**
+ * The request headers without the signature header (the one used, the configured name and
+ * anything matching {@link SIGNATURE_HEADER_PATTERN}) and without cookie / authorization.
+ */
+export function headersWithoutSecrets(
+	headers: HeaderBag,
+	configuredName?: string | null,
+): Record<string, string | string[]> {
+	const configured = (configuredName ?? '').trim().toLowerCase();
+	const kept: Record<string, string | string[]> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value === undefined) continue;
+		const lower = name.toLowerCase();
+		if (PRIVATE_HEADERS.has(lower)) continue;
+		if (SIGNATURE_HEADER_PATTERN.test(lower)) continue;
+		if (configured && lower === configured) continue;
+		kept[name] = value;
+	}
+	return kept;
+}
+
+/** Minimum length of a signing secret accepted by the credential test. */
+export const MIN_SECRET_LENGTH = 16;
+
+/** RFC 9110 token: the characters allowed in a header name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The credential test's rule. Returns a message describing what is wrong with the
+ * credential, or null when it looks usable:
+ * - the secret must be a non-empty string;
+ * - without leading or trailing whitespace and without line breaks (copy-paste artefacts:
+ *   they would be part of the HMAC key and every delivery would fail verification);
+ * - at least {@link MIN_SECRET_LENGTH} characters;
+ * - a configured signature header name must be a valid HTTP header name.
+ */
+export function signingCredentialProblem(
+	secret: unknown,
+	signatureHeader?: unknown,
+): string | null {
+	if (typeof secret !== 'string' || secret.length === 0) {
+		return 'The signing secret is empty. Paste the secret webhook key issued by the consent flow service.';
+	}
+	if (/[\r\n]/.test(secret)) {
+		return 'The signing secret contains a line break. Paste the key on one line, exactly as issued.';
+	}
+	if (secret.trim() !== secret) {
+		return 'The signing secret starts or ends with whitespace. Remove it: it would become part of the HMAC key and no delivery would verify.';
+	}
+	if (secret.length < MIN_SECRET_LENGTH) {
+		return `The signing secret is ${secret.length} characters long; at least ${MIN_SECRET_LENGTH} are required. Check that the whole key was pasted.`;
+	}
+	if (typeof signatureHeader === 'string' && signatureHeader.trim() !== '') {
+		if (!HEADER_NAME.test(signatureHeader.trim())) {
+			return `The signature header "${signatureHeader}" is not a valid HTTP header name.`;
+		}
+	}
+	return null;
+}
