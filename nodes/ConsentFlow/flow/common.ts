@@ -1,0 +1,58 @@
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { RetryPolicy } from '../../shared/http';
+import { integerFrom } from '../validation';
+
+export const DEFAULT_MAX_RETRIES = 3;
+export const MAX_RETRIES_LIMIT = 10;
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+/** Longest single wait, also the longest Retry-After the node honours. */
+export const MAX_RETRY_WAIT_MS = 30_000;
+
+/** Options shared by create and delete: how often and how long to wait when the service is busy. */
+export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] {
+	return [
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_LIMIT },
+			default: DEFAULT_MAX_RETRIES,
+			description:
+				operation === 'create'
+					? 'How often to retry when the service answers 429 (too many requests) or 503 (unavailable), which mean it did not process the request. A create is never sent again once it may have reached the service.'
+					: 'How often to retry when the service is busy (429, 503), its gateway fails (502, 504) or the connection breaks. Deleting twice is safe.',
+		},
+		{
+			displayName: 'Retry Wait (Ms)',
+			name: 'retryDelayMs',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_RETRY_WAIT_MS },
+			default: DEFAULT_RETRY_DELAY_MS,
+			description:
+				'First wait before a retry, in milliseconds, doubled for each further retry. A Retry-After from the service takes precedence (up to 30 seconds).',
+		},
+	];
+}
+
+/** The retry policy of one item from its Options collection. */
+export function retryPolicyFrom(
+	node: INode,
+	itemIndex: number,
+	options: IDataObject,
+	fixed: Pick<RetryPolicy, 'retryStatuses' | 'idempotent'>,
+): RetryPolicy {
+	return {
+		maxRetries: integerFrom(node, itemIndex, 'maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0, MAX_RETRIES_LIMIT),
+		baseDelayMs: integerFrom(
+			node,
+			itemIndex,
+			'retryDelayMs',
+			options.retryDelayMs,
+			DEFAULT_RETRY_DELAY_MS,
+			0,
+			MAX_RETRY_WAIT_MS,
+		),
+		maxDelayMs: MAX_RETRY_WAIT_MS,
+		...fixed,
+	};
+}

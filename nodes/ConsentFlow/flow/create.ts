@@ -1,0 +1,171 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { RetryPolicy } from '../../shared/http';
+import { consentFlowRequest, unwrapData } from '../transport';
+import type { Connection } from '../transport';
+import { asText, nationalIdFrom, organizationIdFrom, requiredText, urlFrom } from '../validation';
+import { retryOptions, retryPolicyFrom } from './common';
+
+const showOnlyForFlowCreate = {
+	operation: ['create'],
+	resource: ['flow'],
+};
+
+export const flowCreateDescription: INodeProperties[] = [
+	{
+		displayName: 'National ID',
+		name: 'nationalId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '15076500565',
+		displayOptions: { show: showOnlyForFlowCreate },
+		description:
+			'National identity number (fødselsnummer or D-number, 11 digits) of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
+	},
+	{
+		displayName: 'Last Name',
+		name: 'lastName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'Nordmann',
+		displayOptions: { show: showOnlyForFlowCreate },
+		description: 'Last name of the person, as registered. It names the person in the consent request.',
+	},
+	{
+		displayName: 'Organization ID',
+		name: 'organizationId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '923609016',
+		displayOptions: { show: showOnlyForFlowCreate },
+		description:
+			'Organization number (9 digits) of the lender the consent is given to; the flow returns it as coveredBy. Spaces are removed.',
+	},
+	{
+		displayName: 'Redirect URL',
+		name: 'redirectUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://bank.example.com/loan/thank-you',
+		displayOptions: { show: showOnlyForFlowCreate },
+		description:
+			'Where the person is sent after going through the consent page. Absolute http(s) URL; https when the credential environment is Production.',
+	},
+	{
+		displayName: 'Webhook URL',
+		name: 'webhookUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://n8n.example.com/webhook/…',
+		displayOptions: { show: showOnlyForFlowCreate },
+		description:
+			"Where the service sends the flow's events (consent created, accepted, data, rejected, timed out …). Use the Production URL of the Consent Flow Trigger node in the workflow that handles them, and activate that workflow. https when the credential environment is Production.",
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: showOnlyForFlowCreate },
+		options: [
+			{
+				displayName: 'External ID',
+				name: 'externalId',
+				type: 'string',
+				default: '',
+				description:
+					'Your own reference for the flow, for example the loan application ID. It comes back in every webhook event of the flow.',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showOnlyForFlowCreate },
+		options: [
+			...retryOptions('create'),
+			{
+				displayName: 'Validate National ID',
+				name: 'validateNationalId',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending. Switch off only for unusual test data; the service may still reject it.',
+			},
+		],
+	},
+];
+
+/** A create request checked and ready to send. */
+export interface PreparedCreate {
+	body: IDataObject;
+	policy: RetryPolicy;
+}
+
+/** Reads and checks the parameters of one item; throws NodeOperationError naming item and field. */
+export function prepareCreate(this: IExecuteFunctions, itemIndex: number, connection: Connection): PreparedCreate {
+	const node = this.getNode();
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const validate = options.validateNationalId !== false;
+
+	const body: IDataObject = {
+		nationalId: nationalIdFrom(node, itemIndex, this.getNodeParameter('nationalId', itemIndex, ''), validate),
+		lastName: requiredText(
+			node,
+			itemIndex,
+			'lastName',
+			this.getNodeParameter('lastName', itemIndex, ''),
+			'Enter the last name of the person, as registered.',
+		),
+		organizationId: organizationIdFrom(node, itemIndex, this.getNodeParameter('organizationId', itemIndex, '')),
+		redirectUrl: urlFrom(
+			node,
+			itemIndex,
+			'redirectUrl',
+			this.getNodeParameter('redirectUrl', itemIndex, ''),
+			connection.production,
+		),
+		webhookUrl: urlFrom(
+			node,
+			itemIndex,
+			'webhookUrl',
+			this.getNodeParameter('webhookUrl', itemIndex, ''),
+			connection.production,
+		),
+	};
+	const externalId = asText(additional.externalId).trim();
+	if (externalId) body.externalId = externalId;
+
+	return {
+		body,
+		// 429 and 503 are refusals: the service did not process the request, so sending it again
+		// cannot create a second flow. Nothing else is retried once the request may have arrived.
+		policy: retryPolicyFrom(node, itemIndex, options, { retryStatuses: [429, 503], idempotent: false }),
+	};
+}
+
+/** Creates one flow: POST /api/flow-definitions/sbl. Returns the flow as the service returns it (unwrapped). */
+export async function executeCreate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	connection: Connection,
+	prepared: PreparedCreate = prepareCreate.call(this, itemIndex, connection),
+): Promise<IDataObject> {
+	const response = await consentFlowRequest.call(
+		this,
+		connection,
+		{ method: 'POST', path: '/api/flow-definitions/sbl', body: prepared.body },
+		prepared.policy,
+		{ itemIndex, operation: 'create' },
+	);
+	return unwrapData(response);
+}

@@ -1,0 +1,200 @@
+/**
+ * Helpers for the Consent Flow node tests: a simulator per test file, its control API, the
+ * credential as n8n hands it to the node, and a runner that executes the node with the real-HTTP
+ * test context. Nothing here answers a request itself: every response comes from the simulator.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
+import { createExecuteContext, createTokenStore } from '../../support/execute-context';
+import type { Params, TestContext, TokenStore } from '../../support/execute-context';
+import * as simulator from '../../simulator';
+
+export interface SimClient {
+	clientId: string;
+	clientSecret: string;
+}
+
+export interface Sim {
+	url: string;
+	authUrl: string;
+	consentBaseUrl: string;
+	clients: Record<'consent' | 'limited' | 'estimate', SimClient> & Record<string, SimClient>;
+	close(): Promise<void>;
+}
+
+export interface SimRequest {
+	seq: number;
+	method: string;
+	path: string;
+	body: unknown;
+	status: number | null;
+	aborted?: boolean;
+	authScheme: string | null;
+	tokenScope?: string | null;
+	contentType: string | null;
+	fault?: unknown;
+}
+
+/** A valid test national identity number (the simulator's "happy" scenario) and organization number. */
+export const NATIONAL_ID = '01017003689';
+export const ORGANIZATION_ID = '923456783';
+export const FLOW_PATH = '/consent/api/flow-definitions/sbl';
+
+export async function startSim(options: IDataObject = {}): Promise<Sim> {
+	const start = (simulator as unknown as { startSimulator(o: IDataObject): Promise<Sim> }).startSimulator;
+	return await start({ port: 0, autoLifecycle: false, ...options });
+}
+
+/** Calls the simulator's control API (/__sim…) and returns the parsed answer. */
+export async function control(sim: Sim, method: string, path: string, body?: IDataObject): Promise<IDataObject> {
+	const response = await fetch(`${sim.url}/__sim${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const json = (await response.json()) as IDataObject;
+	if (response.status >= 400) throw new Error(`control ${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+	return json;
+}
+
+export async function resetSim(sim: Sim): Promise<void> {
+	await control(sim, 'POST', '/reset');
+}
+
+/** Every request the simulator received (token requests included), oldest first. */
+export async function simRequests(sim: Sim): Promise<SimRequest[]> {
+	return (await control(sim, 'GET', '/requests')).requests as unknown as SimRequest[];
+}
+
+/** Requests to the consent API only (no token requests). */
+export async function apiRequests(sim: Sim, method?: string): Promise<SimRequest[]> {
+	return (await simRequests(sim)).filter(
+		(request) => request.path.startsWith('/consent/') && (!method || request.method === method),
+	);
+}
+
+export async function simFlows(sim: Sim): Promise<IDataObject[]> {
+	return (await control(sim, 'GET', '/flows')).flows as IDataObject[];
+}
+
+export async function addFault(sim: Sim, fault: IDataObject): Promise<void> {
+	await control(sim, 'POST', '/faults', fault);
+}
+
+export interface CredentialOptions {
+	client?: string;
+	clientSecret?: string;
+	realm?: string;
+	scope?: string;
+	environment?: 'test' | 'production';
+	authentication?: 'header' | 'body';
+	apiBaseUrl?: string;
+}
+
+/** The credential as n8n hands it to the node: hidden accessTokenUrl and scope already resolved. */
+export function credentialsFor(sim: Sim, options: CredentialOptions = {}): IDataObject {
+	const client = sim.clients[options.client ?? 'consent'];
+	return {
+		environment: options.environment ?? 'test',
+		identityProviderUrl: sim.authUrl,
+		realm: options.realm ?? 'sbl',
+		apiBaseUrl: options.apiBaseUrl ?? sim.consentBaseUrl,
+		clientId: client.clientId,
+		clientSecret: options.clientSecret ?? client.clientSecret,
+		authentication: options.authentication ?? 'header',
+		scopes: ['sbl'],
+		additionalScopes: '',
+		accessTokenUrl: `${sim.authUrl}/realms/${options.realm ?? 'sbl'}/protocol/openid-connect/token`,
+		scope: options.scope ?? 'sbl',
+		grantType: 'clientCredentials',
+	};
+}
+
+/** Parameters of a valid create item (URLs are never called: autoLifecycle is off). */
+export function createParams(overrides: Params = {}): Params {
+	return {
+		resource: 'flow',
+		operation: 'create',
+		nationalId: NATIONAL_ID,
+		lastName: 'Nordmann',
+		organizationId: ORGANIZATION_ID,
+		redirectUrl: 'https://bank.example.com/loan/after-consent',
+		webhookUrl: 'https://n8n.example.com/webhook/0b7e/consent',
+		additionalFields: {},
+		options: { retryDelayMs: 10 },
+		...overrides,
+	};
+}
+
+export function deleteParams(flowId: string, overrides: Params = {}): Params {
+	return { resource: 'flow', operation: 'delete', flowId, options: { retryDelayMs: 10 }, ...overrides };
+}
+
+export interface RunOptions {
+	credentials: IDataObject;
+	continueOnFail?: boolean;
+	items?: number;
+	tokenStore?: TokenStore;
+}
+
+export interface RunResult {
+	output?: INodeExecutionData[];
+	error?: Error & { description?: string; httpCode?: string | null; context: IDataObject };
+	ctx: TestContext;
+	tokenStore: TokenStore;
+}
+
+/** Executes the node once; parameters are one object for all items or one per item. */
+export async function runNode(parameters: Params | Params[], options: RunOptions): Promise<RunResult> {
+	const tokenStore = options.tokenStore ?? createTokenStore();
+	const count = options.items ?? (Array.isArray(parameters) ? parameters.length : 1);
+	const ctx = createExecuteContext({
+		parameters,
+		credentials: { consentFlowOAuth2Api: options.credentials as never },
+		items: Array.from({ length: count }, (_, i) => ({ json: { row: i } })),
+		continueOnFail: options.continueOnFail,
+		nodeType: 'n8n-nodes-sbl.consentFlow',
+		nodeName: 'Consent Flow',
+		tokenStore,
+	});
+	const node = new ConsentFlow();
+	try {
+		const result = await node.execute.call(ctx);
+		return { output: result[0], ctx, tokenStore };
+	} catch (error) {
+		return { error: error as RunResult['error'], ctx, tokenStore };
+	}
+}
+
+/** Everything reachable from a value (own properties, message, stack, description, cause) as one string. */
+export function deepText(value: unknown): string {
+	const seen = new Set<unknown>();
+	const parts: string[] = [];
+	const walk = (current: unknown, depth: number): void => {
+		if (current === null || current === undefined || depth > 12) return;
+		if (typeof current === 'function') return;
+		if (typeof current !== 'object') {
+			parts.push(String(current));
+			return;
+		}
+		if (seen.has(current)) return;
+		seen.add(current);
+		if (current instanceof Error) {
+			parts.push(current.message, String(current.stack));
+			walk((current as { cause?: unknown }).cause, depth + 1);
+		}
+		if (current instanceof Map) {
+			for (const [key, entry] of current) {
+				walk(key, depth + 1);
+				walk(entry, depth + 1);
+			}
+			return;
+		}
+		for (const key of Object.getOwnPropertyNames(current)) {
+			parts.push(key);
+			walk((current as Record<string, unknown>)[key], depth + 1);
+		}
+	};
+	walk(value, 0);
+	return parts.join('\n');
+}
