@@ -108,7 +108,17 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 			headers.authorization = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
 		}
 		const url = String(credentials.accessTokenUrl);
-		const response = await request(url, { method: 'POST', headers, body: form.toString() });
+		let response;
+		try {
+			response = await request(url, { method: 'POST', headers, body: form.toString() });
+		} catch (error) {
+			// n8n wraps every token failure, network errors included, the same way
+			sent.push({ method: 'POST', url, token: true });
+			const raw = error as { message?: string; code?: string };
+			const code = raw.code === 'UND_ERR_SOCKET' || !raw.code ? 'ECONNRESET' : raw.code;
+			const networkError = Object.assign(new Error(String(raw.message)), { code, cause: error });
+			throw Object.assign(new Error(`Failed to acquire OAuth2 access token: ${raw.message}`), { cause: networkError });
+		}
 		const text = await response.body.text();
 		sent.push({ method: 'POST', url, status: response.statusCode, token: true });
 		let body: IDataObject = {};
