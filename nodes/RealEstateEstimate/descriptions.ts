@@ -1,0 +1,120 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Operations that address one object by cadastre or by housing cooperative share. */
+const objectOperations = {
+	resource: ['estimate', 'document'],
+	operation: ['get', 'getBasis', 'getMarketEstimate', 'getMany'],
+};
+
+/** The object identification shared by every per-object operation (one set of fields). */
+export const objectIdentificationFields: INodeProperties[] = [
+	{
+		displayName: 'Identify By',
+		name: 'identifyBy',
+		type: 'options',
+		options: [
+			{
+				name: 'Cadastre',
+				value: 'cadastre',
+				description: 'Municipality, farm, title, leasehold and section number (knr/gnr/bnr/fnr/snr)',
+			},
+			{
+				name: 'Housing Cooperative Share',
+				value: 'share',
+				description: "The housing cooperative's organization number and the share number",
+			},
+		],
+		default: 'cadastre',
+		displayOptions: { show: objectOperations },
+	},
+	{
+		displayName: 'Municipality Number (Knr)',
+		name: 'knr',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '0301',
+		description: 'Kommunenummer: exactly 4 digits including the leading zero (0301 is Oslo)',
+		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+	},
+	{
+		displayName: 'Farm Number (Gnr)',
+		name: 'gnr',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: 1, maxValue: 99999, numberPrecision: 0 },
+		description: 'Gårdsnummer, 1 to 99999',
+		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+	},
+	{
+		displayName: 'Title Number (Bnr)',
+		name: 'bnr',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: 1, maxValue: 9999, numberPrecision: 0 },
+		description: 'Bruksnummer, 1 to 9999',
+		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+	},
+	{
+		displayName: 'Leasehold Number (Fnr)',
+		name: 'fnr',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
+		description: 'Festenummer, 0 to 9999 (0 = none)',
+		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+	},
+	{
+		displayName: 'Section Number (Snr)',
+		name: 'snr',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
+		description: 'Seksjonsnummer, 0 to 999 (0 = none)',
+		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+	},
+	{
+		displayName: 'Organization Number',
+		name: 'organizationNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '987654325',
+		description: "The housing cooperative's organization number: 9 digits with a valid check digit",
+		displayOptions: { show: { ...objectOperations, identifyBy: ['share'] } },
+	},
+	{
+		displayName: 'Share Number',
+		name: 'shareNumber',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		description: 'Andelsnummer: the share within the housing cooperative, a positive whole number',
+		displayOptions: { show: { ...objectOperations, identifyBy: ['share'] } },
+	},
+];
+
+/** Default of "Concurrent Requests" (see BENCHMARKS.md, "Real Estate Estimate"). */
+export const DEFAULT_CONCURRENCY = 5;
+
+export const optionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrent Requests',
+			name: 'concurrency',
+			type: 'number',
+			default: DEFAULT_CONCURRENCY,
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			description:
+				"How many items' requests run at the same time. Output order and item pairing stay as in the input.",
+		},
+	],
+};

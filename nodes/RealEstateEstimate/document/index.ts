@@ -1,0 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { download, downloadDescription } from './download';
+import { getMany, getManyDescription } from './getMany';
+
+export const documentOperations = { download, getMany };
+
+export const documentDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['document'] } },
+		options: [
+			{
+				name: 'Download',
+				value: 'download',
+				action: 'Download an estimate document',
+				description: 'Download a stored estimate as a PDF file',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many estimate documents',
+				description: 'List the stored estimate documents of an object',
+			},
+		],
+		default: 'getMany',
+	},
+	...getManyDescription,
+	...downloadDescription,
+];

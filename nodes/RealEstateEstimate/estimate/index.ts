@@ -1,0 +1,48 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { get, getDescription } from './get';
+import { getBasis, getBasisDescription } from './getBasis';
+import { getHousingCooperative, getHousingCooperativeDescription } from './getHousingCooperative';
+import { getMarketEstimate, getMarketEstimateDescription } from './getMarketEstimate';
+
+export const estimateOperations = { get, getBasis, getHousingCooperative, getMarketEstimate };
+
+export const estimateDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['estimate'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get an estimate',
+				description: 'Compute an estimate for an object, optionally with overridden attributes or a known sale',
+			},
+			{
+				name: 'Get Basis',
+				value: 'getBasis',
+				action: 'Get the basis of an estimate',
+				description: 'Get the attributes and last valuation an estimate uses when nothing is overridden',
+			},
+			{
+				name: 'Get Housing Cooperative',
+				value: 'getHousingCooperative',
+				action: 'Get a housing cooperative estimate',
+				description: 'Get the estimate for all shares of a housing cooperative',
+			},
+			{
+				name: 'Get Market Estimate',
+				value: 'getMarketEstimate',
+				action: 'Get a market estimate',
+				description: 'Get a market estimate with a low and a high bound',
+			},
+		],
+		default: 'get',
+	},
+	...getDescription,
+	...getBasisDescription,
+	...getHousingCooperativeDescription,
+	...getMarketEstimateDescription,
+];

@@ -1,0 +1,88 @@
+/**
+ * The object an estimate is about, and the ONE place that turns it into a path. Every operation
+ * reads its identity through `parseIdentity` and builds its URL with `objectPath`, so the
+ * cadastre and share forms (and the housing cooperative) never get twin code paths.
+ */
+import { checkInteger, checkKnr, checkOrganizationNumber, checkPositiveInteger, isEmpty } from './validators';
+
+export type ObjectIdentity =
+	| { form: 'cadastre'; knr: string; gnr: number; bnr: number; fnr: number; snr: number }
+	| { form: 'share'; organizationNumber: string; shareNumber: number }
+	| { form: 'cooperative'; organizationNumber: string };
+
+export type IdentityForm = ObjectIdentity['form'];
+
+/** Display names of the identity fields, used in validation messages. */
+export const IDENTITY_LABELS: Record<string, string> = {
+	knr: 'Municipality Number (knr)',
+	gnr: 'Farm Number (gnr)',
+	bnr: 'Title Number (bnr)',
+	fnr: 'Leasehold Number (fnr)',
+	snr: 'Section Number (snr)',
+	organizationNumber: 'Organization Number',
+	shareNumber: 'Share Number',
+};
+
+export interface IdentityIssue {
+	field: string;
+	error: string;
+}
+
+/** Builds the identity of `form` from raw parameter values, or names the first bad field. */
+export function parseIdentity(
+	form: IdentityForm,
+	raw: Record<string, unknown>,
+): { identity: ObjectIdentity; issue?: undefined } | { identity?: undefined; issue: IdentityIssue } {
+	if (form === 'cadastre') {
+		const knr = checkKnr(raw.knr);
+		if (knr.error !== undefined) return { issue: { field: 'knr', error: knr.error } };
+		const ranges: Array<[string, number, number, unknown]> = [
+			['gnr', 1, 99999, raw.gnr],
+			['bnr', 1, 9999, raw.bnr],
+			// a missing leasehold or section number means "none": 0, as the API expects
+			['fnr', 0, 9999, isEmpty(raw.fnr) ? 0 : raw.fnr],
+			['snr', 0, 999, isEmpty(raw.snr) ? 0 : raw.snr],
+		];
+		const numbers: Record<string, number> = {};
+		for (const [field, min, max, value] of ranges) {
+			const check = checkInteger(value, min, max);
+			if (check.error !== undefined) return { issue: { field, error: check.error } };
+			numbers[field] = check.value;
+		}
+		return {
+			identity: { form, knr: knr.value, gnr: numbers.gnr, bnr: numbers.bnr, fnr: numbers.fnr, snr: numbers.snr },
+		};
+	}
+	const organizationNumber = checkOrganizationNumber(raw.organizationNumber);
+	if (organizationNumber.error !== undefined) {
+		return { issue: { field: 'organizationNumber', error: organizationNumber.error } };
+	}
+	if (form === 'cooperative') return { identity: { form, organizationNumber: organizationNumber.value } };
+	const shareNumber = checkPositiveInteger(raw.shareNumber);
+	if (shareNumber.error !== undefined) return { issue: { field: 'shareNumber', error: shareNumber.error } };
+	return { identity: { form, organizationNumber: organizationNumber.value, shareNumber: shareNumber.value } };
+}
+
+/** `/RealEstates/0301/208/12/0/0`, `/RealEstates/987654325/12` or `/RealEstates/987654325`. */
+export function objectPath(identity: ObjectIdentity): string {
+	switch (identity.form) {
+		case 'cadastre':
+			return `/RealEstates/${identity.knr}/${identity.gnr}/${identity.bnr}/${identity.fnr}/${identity.snr}`;
+		case 'share':
+			return `/RealEstates/${identity.organizationNumber}/${identity.shareNumber}`;
+		case 'cooperative':
+			return `/RealEstates/${identity.organizationNumber}`;
+	}
+}
+
+/** Human wording for messages: `cadastre 0301-208/12/0/0`, `housing cooperative 987654325 share 12`. */
+export function describeObject(identity: ObjectIdentity): string {
+	switch (identity.form) {
+		case 'cadastre':
+			return `cadastre ${identity.knr}-${identity.gnr}/${identity.bnr}/${identity.fnr}/${identity.snr}`;
+		case 'share':
+			return `housing cooperative ${identity.organizationNumber} share ${identity.shareNumber}`;
+		case 'cooperative':
+			return `housing cooperative ${identity.organizationNumber}`;
+	}
+}

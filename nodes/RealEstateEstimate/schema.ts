@@ -1,0 +1,218 @@
+/**
+ * The EstimateInputDto (request body of the estimate operation) as a zod schema, and the schema
+ * of the node's `get` parameters that validates them and builds that body. zod is not a runtime
+ * dependency of this package: n8n provides it (n8n-workflow peers zod 3.25.x).
+ *
+ * Rules: empty parameters (undefined, null, blank strings, an untouched valuation) are dropped,
+ * never sent as null or ""; int32 fields must be whole numbers, areas and money non-negative,
+ * date-times ISO 8601; `includeComparables` is sent only when true and `storeEstimate` only as
+ * `false` (the API can only turn storing off). With nothing set there is no body at all.
+ */
+import { z } from 'zod';
+import { dateInputToString, INT32_MAX, INT32_MIN, isEmpty, ISO_RULE, isIsoDateTime, toNumber } from './validators';
+
+const numeric = (value: unknown): unknown => toNumber(value) ?? value;
+
+function wholeNumber(min: number, max: number, rule = `must be a whole number from ${min} to ${max}`) {
+	return z.preprocess(
+		numeric,
+		z
+			.number({ required_error: 'is required', invalid_type_error: rule })
+			.int({ message: rule })
+			.min(min, { message: rule })
+			.max(max, { message: rule }),
+	);
+}
+
+function amount() {
+	const rule = 'must be a number of 0 or more';
+	return z.preprocess(
+		numeric,
+		z
+			.number({ required_error: 'is required', invalid_type_error: rule })
+			.finite({ message: rule })
+			.nonnegative({ message: rule }),
+	);
+}
+
+function text() {
+	return z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'is required');
+}
+
+function dateTime() {
+	return z.preprocess(
+		dateInputToString,
+		z.string({ required_error: 'is required', invalid_type_error: ISO_RULE }).refine(isIsoDateTime, ISO_RULE),
+	);
+}
+
+function flag() {
+	return z.boolean({ invalid_type_error: 'must be true or false' });
+}
+
+/** The 15 attribute overrides of EstimateInputDto (all optional). */
+const overrideShape = {
+	buildYear: wholeNumber(1000, 9999, 'must be a four-digit year (whole number from 1000 to 9999)').optional(),
+	currentCommondebt: amount().optional(),
+	estateType: text().optional(),
+	externalUsableArea: amount().optional(),
+	floor: wholeNumber(INT32_MIN, INT32_MAX, 'must be a whole number').optional(),
+	glazedBalconyUsableArea: amount().optional(),
+	grossArea: amount().optional(),
+	internalUsableArea: amount().optional(),
+	numberOfBedrooms: wholeNumber(0, INT32_MAX).optional(),
+	numberOfFloorsInBuilding: wholeNumber(0, INT32_MAX).optional(),
+	ownershipType: text().optional(),
+	primaryArea: amount().optional(),
+	siteArea: amount().optional(),
+	siteType: text().optional(),
+	usableArea: wholeNumber(0, INT32_MAX, 'must be a whole number of square metres, 0 or more (the API takes an integer)').optional(),
+};
+
+export const OVERRIDE_FIELDS = Object.keys(overrideShape) as Array<keyof typeof overrideShape>;
+
+/** ValuationInputDto: date, price and saleType are required, commondebt optional. */
+export const valuationSchema = z
+	.object({
+		date: dateTime(),
+		price: amount(),
+		saleType: text(),
+		commondebt: amount().optional(),
+	})
+	.strict();
+
+/** EstimateInputDto: all 19 fields, all optional. */
+export const estimateInputSchema = z
+	.object({
+		...overrideShape,
+		estimateDate: dateTime().optional(),
+		includeComparables: flag().optional(),
+		storeEstimate: flag().optional(),
+		valuation: valuationSchema.optional(),
+	})
+	.strict();
+
+export type EstimateInputDto = z.infer<typeof estimateInputSchema>;
+export type ValuationInputDto = z.infer<typeof valuationSchema>;
+
+/** Copy of a plain object without empty values (undefined, null, blank strings). */
+function withoutEmpty(value: unknown): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return out;
+	for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+		if (!isEmpty(entry)) out[key] = entry;
+	}
+	return out;
+}
+
+/** The fixedCollection value `{ valuationValues: {…} }` → its filled fields, or undefined when untouched. */
+function unwrapValuation(value: unknown): unknown {
+	if (value === null || typeof value !== 'object') return undefined;
+	let inner = (value as Record<string, unknown>).valuationValues;
+	if (Array.isArray(inner)) inner = inner[0];
+	const filled = withoutEmpty(inner);
+	return Object.keys(filled).length ? filled : undefined;
+}
+
+/** The `get` operation's parameters → EstimateInputDto (or undefined: send no body). */
+export const estimateParametersSchema = z
+	.object({
+		overrides: z.preprocess(withoutEmpty, z.object(overrideShape).strict()),
+		estimateDate: z.preprocess((value) => (isEmpty(value) ? undefined : value), dateTime().optional()),
+		includeComparables: flag().optional(),
+		dontStoreEstimate: flag().optional(),
+		valuation: z.preprocess(unwrapValuation, valuationSchema.optional()),
+	})
+	.transform((parameters): EstimateInputDto | undefined => {
+		const body: EstimateInputDto = { ...parameters.overrides };
+		if (parameters.estimateDate !== undefined) body.estimateDate = parameters.estimateDate;
+		if (parameters.includeComparables === true) body.includeComparables = true;
+		if (parameters.dontStoreEstimate === true) body.storeEstimate = false;
+		if (parameters.valuation !== undefined) body.valuation = parameters.valuation;
+		return Object.keys(body).length ? body : undefined;
+	});
+
+export interface EstimateParameters {
+	overrides?: unknown;
+	estimateDate?: unknown;
+	includeComparables?: unknown;
+	dontStoreEstimate?: unknown;
+	valuation?: unknown;
+}
+
+/** Display names of the parameters, keyed by their path in EstimateParameters. */
+export const PARAMETER_LABELS: Record<string, string> = {
+	'overrides.buildYear': 'Build Year',
+	'overrides.currentCommondebt': 'Current Common Debt',
+	'overrides.estateType': 'Estate Type',
+	'overrides.externalUsableArea': 'External Usable Area (BRA-e)',
+	'overrides.floor': 'Floor',
+	'overrides.glazedBalconyUsableArea': 'Glazed Balcony Usable Area (BRA-b)',
+	'overrides.grossArea': 'Gross Area (BTA)',
+	'overrides.internalUsableArea': 'Internal Usable Area (BRA-i)',
+	'overrides.numberOfBedrooms': 'Number of Bedrooms',
+	'overrides.numberOfFloorsInBuilding': 'Number of Floors in Building',
+	'overrides.ownershipType': 'Ownership Type',
+	'overrides.primaryArea': 'Primary Area (P-Rom)',
+	'overrides.siteArea': 'Site Area',
+	'overrides.siteType': 'Site Type',
+	'overrides.usableArea': 'Usable Area (BRA)',
+	estimateDate: 'Estimate Date',
+	includeComparables: 'Include Comparables',
+	dontStoreEstimate: "Don't Store Estimate",
+	'valuation.date': 'Valuation Date',
+	'valuation.price': 'Valuation Price',
+	'valuation.saleType': 'Valuation Sale Type',
+	'valuation.commondebt': 'Valuation Common Debt',
+};
+
+export interface ParameterIssue {
+	/** Path of the parameter, e.g. `overrides.usableArea` or `valuation.date`. */
+	field: string;
+	/** `Usable Area (BRA) (overrides.usableArea)`. */
+	label: string;
+	/** What is wrong, with the rejected value. */
+	message: string;
+}
+
+function valueAt(source: unknown, path: Array<string | number>): unknown {
+	let value: unknown = source;
+	for (const key of path) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string, unknown>)[key];
+		if (key === 'valuation' && value && typeof value === 'object') {
+			const inner = (value as Record<string, unknown>).valuationValues;
+			value = Array.isArray(inner) ? inner[0] : inner;
+		}
+	}
+	return value;
+}
+
+function describeValue(value: unknown): string {
+	if (value === undefined) return '';
+	const shown = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+	return `, got ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`;
+}
+
+/** Validates the parameters and builds the body; issues name each bad field. */
+export function buildEstimateInput(
+	parameters: EstimateParameters,
+): { body: EstimateInputDto | undefined; issues?: undefined } | { body?: undefined; issues: ParameterIssue[] } {
+	const result = estimateParametersSchema.safeParse(parameters);
+	if (result.success) return { body: result.data };
+	const issues: ParameterIssue[] = [];
+	for (const issue of result.error.issues) {
+		if (issue.code === 'unrecognized_keys') {
+			for (const key of issue.keys) {
+				const field = [...issue.path, key].join('.');
+				issues.push({ field, label: field, message: 'is not a field of the estimate input' });
+			}
+			continue;
+		}
+		const field = issue.path.join('.');
+		const label = PARAMETER_LABELS[field] ? `${PARAMETER_LABELS[field]} (${field})` : field;
+		const got = issue.message === 'is required' ? '' : describeValue(valueAt(parameters, issue.path));
+		issues.push({ field, label, message: `${issue.message}${got}` });
+	}
+	return { issues };
+}

@@ -1,0 +1,169 @@
+/**
+ * Shared set-up for the Real Estate Estimate tests: the simulator over real HTTP, credentials,
+ * running the node through the test execute context, and the simulator's control API.
+ */
+import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
+import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
+import { createExecuteContext, createTokenStore } from '../../support/execute-context';
+import type { Params, TestContext, TokenStore } from '../../support/execute-context';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSimulator } = require('../../simulator') as {
+	startSimulator: (options?: Record<string, unknown>) => Promise<SimulatorHandle>;
+};
+
+export interface SimClient {
+	clientId: string;
+	clientSecret: string;
+	tokenUrl: string;
+	scopes: string[];
+}
+
+export interface SimulatorHandle {
+	url: string;
+	authUrl: string;
+	estimateBaseUrl: string;
+	estimatePrefix: string;
+	clients: Record<string, SimClient>;
+	close(): Promise<void>;
+}
+
+export interface LoggedRequest {
+	seq: number;
+	method: string;
+	path: string;
+	headers: Record<string, unknown>;
+	contentType: string | null;
+	body: unknown;
+	status: number | null;
+	authScheme: string | null;
+	tokenScope?: string | null;
+	fault?: unknown;
+}
+
+export const CREDENTIAL = 'realEstateEstimateOAuth2Api';
+
+export async function startSim(): Promise<SimulatorHandle> {
+	return await startSimulator({ port: 0 });
+}
+
+export function estimateCredentials(
+	sim: SimulatorHandle,
+	client = 'estimate',
+	overrides: Partial<ICredentialDataDecryptedObject> = {},
+): Record<string, ICredentialDataDecryptedObject> {
+	return {
+		[CREDENTIAL]: {
+			accessTokenUrl: `${sim.authUrl}/realms/estimate/protocol/openid-connect/token`,
+			apiBaseUrl: sim.estimateBaseUrl,
+			clientId: sim.clients[client].clientId,
+			clientSecret: sim.clients[client].clientSecret,
+			authentication: 'header',
+			scope: 'estimate:read',
+			grantType: 'clientCredentials',
+			...overrides,
+		},
+	};
+}
+
+export interface RunOptions {
+	items?: number | INodeExecutionData[];
+	continueOnFail?: boolean;
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	tokenStore?: TokenStore;
+	/** Called with the context before the node runs (to wrap helpers). */
+	prepare?: (ctx: TestContext) => void;
+}
+
+export interface RunResult {
+	output: INodeExecutionData[];
+	ctx: TestContext;
+}
+
+let sharedTokens: TokenStore | undefined;
+
+/** Runs the node with the parameters (one object for all items, or one per item). */
+export async function runNode(sim: SimulatorHandle, parameters: Params | Params[], options: RunOptions = {}): Promise<RunResult> {
+	let items: INodeExecutionData[];
+	if (Array.isArray(options.items)) items = options.items;
+	else {
+		const count = options.items ?? (Array.isArray(parameters) ? parameters.length : 1);
+		items = Array.from({ length: count }, (_, index) => ({ json: { index } }));
+	}
+	// one token store per test file mimics n8n's cached token (custom credentials get their own)
+	sharedTokens ??= createTokenStore();
+	const ctx = createExecuteContext({
+		parameters,
+		credentials: options.credentials ?? estimateCredentials(sim),
+		items,
+		continueOnFail: options.continueOnFail,
+		nodeType: 'n8n-nodes-sbl.realEstateEstimate',
+		nodeName: 'Real Estate Estimate',
+		tokenStore: options.tokenStore ?? (options.credentials ? createTokenStore() : sharedTokens),
+	});
+	options.prepare?.(ctx);
+	const [output] = await new RealEstateEstimate().execute.call(ctx);
+	return { output, ctx };
+}
+
+/** Runs the node and returns the error it throws (fails the test when it does not throw). */
+export async function runNodeError(sim: SimulatorHandle, parameters: Params | Params[], options: RunOptions = {}) {
+	let result: RunResult | undefined;
+	try {
+		result = await runNode(sim, parameters, options);
+	} catch (error) {
+		return error as Error & { description?: string; httpCode?: string | null; context: Record<string, unknown> };
+	}
+	throw new Error(`expected the node to fail, got ${JSON.stringify(result?.output).slice(0, 300)}`);
+}
+
+async function control(sim: SimulatorHandle, method: string, path: string, body?: unknown): Promise<unknown> {
+	const response = await fetch(`${sim.url}/__sim${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`simulator control ${method} ${path}: ${response.status} ${text}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** The simulator's request log (API calls and token requests), optionally under a path prefix. */
+export async function requestLog(sim: SimulatorHandle, pathPrefix = sim.estimatePrefix): Promise<LoggedRequest[]> {
+	const query = pathPrefix ? `?pathPrefix=${encodeURIComponent(pathPrefix)}` : '';
+	return ((await control(sim, 'GET', `/requests${query}`)) as { requests: LoggedRequest[] }).requests;
+}
+
+export async function clearLog(sim: SimulatorHandle): Promise<void> {
+	await control(sim, 'DELETE', '/requests');
+}
+
+export interface Fault {
+	count?: number;
+	status?: number;
+	retryAfter?: number;
+	latencyMs?: number;
+	drop?: boolean;
+	match?: { method?: string; pathPrefix?: string };
+}
+
+export async function addFault(sim: SimulatorHandle, fault: Fault): Promise<void> {
+	await control(sim, 'POST', '/faults', fault);
+}
+
+export async function resetSim(sim: SimulatorHandle): Promise<void> {
+	await control(sim, 'POST', '/reset');
+}
+
+/** Node parameters for an object identified by cadastre. */
+export function cadastre(knr: string, gnr: number, bnr: number, fnr = 0, snr = 0): Params {
+	return { identifyBy: 'cadastre', knr, gnr, bnr, fnr, snr };
+}
+
+/** Node parameters for an object identified as a housing cooperative share. */
+export function share(organizationNumber: string, shareNumber: number): Params {
+	return { identifyBy: 'share', organizationNumber, shareNumber };
+}
+
+/** Valid organization numbers (mod 11) for the tests. */
+export const ORG = { a: '987654325', b: '923609016', c: '974760673' };
