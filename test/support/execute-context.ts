@@ -283,6 +283,8 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 					fileName,
 					fileExtension: fileName?.split('.').pop(),
 					fileSize: `${buffer.length} B`,
+					// n8n-core's BinaryDataService sets the exact size in bytes too
+					bytes: buffer.length,
 				};
 			},
 		},
