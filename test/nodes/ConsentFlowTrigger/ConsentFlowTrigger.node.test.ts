@@ -1,0 +1,563 @@
+import type {
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { createDatabase, startHarness, type Harness, type HarnessOptions } from './http-harness';
+import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
+
+const CREDENTIALS = { secret: SIGNING_KEY, signatureHeader: '' };
+
+const open: Harness[] = [];
+
+async function harness(options: Partial<HarnessOptions> = {}): Promise<Harness> {
+	const started = await startHarness({
+		createNode: () => new ConsentFlowTrigger(),
+		credentials: CREDENTIALS,
+		...options,
+	});
+	open.push(started);
+	return started;
+}
+
+afterEach(async () => {
+	while (open.length > 0) await open.pop()!.close();
+});
+
+/** The single emitted item and its output index; fails unless exactly one item was emitted. */
+function emitted(h: Harness, execution = h.executions.length - 1) {
+	const data = h.executions[execution].workflowData;
+	expect(data).toHaveLength(OUTPUT_NAMES.length);
+	const filled = data
+		.map((items, index) => ({ items, index }))
+		.filter(({ items }) => items.length > 0);
+	expect(filled).toHaveLength(1);
+	expect(filled[0].items).toHaveLength(1);
+	return { index: filled[0].index, json: filled[0].items[0].json as IDataObject };
+}
+
+describe('description', () => {
+	const node = new ConsentFlowTrigger();
+	const d = node.description;
+
+	it('is a trigger with no inputs and eleven named outputs in the fixed order', () => {
+		expect(d.name).toBe('consentFlowTrigger');
+		expect(d.displayName).toBe('Consent Flow Trigger');
+		expect(d.group).toEqual(['trigger']);
+		expect(d.inputs).toEqual([]);
+		expect(d.outputs).toEqual(Array(11).fill('main'));
+		expect(d.outputNames).toEqual([...OUTPUT_NAMES]);
+		expect(d.usableAsTool).toBeUndefined();
+		expect(d.icon).toEqual({
+			light: 'file:../../icons/sbl.svg',
+			dark: 'file:../../icons/sbl.dark.svg',
+		});
+	});
+
+	it('needs the signing credential, tested by signingSecretTest', () => {
+		expect(d.credentials).toEqual([
+			{ name: 'consentFlowWebhookSigningApi', required: true, testedBy: 'signingSecretTest' },
+		]);
+		expect(typeof node.methods.credentialTest.signingSecretTest).toBe('function');
+	});
+
+	it('has one POST webhook at path "webhook", answered on receipt', () => {
+		expect(d.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
+	});
+
+	it('tells the user which URL to give as webhookUrl', () => {
+		const notice = d.properties.find((p) => p.type === 'notice');
+		expect(notice?.displayName).toMatch(/Production URL as <code>webhookUrl<\/code>/);
+		expect(notice?.displayName).toMatch(/activate this workflow/);
+	});
+
+	it('selects every event (and unrecognised deliveries) by default', () => {
+		const events = d.properties.find((p) => p.name === 'events');
+		expect(events?.type).toBe('multiOptions');
+		expect(new Set(events?.default as string[])).toEqual(
+			new Set([...CONSENT_EVENTS, 'unrecognised']),
+		);
+		expect((events?.options ?? []).map((o) => (o as { value: string }).value).sort()).toEqual(
+			[...CONSENT_EVENTS, 'unrecognised'].sort(),
+		);
+	});
+
+	it('has a no-op webhook lifecycle (the service has no registration API)', async () => {
+		const hooks = node.webhookMethods.default;
+		const ctx = {} as never;
+		await expect(hooks.checkExists.call(ctx)).resolves.toBe(true);
+		await expect(hooks.create.call(ctx)).resolves.toBe(true);
+		await expect(hooks.delete.call(ctx)).resolves.toBe(true);
+	});
+});
+
+describe('credential test signingSecretTest', () => {
+	const test = async (data: IDataObject | undefined) =>
+		await new ConsentFlowTrigger().methods.credentialTest.signingSecretTest.call(
+			{} as ICredentialTestFunctions,
+			{ id: '1', name: 'signing', type: 'consentFlowWebhookSigningApi', data },
+		);
+
+	it('accepts a well-formed secret', async () => {
+		await expect(test({ secret: SIGNING_KEY, signatureHeader: '' })).resolves.toMatchObject({
+			status: 'OK',
+		});
+	});
+
+	it.each([
+		['empty', { secret: '' }, /empty/],
+		['absent', undefined, /empty/],
+		['short', { secret: 'short-secret' }, /at least 16/],
+		['padded', { secret: ` ${SIGNING_KEY}` }, /whitespace/],
+		['multi-line', { secret: `${SIGNING_KEY}\n` }, /line break/],
+		['bad header', { secret: SIGNING_KEY, signatureHeader: 'x bad' }, /header name/],
+	])('rejects a secret that is %s with a clear message', async (_label, data, message) => {
+		const result = await test(data);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(message);
+	});
+});
+
+describe('webhook() over HTTP: events and outputs', () => {
+	it.each(CONSENT_EVENTS.map((event, index) => [event, index] as const))(
+		'%s lands on output %i',
+		async (event, index) => {
+			const h = await harness();
+			const webhookId = nextId();
+			const body = envelope(event, { webhookId, timestamp: '2026-11-22T10:00:00Z' });
+			const response = await postSigned(h.url, body);
+			expect(response.status).toBe(200);
+			expect(response.contentType).toMatch(/application\/json/);
+			expect(response.json).toEqual({ received: true, event, webhookId, status: 'emitted' });
+			expect(h.executions).toHaveLength(1);
+			const item = emitted(h);
+			expect(item.index).toBe(index);
+			expect(item.json).toMatchObject({
+				event,
+				webhookId,
+				timestamp: '2026-11-22T10:00:00Z',
+				flowId: 'flow-123',
+				externalId: 'loan-42',
+				nationalId: '01010112345',
+				payload: { externalId: 'loan-42', flow: 'flow-123', nationalId: '01010112345' },
+			});
+			expect(Date.parse(item.json.receivedAt as string)).not.toBeNaN();
+		},
+	);
+
+	it('consent.created carries authorizationCode', async () => {
+		const h = await harness();
+		const body = envelope('consent.created', {
+			payload: { externalId: 'e', flow: 'f', nationalId: 'n', authorizationCode: 'auth-1' },
+		});
+		await postSigned(h.url, body);
+		expect(emitted(h).json.authorizationCode).toBe('auth-1');
+	});
+
+	it.each([
+		['consent.rejected', 2],
+		['consent.deleted', 3],
+	] as const)('%s arrives in both envelope forms on output %i', async (event, index) => {
+		const h = await harness();
+		// Published form: webhookId, type, payload with flow and nationalId only; no timestamp.
+		const published = JSON.stringify({
+			webhookId: nextId(),
+			type: event,
+			payload: { flow: 'flow-7', nationalId: '01010112345' },
+		});
+		// Current form: event and timestamp.
+		const current = envelope(event, { payload: { flow: 'flow-7', nationalId: '01010112345' } });
+		expect((await postSigned(h.url, published)).status).toBe(200);
+		expect((await postSigned(h.url, current)).status).toBe(200);
+		expect(h.executions).toHaveLength(2);
+		const first = emitted(h, 0);
+		const second = emitted(h, 1);
+		expect(first.index).toBe(index);
+		expect(second.index).toBe(index);
+		expect(first.json).toMatchObject({
+			event,
+			timestamp: null,
+			flowId: 'flow-7',
+			externalId: null,
+			nationalId: '01010112345',
+		});
+		expect(second.json.timestamp).not.toBeNull();
+	});
+
+	it('accepts the older envelope form with `id` and `type`', async () => {
+		const h = await harness();
+		const id = nextId('old');
+		const response = await postSigned(
+			h.url,
+			JSON.stringify({ id, type: 'consent.data', payload: {} }),
+		);
+		expect(response.json).toMatchObject({
+			event: 'consent.data',
+			webhookId: id,
+			status: 'emitted',
+		});
+		expect(emitted(h)).toMatchObject({ index: 4, json: { webhookId: id } });
+	});
+
+	it('sends a signed body that is not JSON to Unrecognised with the raw text', async () => {
+		const h = await harness();
+		const text = 'event=consent.created&flow=f-1 ø';
+		const response = await postSigned(h.url, text, {
+			extraHeaders: { 'content-type': 'text/plain; charset=utf-8' },
+		});
+		expect(response.status).toBe(200);
+		expect(response.json).toEqual({
+			received: true,
+			event: null,
+			webhookId: null,
+			status: 'emitted',
+		});
+		const item = emitted(h);
+		expect(item.index).toBe(10);
+		expect(item.json).toMatchObject({ event: null, reason: 'not-json', rawBody: text });
+		expect('webhookId' in item.json).toBe(false);
+	});
+
+	it('sends an unknown event to Unrecognised with its name and id', async () => {
+		const h = await harness();
+		const webhookId = nextId();
+		const body = JSON.stringify({ webhookId, event: 'consent.archived', payload: { flow: 'f' } });
+		await postSigned(h.url, body);
+		const item = emitted(h);
+		expect(item.index).toBe(10);
+		expect(item.json).toMatchObject({
+			event: 'consent.archived',
+			reason: 'unknown-event',
+			rawBody: body,
+			webhookId,
+		});
+	});
+
+	it('sends JSON without an event to Unrecognised as no-event', async () => {
+		const h = await harness();
+		await postSigned(h.url, '{"webhookId":"x-1","payload":{}}');
+		expect(emitted(h)).toMatchObject({ index: 10, json: { reason: 'no-event', event: null } });
+	});
+});
+
+describe('webhook() over HTTP: signature', () => {
+	const body = envelope('consent.accepted');
+
+	it('answers 401 to a wrong signature and runs nothing', async () => {
+		const h = await harness();
+		const response = await post(h.url, body, {
+			'x-acme-sbl-signature': sign(body, 'wrong-secret-0123456'),
+		});
+		expect(response.status).toBe(401);
+		expect(response.text).toBe('Unauthorized');
+		expect(h.executions).toHaveLength(0);
+		expect(h.deliveries[0].result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('answers 401 when the signature header is missing', async () => {
+		const h = await harness();
+		const response = await post(h.url, body, { 'x-signature': sign(body) });
+		expect(response.status).toBe(401);
+		expect(h.executions).toHaveLength(0);
+	});
+
+	it('accepts upper-case hex', async () => {
+		const h = await harness();
+		const response = await post(h.url, body, { 'x-acme-sbl-signature': sign(body).toUpperCase() });
+		expect(response.status).toBe(200);
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('verifies the exact bytes: escapes, spacing and big numbers pass; re-serialised JSON does not', async () => {
+		const h = await harness();
+		const exact =
+			'{ "webhookId":"exact-1", "event" : "consent.data",\n "payload":{"flow":"f","lastName":"Bj\\u00f8rnstad","income":12345678901234567890,"rate":1.50} }';
+		const ok = await postSigned(h.url, exact);
+		expect(ok.status).toBe(200);
+		expect(emitted(h).json.payload).toMatchObject({ lastName: 'Bjørnstad', rate: 1.5 });
+
+		const reserialised = JSON.stringify(JSON.parse(exact));
+		const refused = await post(h.url, reserialised, { 'x-acme-sbl-signature': sign(exact) });
+		expect(refused.status).toBe(401);
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('uses the configured header name, and only that one', async () => {
+		const h = await harness({
+			credentials: { secret: SIGNING_KEY, signatureHeader: 'X-Bank-Signature' },
+		});
+		const viaConfigured = await postSigned(h.url, envelope('consent.data'), {
+			header: 'x-bank-signature',
+		});
+		expect(viaConfigured.status).toBe(200);
+		const viaPattern = await postSigned(h.url, envelope('consent.data'), {
+			header: 'x-acme-sbl-signature',
+		});
+		expect(viaPattern.status).toBe(401);
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('falls back to any x-*-sbl-signature header when none is configured', async () => {
+		const h = await harness();
+		const response = await postSigned(h.url, envelope('consent.data'), {
+			header: 'X-Other-Maker-SBL-Signature',
+		});
+		expect(response.status).toBe(200);
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it.each([
+		['no credential', null],
+		['an empty secret', { secret: '', signatureHeader: '' }],
+	])('answers 401 with %s configured (fail closed)', async (_label, credentials) => {
+		const h = await harness({ credentials });
+		// Even a body "signed" with the empty key is refused.
+		const response = await postSigned(h.url, body, { secret: '' });
+		expect(response.status).toBe(401);
+		expect(h.executions).toHaveLength(0);
+	});
+
+	it('reads the raw body with readRawBody() when rawBody is not set yet', async () => {
+		const h = await harness({ provideRawBody: false });
+		const response = await postSigned(h.url, body);
+		expect(response.status).toBe(200);
+		expect(h.executions).toHaveLength(1);
+	});
+});
+
+describe('webhook() over HTTP: duplicates', () => {
+	it('acknowledges a repeated webhookId without emitting it', async () => {
+		const h = await harness();
+		const webhookId = nextId();
+		const body = envelope('consent.accepted', { webhookId });
+		expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'emitted' });
+		const again = await postSigned(h.url, body);
+		expect(again.status).toBe(200);
+		expect(again.json).toEqual({
+			received: true,
+			event: 'consent.accepted',
+			webhookId,
+			status: 'duplicate',
+		});
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('saves every new id (not only the first) and still suppresses them after a restart', async () => {
+		const db = createDatabase();
+		const ids = [nextId(), nextId(), nextId()];
+		const before = await harness({ db });
+		for (const webhookId of ids) {
+			expect(
+				(await postSigned(before.url, envelope('consent.data', { webhookId }))).json,
+			).toMatchObject({
+				status: 'emitted',
+			});
+		}
+		expect(db.writes).toBe(3);
+		expect(before.deliveries.every((d) => d.staticDataSaved === true)).toBe(true);
+		await before.close();
+		open.splice(open.indexOf(before), 1);
+
+		// "Restart": a new node instance and a new server, the same stored static data.
+		const after = await harness({ db });
+		for (const webhookId of ids) {
+			const response = await postSigned(after.url, envelope('consent.data', { webhookId }));
+			expect(response.json).toMatchObject({ status: 'duplicate', webhookId });
+		}
+		expect(after.executions).toHaveLength(0);
+		const fresh = await postSigned(after.url, envelope('consent.data'));
+		expect(fresh.json).toMatchObject({ status: 'emitted' });
+		const stored = db.read() as Record<string, Record<string, { ids: string[] }>>;
+		expect(stored['node:Consent Flow Trigger'][DEDUPE_KEY].ids.slice(0, 3)).toEqual(ids);
+	});
+
+	it('forgets the oldest ids beyond Remembered Deliveries', async () => {
+		const h = await harness({ parameters: { rememberedDeliveries: 2 } });
+		const [a, b, c] = [nextId(), nextId(), nextId()];
+		for (const webhookId of [a, b, c])
+			await postSigned(h.url, envelope('consent.data', { webhookId }));
+		expect(
+			(await postSigned(h.url, envelope('consent.data', { webhookId: c }))).json,
+		).toMatchObject({
+			status: 'duplicate',
+		});
+		expect(
+			(await postSigned(h.url, envelope('consent.data', { webhookId: a }))).json,
+		).toMatchObject({
+			status: 'emitted',
+		});
+	});
+
+	it('emits every delivery when Ignore Duplicate Deliveries is off', async () => {
+		const h = await harness({ parameters: { ignoreDuplicates: false } });
+		const body = envelope('consent.data');
+		await postSigned(h.url, body);
+		await postSigned(h.url, body);
+		expect(h.executions).toHaveLength(2);
+		expect(h.db.writes).toBe(0);
+	});
+
+	it('suppresses repeated unrecognised deliveries that carry an id', async () => {
+		const h = await harness();
+		const body = JSON.stringify({ webhookId: nextId(), event: 'consent.archived' });
+		await postSigned(h.url, body);
+		expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'duplicate' });
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it("the n8n save order in the harness loses a naive node's later writes (why the node answers itself)", async () => {
+		// A naive trigger: records ids by mutating static data and lets n8n answer.
+		class NaiveTrigger extends ConsentFlowTrigger {
+			async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+				const body = JSON.parse(this.getRequestObject().rawBody.toString()) as IDataObject;
+				const data = this.getWorkflowStaticData('node');
+				const seen = (data.seen as string[] | undefined) ?? [];
+				if (seen.includes(body.webhookId as string))
+					return { webhookResponse: { status: 'duplicate' } };
+				data.seen = [...seen, body.webhookId as string];
+				const item: INodeExecutionData = { json: body };
+				return { workflowData: [[item]], webhookResponse: { status: 'emitted' } };
+			}
+		}
+		const db = createDatabase();
+		const h = await harness({ db, createNode: () => new NaiveTrigger() as INodeType });
+		const [a, b] = [nextId(), nextId()];
+		const first = await postSigned(h.url, envelope('consent.data', { webhookId: a }));
+		await postSigned(h.url, envelope('consent.data', { webhookId: b }));
+		// n8n's deferred onReceived answer without responseData is the literal 'firstEntryJson'.
+		expect(first.text).toBe('firstEntryJson');
+		// The first write (stored static data was null) survived, the second did not.
+		const stored = db.read() as Record<string, { seen: string[] }>;
+		expect(stored['node:Consent Flow Trigger'].seen).toEqual([a]);
+		expect((await postSigned(h.url, envelope('consent.data', { webhookId: b }))).text).toBe(
+			'firstEntryJson',
+		);
+		expect(h.executions).toHaveLength(3);
+	});
+});
+
+describe('webhook() over HTTP: event filter', () => {
+	it('acknowledges unselected events as filtered, keeps the outputs fixed', async () => {
+		const h = await harness({ parameters: { events: ['consent.data', 'income.dataFailed'] } });
+		const filtered = await postSigned(h.url, envelope('consent.created'));
+		expect(filtered.status).toBe(200);
+		expect(filtered.json).toMatchObject({ event: 'consent.created', status: 'filtered' });
+		expect(h.executions).toHaveLength(0);
+		expect(h.db.writes).toBe(0);
+
+		await postSigned(h.url, envelope('income.dataFailed'));
+		expect(emitted(h).index).toBe(9);
+	});
+
+	it('drops unrecognised deliveries unless selected', async () => {
+		const h = await harness({ parameters: { events: ['consent.data'] } });
+		const response = await postSigned(h.url, 'not json');
+		expect(response.json).toMatchObject({ status: 'filtered', event: null });
+		expect(h.executions).toHaveLength(0);
+	});
+
+	it('a filtered delivery is not remembered as seen', async () => {
+		const db = createDatabase();
+		const webhookId = nextId();
+		const narrow = await harness({ db, parameters: { events: ['consent.data'] } });
+		await postSigned(narrow.url, envelope('consent.created', { webhookId }));
+		const wide = await harness({ db });
+		const response = await postSigned(wide.url, envelope('consent.created', { webhookId }));
+		expect(response.json).toMatchObject({ status: 'emitted' });
+	});
+});
+
+describe('webhook() over HTTP: options', () => {
+	it('Include Headers adds the headers without signature, cookie and authorization', async () => {
+		const h = await harness({ parameters: { options: { includeHeaders: true } } });
+		await postSigned(h.url, envelope('consent.data'), {
+			extraHeaders: {
+				'x-request-id': 'req-9',
+				cookie: 'session=1',
+				authorization: 'Bearer abc',
+			},
+		});
+		const headers = emitted(h).json.headers as Record<string, string>;
+		expect(headers['x-request-id']).toBe('req-9');
+		expect(headers['content-type']).toBe('application/json');
+		expect(headers).not.toHaveProperty('x-acme-sbl-signature');
+		expect(headers).not.toHaveProperty('cookie');
+		expect(headers).not.toHaveProperty('authorization');
+	});
+
+	it('leaves headers out by default', async () => {
+		const h = await harness();
+		await postSigned(h.url, envelope('consent.data'));
+		expect(emitted(h).json).not.toHaveProperty('headers');
+	});
+
+	describe('Maximum Age (Seconds)', () => {
+		const parameters = { options: { maxAgeSeconds: 300 } };
+
+		it('emits a delivery with a recent timestamp', async () => {
+			const h = await harness({ parameters });
+			const response = await postSigned(
+				h.url,
+				envelope('consent.data', { timestamp: new Date().toISOString() }),
+			);
+			expect(response.json).toMatchObject({ status: 'emitted' });
+		});
+
+		it('acknowledges an old delivery as stale, without emitting or remembering it', async () => {
+			const h = await harness({ parameters });
+			const old = new Date(Date.now() - 3600 * 1000).toISOString();
+			const webhookId = nextId();
+			const response = await postSigned(
+				h.url,
+				envelope('consent.data', { webhookId, timestamp: old }),
+			);
+			expect(response.status).toBe(200);
+			expect(response.json).toEqual({
+				received: true,
+				event: 'consent.data',
+				webhookId,
+				status: 'stale',
+			});
+			expect(h.executions).toHaveLength(0);
+			expect(h.db.writes).toBe(0);
+		});
+
+		it('treats an unparsable timestamp as stale', async () => {
+			const h = await harness({ parameters });
+			const response = await postSigned(
+				h.url,
+				envelope('consent.data', { timestamp: 'last tuesday' }),
+			);
+			expect(response.json).toMatchObject({ status: 'stale' });
+			expect(h.executions).toHaveLength(0);
+		});
+
+		it('lets envelopes without a timestamp through', async () => {
+			const h = await harness({ parameters });
+			const body = JSON.stringify({
+				webhookId: nextId(),
+				type: 'consent.rejected',
+				payload: { flow: 'f' },
+			});
+			expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'emitted' });
+		});
+
+		it('does not check timestamps when off (default)', async () => {
+			const h = await harness();
+			const response = await postSigned(
+				h.url,
+				envelope('consent.data', { timestamp: '2001-01-01T00:00:00Z' }),
+			);
+			expect(response.json).toMatchObject({ status: 'emitted' });
+		});
+	});
+});

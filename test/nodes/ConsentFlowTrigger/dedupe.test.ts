@@ -1,0 +1,143 @@
+import { Workflow, type IDataObject, type INodeType } from 'n8n-workflow';
+
+import {
+	DEDUPE_KEY,
+	DEFAULT_REMEMBERED,
+	MAX_REMEMBERED,
+	clampLimit,
+	readRememberedIds,
+	recordDelivery,
+} from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+
+describe('recordDelivery', () => {
+	it('records a new id and reports a repeat as duplicate', () => {
+		const first = recordDelivery(undefined, 'a', 10);
+		expect(first).toEqual({ duplicate: false, next: { version: 1, ids: ['a'] } });
+		const second = recordDelivery(first.next, 'b', 10);
+		expect(second.next?.ids).toEqual(['a', 'b']);
+		expect(recordDelivery(second.next, 'a', 10)).toEqual({ duplicate: true, next: null });
+	});
+
+	it('never returns the stored array itself', () => {
+		const stored = { version: 1, ids: ['a'] };
+		const decision = recordDelivery(stored, 'b', 10);
+		expect(decision.next?.ids).not.toBe(stored.ids);
+		expect(stored.ids).toEqual(['a']);
+	});
+
+	it('keeps only the most recent `limit` ids', () => {
+		let state: unknown = undefined;
+		for (const id of ['a', 'b', 'c', 'd']) state = recordDelivery(state, id, 3).next;
+		expect(readRememberedIds(state)).toEqual(['b', 'c', 'd']);
+		// 'a' was forgotten: it counts as new again; 'd' is still known.
+		expect(recordDelivery(state, 'a', 3).duplicate).toBe(false);
+		expect(recordDelivery(state, 'd', 3).duplicate).toBe(true);
+	});
+
+	it('shrinks an over-long stored list to a lowered limit', () => {
+		const stored = { version: 1, ids: ['a', 'b', 'c', 'd', 'e'] };
+		expect(recordDelivery(stored, 'f', 2).next?.ids).toEqual(['e', 'f']);
+	});
+
+	it('tolerates junk in static data', () => {
+		expect(readRememberedIds(null)).toEqual([]);
+		expect(readRememberedIds('x')).toEqual([]);
+		expect(readRememberedIds({ ids: 'a,b' })).toEqual([]);
+		expect(readRememberedIds({ ids: ['a', 1, null, 'b'] })).toEqual(['a', 'b']);
+		expect(recordDelivery({ ids: [1, 2] }, '1', 10).duplicate).toBe(false);
+	});
+
+	it('clamps the limit', () => {
+		expect(clampLimit(0)).toBe(1);
+		expect(clampLimit(-5)).toBe(1);
+		expect(clampLimit(2.9)).toBe(2);
+		expect(clampLimit(10 ** 9)).toBe(MAX_REMEMBERED);
+		expect(clampLimit('abc')).toBe(DEFAULT_REMEMBERED);
+		expect(clampLimit('25')).toBe(25);
+	});
+});
+
+/**
+ * n8n-workflow's own ObservableObject, as n8n wraps workflow static data. These tests pin down
+ * the facts the trigger relies on (see README-section.md, "Duplicates").
+ */
+describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
+	const trigger = new ConsentFlowTrigger();
+	const nodeTypes = {
+		getByName: () => trigger as INodeType,
+		getByNameAndVersion: () => trigger as INodeType,
+		getKnownTypes: () => ({}),
+	};
+	const node = {
+		id: 'n1',
+		name: 'Consent Flow Trigger',
+		type: 'n8n-nodes-sbl.consentFlowTrigger',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	const workflowOver = (staticData: IDataObject | undefined) =>
+		new Workflow({
+			id: 'wf',
+			nodes: [{ ...node }],
+			connections: {},
+			active: true,
+			nodeTypes: nodeTypes as never,
+			staticData,
+		});
+	const stored = () =>
+		JSON.parse(
+			JSON.stringify({ [`node:${node.name}`]: { [DEDUPE_KEY]: { version: 1, ids: ['a'] } } }),
+		) as IDataObject;
+
+	it('assigning a fresh object to the node key sets the change flag (stored data present)', () => {
+		const workflow = workflowOver(stored());
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		expect(workflow.staticData.__dataChanged).toBe(false);
+		data[DEDUPE_KEY] = recordDelivery(data[DEDUPE_KEY], 'b', 10).next as unknown as IDataObject;
+		expect(workflow.staticData.__dataChanged).toBe(true);
+	});
+
+	it('assigning sets the flag on the very first write too (no stored data)', () => {
+		const workflow = workflowOver(undefined);
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		expect(workflow.staticData.__dataChanged).toBe(false);
+		data[DEDUPE_KEY] = recordDelivery(undefined, 'a', 10).next as unknown as IDataObject;
+		expect(workflow.staticData.__dataChanged).toBe(true);
+	});
+
+	it('mutating an object added during the same run is not tracked', () => {
+		const workflow = workflowOver(stored());
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		const plain = { ids: [] as string[] };
+		data.other = plain;
+		workflow.staticData.__dataChanged = false;
+		plain.ids.push('x');
+		expect(workflow.staticData.__dataChanged).toBe(false);
+	});
+
+	it('a second Workflow over the same stored object resets the flag (what n8n 2.41.1 does before saving)', () => {
+		const raw = stored();
+		const workflow = workflowOver(raw);
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		data[DEDUPE_KEY] = recordDelivery(data[DEDUPE_KEY], 'b', 10).next as unknown as IDataObject;
+		expect(workflow.staticData.__dataChanged).toBe(true);
+		// WorkflowRunner.run → establishContextForPersistence: new Workflow({ staticData }) on the
+		// same raw object as the webhook's Workflow.
+		workflowOver(raw);
+		expect(workflow.staticData.__dataChanged).toBe(false);
+		// The data itself is intact; only the flag that decides whether it is saved is gone.
+		expect(JSON.parse(JSON.stringify(workflow.staticData))).toEqual({
+			[`node:${node.name}`]: { [DEDUPE_KEY]: { version: 1, ids: ['a', 'b'] } },
+		});
+	});
+
+	it('with no stored static data (first write) the second Workflow gets its own object', () => {
+		const workflow = workflowOver(undefined);
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		data[DEDUPE_KEY] = recordDelivery(undefined, 'a', 10).next as unknown as IDataObject;
+		workflowOver(undefined);
+		expect(workflow.staticData.__dataChanged).toBe(true);
+	});
+});

@@ -1,0 +1,83 @@
+import { createHmac } from 'crypto';
+import { request } from 'undici';
+
+// A test fixture, not a real key ('dummy' keeps the hardcoded-secret lint rule quiet).
+export const SIGNING_KEY = 'dummy-signing-key-0123456789';
+
+/** Independent oracle: hex HMAC-SHA256 of the exact bytes (not the code under test). */
+export function sign(body: string | Buffer, secret = SIGNING_KEY): string {
+	return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+export interface PostResult {
+	status: number;
+	contentType: string;
+	text: string;
+	json: unknown;
+}
+
+/** POSTs exactly `body` (string bytes as UTF-8) with the given headers over real HTTP. */
+export async function post(
+	url: string,
+	body: string | Buffer,
+	headers: Record<string, string> = {},
+): Promise<PostResult> {
+	const response = await request(url, {
+		method: 'POST',
+		body,
+		headers: { 'content-type': 'application/json', ...headers },
+	});
+	const text = await response.body.text();
+	let json: unknown = undefined;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	const contentType = response.headers['content-type'];
+	return {
+		status: response.statusCode,
+		contentType: Array.isArray(contentType) ? contentType.join(',') : (contentType ?? ''),
+		text,
+		json,
+	};
+}
+
+/** POSTs `body` signed with `secret` in `header` (default x-acme-sbl-signature). */
+export async function postSigned(
+	url: string,
+	body: string | Buffer,
+	options: { header?: string; secret?: string; extraHeaders?: Record<string, string> } = {},
+): Promise<PostResult> {
+	const header = options.header ?? 'x-acme-sbl-signature';
+	return await post(url, body, {
+		[header]: sign(body, options.secret ?? SIGNING_KEY),
+		...(options.extraHeaders ?? {}),
+	});
+}
+
+let counter = 0;
+
+/** A unique delivery id per call. */
+export function nextId(prefix = 'wh'): string {
+	counter += 1;
+	return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** A current-form envelope (`event`, `webhookId`, `timestamp`, `payload`) as compact JSON. */
+export function envelope(
+	event: string,
+	fields: { webhookId?: string; timestamp?: string | null; payload?: Record<string, unknown> } = {},
+): string {
+	const body: Record<string, unknown> = {
+		webhookId: fields.webhookId ?? nextId(),
+		event,
+	};
+	if (fields.timestamp !== null) body.timestamp = fields.timestamp ?? new Date().toISOString();
+	body.payload = fields.payload ?? {
+		externalId: 'loan-42',
+		flow: 'flow-123',
+		nationalId: '01010112345',
+	};
+	return JSON.stringify(body);
+}

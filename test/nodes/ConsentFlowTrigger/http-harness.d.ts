@@ -1,0 +1,36 @@
+import type { INodeType, IWebhookResponseData } from 'n8n-workflow';
+
+export interface HarnessDatabase {
+	/** Static data as stored JSON; null until n8n first writes it. */
+	staticData: string | null;
+	/** How many times static data was saved. */
+	writes: number;
+	read(): Record<string, unknown> | null;
+}
+
+export interface HarnessDelivery {
+	result?: IWebhookResponseData;
+	staticDataSaved?: boolean;
+	error?: Error;
+}
+
+export interface Harness {
+	url: string;
+	db: HarnessDatabase;
+	executions: Array<{ workflowData: NonNullable<IWebhookResponseData['workflowData']> }>;
+	deliveries: HarnessDelivery[];
+	close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+	createNode: () => INodeType;
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, unknown> | null;
+	db?: HarnessDatabase;
+	provideRawBody?: boolean;
+	nodeName?: string;
+}
+
+export function startHarness(options: HarnessOptions): Promise<Harness>;
+export function createDatabase(initial?: Record<string, unknown> | null): HarnessDatabase;
+export const CREDENTIAL_TYPE: string;

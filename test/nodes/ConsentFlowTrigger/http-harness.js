@@ -1,0 +1,277 @@
+'use strict';
+// A stand-in for n8n's production webhook path, over real HTTP, for the Consent Flow Trigger.
+//
+// A local `http` server reads the raw request bytes, builds a minimal IWebhookFunctions-like
+// context around the node, calls `webhook()` and then does what n8n 2.41.1 does with the
+// result (packages/cli: webhooks/live-webhooks.js, webhooks/webhook-helpers.js executeWebhook,
+// workflow-runner.js run):
+//
+//   - static data is loaded from the "database" (a JSON string, or null for a new workflow)
+//     for every request and wrapped by a real n8n-workflow `Workflow` (ObservableObject);
+//   - `getWorkflowStaticData(type)` is `workflow.getStaticData(type, node)`, as in n8n-core;
+//   - `noWebhookResponse: true` → the node answered; n8n's response callback runs at once and
+//     saves static data if `workflow.staticData.__dataChanged`;
+//   - no `workflowData` → n8n answers `webhookResponse` (or its default) and saves likewise;
+//   - `workflowData` without `noWebhookResponse` → WorkflowRunner.run first builds another
+//     `Workflow` over the same raw static data object (establishContextForPersistence), which
+//     resets the change flag, then the deferred onReceived answer is sent and the callback
+//     saves — i.e. nothing, unless the stored static data was null (first write).
+//
+// Kept in JavaScript: the package's strict lint (which also scans test .ts files) forbids
+// importing `http` and using `process` in TypeScript files.
+
+const http = require('node:http');
+const { Workflow } = require('n8n-workflow');
+
+const CREDENTIAL_TYPE = 'consentFlowWebhookSigningApi';
+
+/** The "database row" of one workflow: static data as stored JSON (null = never written). */
+function createDatabase(initial = null) {
+	return {
+		staticData: initial === null ? null : JSON.stringify(initial),
+		writes: 0,
+		read() {
+			return this.staticData === null ? null : JSON.parse(this.staticData);
+		},
+	};
+}
+
+function expressLikeResponse(res) {
+	const wrapper = {
+		status(code) {
+			res.statusCode = code;
+			return wrapper;
+		},
+		setHeader(name, value) {
+			res.setHeader(name, value);
+			return wrapper;
+		},
+		send(body) {
+			if (!res.writableEnded) {
+				if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) {
+					return wrapper.json(body);
+				}
+				if (!res.hasHeader('content-type'))
+					res.setHeader('content-type', 'text/html; charset=utf-8');
+				res.end(body);
+			}
+			return wrapper;
+		},
+		json(body) {
+			if (!res.writableEnded) {
+				res.setHeader('content-type', 'application/json; charset=utf-8');
+				res.end(JSON.stringify(body));
+			}
+			return wrapper;
+		},
+		end() {
+			if (!res.writableEnded) res.end();
+			return wrapper;
+		},
+		get headersSent() {
+			return res.headersSent;
+		},
+	};
+	return wrapper;
+}
+
+function returnJsonArray(data) {
+	const list = Array.isArray(data) ? data : [data];
+	return list.map((json) => ({ json }));
+}
+
+/**
+ * Starts a harness. Options:
+ *   createNode(): a new node instance (called per request, like n8n's node loader on restart)
+ *   parameters: node parameters (defaults are filled in from the description by n8n-workflow)
+ *   credentials: the decrypted credential data, or null for "no credential configured"
+ *   db: a database from createDatabase() (shared between harnesses to simulate a restart)
+ *   provideRawBody: false → `rawBody` is undefined until `await req.readRawBody()`
+ */
+async function startHarness(options) {
+	const {
+		createNode,
+		parameters = {},
+		credentials = null,
+		db = createDatabase(),
+		provideRawBody = true,
+		nodeName = 'Consent Flow Trigger',
+	} = options;
+
+	const executions = [];
+	const deliveries = [];
+	const probe = createNode();
+	const nodeTypeName = `n8n-nodes-sbl.${probe.description.name}`;
+
+	const server = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (chunk) => chunks.push(chunk));
+		req.on('end', () => {
+			handle(req, res, Buffer.concat(chunks)).catch((error) => {
+				deliveries.push({ error });
+				if (!res.writableEnded) {
+					res.statusCode = 500;
+					res.end(String(error && error.message));
+				}
+			});
+		});
+	});
+
+	async function handle(req, res, raw) {
+		const node = createNode();
+		const nodeTypes = {
+			getByName: () => node,
+			getByNameAndVersion: () => node,
+			getKnownTypes: () => ({}),
+		};
+		const nodeDefinition = () => ({
+			id: 'node-1',
+			name: nodeName,
+			type: nodeTypeName,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: 'hook-1',
+			parameters: JSON.parse(JSON.stringify(parameters)),
+		});
+		const stored = db.read();
+		const workflow = new Workflow({
+			id: 'wf-1',
+			name: 'Consent flow events',
+			nodes: [nodeDefinition()],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: stored,
+		});
+		const workflowNode = workflow.getNode(nodeName);
+
+		let bodyJson = {};
+		try {
+			bodyJson = JSON.parse(raw.toString('utf8'));
+		} catch {
+			bodyJson = {};
+		}
+		const request = {
+			method: req.method,
+			url: req.url,
+			headers: req.headers,
+			body: bodyJson,
+			query: {},
+			params: {},
+			rawBody: provideRawBody ? raw : undefined,
+			async readRawBody() {
+				request.rawBody = raw;
+			},
+		};
+		const response = expressLikeResponse(res);
+
+		const context = {
+			getRequestObject: () => request,
+			getResponseObject: () => response,
+			getHeaderData: () => request.headers,
+			getBodyData: () => request.body,
+			getQueryData: () => request.query,
+			getParamsData: () => request.params,
+			getNode: () => workflowNode,
+			getMode: () => 'webhook',
+			getWebhookName: () => 'default',
+			getNodeWebhookUrl: () => `http://127.0.0.1/webhook/hook-1/webhook`,
+			getWorkflow: () => ({ id: workflow.id, name: workflow.name, active: true }),
+			getNodeParameter(name, fallback) {
+				const value = workflowNode.parameters[name];
+				return value === undefined ? fallback : value;
+			},
+			async getCredentials(type) {
+				if (type !== CREDENTIAL_TYPE || credentials === null) {
+					throw new Error('Node does not have any credentials set');
+				}
+				return { ...credentials };
+			},
+			getWorkflowStaticData: (type) => workflow.getStaticData(type, workflowNode),
+			helpers: { returnJsonArray },
+		};
+
+		const result = await node.webhook.call(context);
+		const record = { result, staticDataSaved: false };
+		deliveries.push(record);
+
+		let callbackDone = false;
+		const responseCallback = (data) => {
+			// live-webhooks.js: `await saveStaticData(workflow); resolve(data)`
+			if (callbackDone) return;
+			callbackDone = true;
+			if (workflow.staticData.__dataChanged === true) {
+				db.staticData = JSON.stringify(workflow.staticData);
+				db.writes += 1;
+				workflow.staticData.__dataChanged = false;
+				record.staticDataSaved = true;
+			}
+			if (data.noWebhookResponse !== true && !res.writableEnded) {
+				const body = data.data;
+				res.statusCode = data.responseCode ?? 200;
+				if (typeof body === 'string') {
+					res.setHeader('content-type', 'text/html; charset=utf-8');
+					res.end(body);
+				} else {
+					res.setHeader('content-type', 'application/json; charset=utf-8');
+					res.end(JSON.stringify(body));
+				}
+			}
+		};
+
+		if (result.noWebhookResponse === true) responseCallback({ noWebhookResponse: true });
+
+		if (result.workflowData === undefined) {
+			responseCallback({
+				data:
+					result.webhookResponse !== undefined
+						? result.webhookResponse
+						: { message: 'Webhook call received' },
+				responseCode: 200,
+			});
+			return;
+		}
+
+		// WorkflowRunner.run → establishContextForPersistence: `new Workflow({ staticData:
+		// workflowData.staticData })` over the same raw object the request's Workflow wraps.
+		new Workflow({
+			id: 'wf-1',
+			name: 'Consent flow events',
+			nodes: [nodeDefinition()],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: stored,
+		});
+		executions.push({ workflowData: result.workflowData });
+
+		// Deferred onReceived answer: responseData defaults to 'firstEntryJson', which
+		// extractWebhookOnReceivedResponse returns as a literal string.
+		const description = node.description.webhooks.find((w) => w.name === 'default');
+		const responseData = description.responseData ?? 'firstEntryJson';
+		const body =
+			responseData === 'noData'
+				? undefined
+				: responseData ||
+					(result.webhookResponse !== undefined
+						? result.webhookResponse
+						: { message: 'Workflow was started' });
+		responseCallback({ data: body, responseCode: 200 });
+	}
+
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address();
+
+	return {
+		url: `http://127.0.0.1:${port}/webhook/hook-1/webhook`,
+		db,
+		executions,
+		deliveries,
+		async close() {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+module.exports = { startHarness, createDatabase, CREDENTIAL_TYPE };

@@ -1,0 +1,232 @@
+import * as crypto from 'crypto';
+
+// Wrap timingSafeEqual in a spy (the real function still runs); built-in module properties
+// cannot be redefined with jest.spyOn.
+jest.mock('crypto', () => {
+	const actual = jest.requireActual('crypto');
+	return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
+});
+
+import {
+	MIN_SECRET_LENGTH,
+	SIGNATURE_HEADER_PATTERN,
+	computeSignature,
+	findSignatureHeader,
+	headersWithoutSecrets,
+	signingCredentialProblem,
+	verifySignature,
+} from '../../../nodes/ConsentFlowTrigger/signature';
+import { SIGNING_KEY, sign } from './helpers';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+describe('computeSignature', () => {
+	it('is the lower-case hex HMAC-SHA256 of the bytes', () => {
+		const body = '{"event":"consent.created"}';
+		expect(computeSignature(bytes(body), SIGNING_KEY)).toBe(sign(body));
+		expect(computeSignature(bytes(body), SIGNING_KEY)).toMatch(/^[0-9a-f]{64}$/);
+	});
+});
+
+describe('verifySignature on exact bytes', () => {
+	const tricky = [
+		// A \u escape, spelled as six ASCII characters in the body.
+		'{"webhookId":"w1","event":"consent.created","payload":{"lastName":"Bj\\u00f8rnstad"}}',
+		// Odd spacing, tabs and a newline.
+		'{ "webhookId" :"w2",\t"event":  "consent.data" ,\n  "payload" : { "flow":"f-1" } }',
+		// Numbers that JSON.parse cannot round-trip.
+		'{"webhookId":"w3","event":"consent.data","payload":{"income":12345678901234567890,"rate":1.50,"tiny":1e-7}}',
+		// Raw UTF-8 (ø as two bytes), a number spelled 100.0, an escaped slash.
+		'{"payload":{"name":"Bjørn","amount":100.0,"url":"https:\\/\\/x"},"event":"consent.accepted","webhookId":"w4"}',
+	];
+
+	it.each(tricky)('verifies %s', (body) => {
+		expect(verifySignature(bytes(body), sign(body), SIGNING_KEY)).toBe(true);
+	});
+
+	it.each(tricky)('does not verify the re-serialised JSON of %s', (body) => {
+		const reserialised = JSON.stringify(JSON.parse(body));
+		expect(reserialised).not.toBe(body);
+		expect(verifySignature(bytes(reserialised), sign(body), SIGNING_KEY)).toBe(false);
+	});
+
+	it('treats \\u00f8 and a raw ø as different bytes', () => {
+		const escaped = '{"n":"\\u00f8"}';
+		const raw = '{"n":"ø"}';
+		expect(JSON.parse(escaped)).toEqual(JSON.parse(raw));
+		expect(verifySignature(bytes(raw), sign(escaped), SIGNING_KEY)).toBe(false);
+		expect(verifySignature(bytes(escaped), sign(escaped), SIGNING_KEY)).toBe(true);
+	});
+
+	it('rejects a body changed by one byte', () => {
+		const body = '{"webhookId":"w5","event":"consent.created"}';
+		const changed = body.replace('w5', 'w6');
+		expect(verifySignature(bytes(changed), sign(body), SIGNING_KEY)).toBe(false);
+	});
+
+	it('verifies an empty body signed as such', () => {
+		expect(verifySignature(Buffer.alloc(0), sign(''), SIGNING_KEY)).toBe(true);
+	});
+});
+
+describe('verifySignature on the header value', () => {
+	const body = '{"webhookId":"w7","event":"consent.rejected"}';
+	const good = sign(body);
+
+	it('accepts upper-case and mixed-case hex', () => {
+		expect(verifySignature(bytes(body), good.toUpperCase(), SIGNING_KEY)).toBe(true);
+		const mixed = good
+			.split('')
+			.map((c, i) => (i % 2 ? c.toUpperCase() : c))
+			.join('');
+		expect(verifySignature(bytes(body), mixed, SIGNING_KEY)).toBe(true);
+	});
+
+	it('tolerates surrounding whitespace and a sha256= prefix', () => {
+		expect(verifySignature(bytes(body), `  ${good} `, SIGNING_KEY)).toBe(true);
+		expect(verifySignature(bytes(body), `sha256=${good}`, SIGNING_KEY)).toBe(true);
+		expect(verifySignature(bytes(body), `SHA256=${good.toUpperCase()}`, SIGNING_KEY)).toBe(true);
+	});
+
+	it('rejects a wrong signature of the right length', () => {
+		const last = good[good.length - 1] === '0' ? '1' : '0';
+		expect(verifySignature(bytes(body), good.slice(0, -1) + last, SIGNING_KEY)).toBe(false);
+		expect(verifySignature(bytes(body), sign(body, 'another-secret-0123456'), SIGNING_KEY)).toBe(
+			false,
+		);
+	});
+
+	it.each([
+		['empty', ''],
+		['63 hex characters', 'a'.repeat(63)],
+		['65 hex characters', 'a'.repeat(65)],
+		['a SHA-512 length digest', 'a'.repeat(128)],
+		['non-hex characters', 'z'.repeat(64)],
+		['base64 of the digest', 'dGVzdA=='],
+	])('returns false without throwing for %s', (_label, header) => {
+		expect(() => verifySignature(bytes(body), header, SIGNING_KEY)).not.toThrow();
+		expect(verifySignature(bytes(body), header, SIGNING_KEY)).toBe(false);
+	});
+
+	it('fails closed without a header or a secret', () => {
+		expect(verifySignature(bytes(body), undefined, SIGNING_KEY)).toBe(false);
+		expect(verifySignature(bytes(body), null, SIGNING_KEY)).toBe(false);
+		// A digest made with the empty key is still refused when no secret is configured.
+		expect(verifySignature(bytes(body), sign(body, ''), '')).toBe(false);
+		expect(verifySignature(bytes(body), good, undefined)).toBe(false);
+	});
+
+	it('compares with crypto.timingSafeEqual on two 32-byte buffers', () => {
+		const spy = crypto.timingSafeEqual as unknown as jest.Mock;
+		spy.mockClear();
+		{
+			expect(verifySignature(bytes(body), good, SIGNING_KEY)).toBe(true);
+			expect(spy).toHaveBeenCalledTimes(1);
+			const [a, b] = spy.mock.calls[0] as [Buffer, Buffer];
+			expect(a.length).toBe(32);
+			expect(b.length).toBe(32);
+			spy.mockClear();
+			// Wrong length: refused before any comparison.
+			expect(verifySignature(bytes(body), good.slice(2), SIGNING_KEY)).toBe(false);
+			expect(spy).not.toHaveBeenCalled();
+		}
+	});
+});
+
+describe('findSignatureHeader', () => {
+	const value = 'ab'.repeat(32);
+
+	it('matches x-<maker>-sbl-signature case-insensitively when nothing is configured', () => {
+		expect(findSignatureHeader({ 'x-acme-sbl-signature': value })).toEqual({
+			name: 'x-acme-sbl-signature',
+			value,
+		});
+		expect(findSignatureHeader({ 'X-Some-Bank-SBL-Signature': value })?.name).toBe(
+			'X-Some-Bank-SBL-Signature',
+		);
+		expect(findSignatureHeader({ 'x-acme-sbl-signature': value }, '  ')?.value).toBe(value);
+	});
+
+	it('does not match look-alikes', () => {
+		expect(findSignatureHeader({ 'x-sbl-signature': value })).toBeUndefined();
+		expect(findSignatureHeader({ 'x--sbl-signature': value })).toBeUndefined();
+		expect(findSignatureHeader({ 'x-acme-sbl-signature-v2': value })).toBeUndefined();
+		expect(findSignatureHeader({ 'acme-sbl-signature': value })).toBeUndefined();
+		expect(SIGNATURE_HEADER_PATTERN.test('x-a-sbl-signature')).toBe(true);
+	});
+
+	it('takes the first matching header in arrival order', () => {
+		const found = findSignatureHeader({
+			'content-type': 'application/json',
+			'x-first-sbl-signature': 'first',
+			'x-second-sbl-signature': 'second',
+		});
+		expect(found).toEqual({ name: 'x-first-sbl-signature', value: 'first' });
+	});
+
+	it('uses only the configured header name when one is set', () => {
+		const headers = { 'x-acme-sbl-signature': value, 'x-bank-signature': 'configured' };
+		expect(findSignatureHeader(headers, 'X-Bank-Signature')).toEqual({
+			name: 'x-bank-signature',
+			value: 'configured',
+		});
+		expect(
+			findSignatureHeader({ 'x-acme-sbl-signature': value }, 'x-bank-signature'),
+		).toBeUndefined();
+	});
+
+	it('joins repeated header values (which then never verify)', () => {
+		expect(findSignatureHeader({ 'x-acme-sbl-signature': ['a', 'b'] })?.value).toBe('a, b');
+		expect(findSignatureHeader({ 'x-acme-sbl-signature': [] })).toBeUndefined();
+	});
+});
+
+describe('headersWithoutSecrets', () => {
+	it('drops the signature, configured header, cookie and authorization', () => {
+		const kept = headersWithoutSecrets(
+			{
+				'content-type': 'application/json',
+				'x-acme-sbl-signature': 'sig',
+				'x-bank-signature': 'sig2',
+				cookie: 'n8n-auth=1',
+				authorization: 'Bearer t',
+				'proxy-authorization': 'Basic x',
+				'x-request-id': 'r-1',
+				'x-undefined': undefined,
+			},
+			'X-Bank-Signature',
+		);
+		expect(kept).toEqual({ 'content-type': 'application/json', 'x-request-id': 'r-1' });
+	});
+});
+
+describe('signingCredentialProblem (the credential test rule)', () => {
+	const good = 'k'.repeat(MIN_SECRET_LENGTH);
+
+	it('accepts a secret of 16 or more characters without surrounding whitespace', () => {
+		expect(signingCredentialProblem(good)).toBeNull();
+		expect(signingCredentialProblem(`${good} with inner space`)).toBeNull();
+		expect(signingCredentialProblem(good, 'x-acme-sbl-signature')).toBeNull();
+		expect(signingCredentialProblem(good, '')).toBeNull();
+	});
+
+	it.each([
+		['empty', '', /empty/],
+		['missing', undefined, /empty/],
+		['not a string', 1234567890123456, /empty/],
+		['too short', 'k'.repeat(MIN_SECRET_LENGTH - 1), /15 characters long; at least 16/],
+		['leading space', ` ${good}`, /whitespace/],
+		['trailing tab', `${good}\t`, /whitespace/],
+		['trailing newline', `${good}\n`, /line break/],
+		['inner line break', `${good}\r\n${good}`, /line break/],
+	])('rejects a secret that is %s', (_label, secret, message) => {
+		expect(signingCredentialProblem(secret)).toMatch(message);
+	});
+
+	it('rejects a configured header name that is not a header token', () => {
+		expect(signingCredentialProblem(good, 'x acme signature')).toMatch(
+			/not a valid HTTP header name/,
+		);
+		expect(signingCredentialProblem(good, 'x-acme:sig')).toMatch(/not a valid HTTP header name/);
+	});
+});
