@@ -11,6 +11,11 @@ export interface PoolOptions {
 	stopOnError?: boolean;
 	/** Checked before each start: when it returns true no further index starts. */
 	shouldStop?: () => boolean;
+	/**
+	 * Run index 0 alone before the others start (e.g. so that a cold OAuth2 token is fetched
+	 * once, not once per lane).
+	 */
+	firstAlone?: boolean;
 }
 
 /** Upper bound for `concurrency`; anything larger is clamped. */
@@ -37,22 +42,27 @@ export async function runPool<T>(
 	let next = 0;
 	let stopped = false;
 
-	async function lane(): Promise<void> {
-		while (!stopped && next < count) {
-			if (options.shouldStop?.()) {
-				stopped = true;
-				break;
-			}
-			const index = next++;
-			try {
-				outcomes[index] = { ok: true, value: await worker(index) };
-			} catch (error) {
-				outcomes[index] = { ok: false, error };
-				if (options.stopOnError) stopped = true;
-			}
+	async function runNext(): Promise<void> {
+		if (options.shouldStop?.()) {
+			stopped = true;
+			return;
+		}
+		const index = next++;
+		try {
+			outcomes[index] = { ok: true, value: await worker(index) };
+		} catch (error) {
+			outcomes[index] = { ok: false, error };
+			if (options.stopOnError) stopped = true;
 		}
 	}
 
+	async function lane(): Promise<void> {
+		while (!stopped && next < count) await runNext();
+	}
+
+	if (options.firstAlone && limit > 1 && count > 1) {
+		await runNext();
+	}
 	await Promise.all(Array.from({ length: limit }, async () => await lane()));
 	for (let index = 0; index < count; index++) {
 		if (outcomes[index] === undefined) outcomes[index] = { ok: false, skipped: true };

@@ -2,7 +2,8 @@
  * Runs one operation over all input items:
  *  1. every item's parameters are read and validated first (no request is sent when any item is
  *     invalid, unless "Continue On Fail" is on: then only that item fails);
- *  2. the requests run in a pool of "Concurrent Requests";
+ *  2. the requests run in a pool of "Concurrent Requests" (the first item alone, so that n8n
+ *     fetches a missing token once);
  *  3. outputs are placed by input index, so order and `pairedItem` follow the input whatever
  *     order the answers arrive in. A failed item yields one `{ json: { error, … } }` item when
  *     continuing on fail; otherwise the failure of the lowest item index is thrown.
@@ -71,7 +72,12 @@ export async function runOperation<P>(
 			if (api === undefined || api instanceof Error) throw api;
 			return await operation.run(ctx, api, itemIndex, entry.value);
 		},
-		{ stopOnError: !continueOnFail, shouldStop: () => signal?.aborted === true },
+		{
+			stopOnError: !continueOnFail,
+			shouldStop: () => signal?.aborted === true,
+			// the first item alone: a cold OAuth2 token is then fetched once, not once per lane
+			firstAlone: true,
+		},
 	);
 
 	const output: INodeExecutionData[] = [];

@@ -167,3 +167,45 @@ export function share(organizationNumber: string, shareNumber: number): Params {
 
 /** Valid organization numbers (mod 11) for the tests. */
 export const ORG = { a: '987654325', b: '923609016', c: '974760673' };
+
+/** A token fetched directly from the simulator's token endpoint (independent of the node). */
+export async function directToken(sim: SimulatorHandle, client = 'estimate'): Promise<string> {
+	const { clientId, clientSecret } = sim.clients[client];
+	const response = await fetch(`${sim.authUrl}/realms/estimate/protocol/openid-connect/token`, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/x-www-form-urlencoded',
+			authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+		},
+		body: 'grant_type=client_credentials&scope=estimate%3Aread',
+	});
+	const json = (await response.json()) as { access_token: string };
+	return json.access_token;
+}
+
+/** Calls the estimate API directly (not through the node) and returns status and parsed body. */
+export async function directCall(
+	sim: SimulatorHandle,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; json: { data?: unknown } }> {
+	const token = await directToken(sim);
+	const response = await fetch(`${sim.estimateBaseUrl}${path}`, {
+		method,
+		headers: {
+			authorization: `Bearer ${token}`,
+			accept: 'application/json',
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return { status: response.status, json: (await response.json()) as { data?: unknown } };
+}
+
+/** The PDF bytes the simulator serves for a document id, fetched directly. */
+export async function directPdf(sim: SimulatorHandle, documentId: number): Promise<Buffer> {
+	const response = await fetch(`${sim.estimateBaseUrl}/EvEstimate/Documents/${documentId}`);
+	if (response.status !== 200) throw new Error(`direct PDF ${documentId}: ${response.status}`);
+	return Buffer.from(await response.arrayBuffer());
+}

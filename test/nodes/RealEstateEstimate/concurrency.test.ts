@@ -1,0 +1,160 @@
+/**
+ * "Concurrent Requests": answers that finish out of order (the simulator's latency fault) still
+ * come out in input order with the right pairedItem; the number of requests in flight is
+ * bounded; "Continue On Fail" gives one error item per failed input and keeps the others.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { TestContext } from '../../support/execute-context';
+import { addFault, cadastre, ORG, requestLog, resetSim, runNode, runNodeError, share, startSim } from './helpers';
+import type { SimulatorHandle } from './helpers';
+
+let sim: SimulatorHandle;
+let prefix: string;
+beforeAll(async () => {
+	sim = await startSim();
+	prefix = sim.estimatePrefix;
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(async () => {
+	await resetSim(sim);
+});
+
+/** Wraps the request helper: records completion order (by URL) and the most requests in flight. */
+function instrument(ctx: TestContext, record: { completed: string[]; maxInFlight: number }) {
+	const helpers = ctx.helpers as IExecuteFunctions['helpers'];
+	const original = helpers.httpRequestWithAuthentication;
+	let inFlight = 0;
+	helpers.httpRequestWithAuthentication = async function (this: unknown, type, options, ...rest) {
+		inFlight++;
+		record.maxInFlight = Math.max(record.maxInFlight, inFlight);
+		try {
+			return await original.call(this as IExecuteFunctions, type, options, ...rest);
+		} finally {
+			inFlight--;
+			record.completed.push(String(options.url));
+		}
+	};
+}
+
+const basisFor = (gnr: number) => ({ resource: 'estimate', operation: 'getBasis', ...cadastre('0301', gnr, 1) });
+const pathOf = (gnr: number) => `${prefix}/RealEstates/0301/${gnr}/1/0/0/EvEstimateBasis`;
+
+test('answers finishing out of order come out in input order, each paired with its input', async () => {
+	const gnrs = [11, 12, 13, 14, 15];
+	await addFault(sim, { latencyMs: 400, match: { pathPrefix: pathOf(12) } });
+	await addFault(sim, { latencyMs: 200, match: { pathPrefix: pathOf(13) } });
+	const record = { completed: [] as string[], maxInFlight: 0 };
+	const { output } = await runNode(sim, gnrs.map(basisFor), { prepare: (ctx) => instrument(ctx, record) });
+
+	const completedGnrs = record.completed.map((url) => Number(/0301\/(\d+)\//.exec(url)![1]));
+	expect(completedGnrs).not.toEqual(gnrs); // they really finished out of order …
+	expect(completedGnrs.indexOf(12)).toBe(4); // the slowest one last
+	expect(record.maxInFlight).toBeGreaterThan(1);
+
+	// … and the output follows the input anyway
+	expect(output.map((item) => item.pairedItem)).toEqual(gnrs.map((_, item) => ({ item })));
+	for (const [index, gnr] of gnrs.entries()) {
+		const direct = await fetchBasis(gnr);
+		expect(output[index].json).toEqual(direct);
+	}
+});
+
+async function fetchBasis(gnr: number): Promise<unknown> {
+	// independent of the node: the simulator's own model of the object
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { basisFor, resolveObject } = require('../../simulator/lib/estimate');
+	return JSON.parse(JSON.stringify(basisFor(resolveObject([301, gnr, 1, 0, 0]))));
+}
+
+test.each([
+	[1, 1],
+	[2, 2],
+	[undefined, 5], // the default
+	[50, 7], // the first item runs alone (a cold token is fetched once), then the other seven at once
+])('Concurrent Requests %p: at most %p requests in flight', async (concurrency, expected) => {
+	const gnrs = [21, 22, 23, 24, 25, 26, 27, 28];
+	await addFault(sim, { latencyMs: 60, count: gnrs.length, match: { pathPrefix: `${prefix}/RealEstates/0301/` } });
+	const record = { completed: [] as string[], maxInFlight: 0 };
+	const parameters = gnrs.map((gnr) => ({ ...basisFor(gnr), options: concurrency === undefined ? {} : { concurrency } }));
+	const { output } = await runNode(sim, parameters, { prepare: (ctx) => instrument(ctx, record) });
+	expect(record.maxInFlight).toBe(expected);
+	expect(record.completed[0]).toContain('/0301/21/1/'); // the first item alone, before the others
+	expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+});
+
+test('Continue On Fail: a mixed batch gives one item per input, errors in place, pairing intact', async () => {
+	await addFault(sim, { status: 500, match: { pathPrefix: `${prefix}/RealEstates/${ORG.c}/5/EvEstimate` } });
+	const get = { resource: 'estimate', operation: 'get', dontStoreEstimate: true };
+	const { output } = await runNode(
+		sim,
+		[
+			{ ...get, ...cadastre('0301', 208, 12) }, // ok
+			{ ...get, ...cadastre('301', 208, 12) }, // invalid: no request
+			{ ...get, ...share(ORG.a, 404) }, // 404
+			{ ...get, ...share(ORG.b, 2) }, // ok
+			{ ...get, ...share(ORG.c, 5) }, // 500
+			{ ...get, ...cadastre('0301', 208, 12), overrides: { usableArea: 1.5 } }, // invalid
+		],
+		{ continueOnFail: true },
+	);
+	expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => ({ item })));
+	expect(typeof output[0].json.approvedTotalMarketValue).toBe('number');
+	expect(output[1].json).toEqual({
+		error: 'Municipality Number (knr) must be exactly 4 digits with its leading zero, such as 0301, got "301" [item 1]',
+		description: 'No request was sent for this item.',
+	});
+	expect(output[2].json).toMatchObject({
+		error: `Estimate could not be retrieved for housing cooperative ${ORG.a} share 404 (404)`,
+		httpCode: 404,
+	});
+	expect(typeof output[3].json.approvedTotalMarketValue).toBe('number');
+	expect(output[4].json).toMatchObject({ httpCode: 500 });
+	expect(String(output[4].json.error)).toContain('contact support');
+	expect(String(output[5].json.error)).toMatch(/^Usable Area \(BRA\) \(overrides\.usableArea\) .* \[item 5\]$/);
+	// only the four valid items were sent
+	const log = await requestLog(sim);
+	expect(log).toHaveLength(4);
+});
+
+test('Continue On Fail with lists: an empty list yields nothing, a failure one error item', async () => {
+	const credentialsFail = { resource: 'document', operation: 'getMany' };
+	await addFault(sim, { status: 503, retryAfter: 0, count: 4, match: { pathPrefix: `${prefix}/RealEstates/${ORG.c}/9/` } });
+	const { output } = await runNode(
+		sim,
+		[
+			{ ...credentialsFail, ...share(ORG.a, 404) }, // data: null → no item
+			{ ...credentialsFail, ...share(ORG.c, 9) }, // 503 four times → error item
+			{ ...credentialsFail, ...share(ORG.b, 3) }, // 2–3 documents
+		],
+		{ continueOnFail: true },
+	);
+	const paired = output.map((item) => (item.pairedItem as { item: number }).item);
+	expect(paired[0]).toBe(1);
+	expect(output[0].json).toMatchObject({ httpCode: 503 });
+	expect(paired.slice(1).every((item) => item === 2)).toBe(true);
+	expect(paired.length).toBeGreaterThanOrEqual(3);
+});
+
+test('without Continue On Fail the lowest failing item is reported, and no new item starts after a failure', async () => {
+	const error = await runNodeError(
+		sim,
+		[
+			{ resource: 'estimate', operation: 'get', ...cadastre('0301', 208, 12), dontStoreEstimate: true },
+			{ resource: 'estimate', operation: 'get', ...cadastre('0301', 404, 1) },
+			{ resource: 'estimate', operation: 'get', ...cadastre('0301', 404, 2) },
+			...Array.from({ length: 20 }, (_, index) => ({
+				resource: 'estimate',
+				operation: 'get',
+				...cadastre('0301', 300 + index, 1),
+				dontStoreEstimate: true,
+			})),
+		],
+		{},
+	);
+	expect(error.message).toBe('Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)');
+	expect(error.context.itemIndex).toBe(1);
+	const log = await requestLog(sim);
+	expect(log.length).toBeLessThan(23); // the pool stopped starting items
+});

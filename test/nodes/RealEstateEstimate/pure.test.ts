@@ -1,0 +1,355 @@
+/**
+ * The pure modules: the pool, the validators, the identity → path abstraction, the zod schema of
+ * the estimate input, and the node description's agreement with that schema.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
+import { describeObject, objectPath, parseIdentity } from '../../../nodes/RealEstateEstimate/identity';
+import { normalizeConcurrency, runPool } from '../../../nodes/RealEstateEstimate/pool';
+import {
+	buildEstimateInput,
+	estimateInputSchema,
+	OVERRIDE_FIELDS,
+	PARAMETER_LABELS,
+} from '../../../nodes/RealEstateEstimate/schema';
+import {
+	checkInteger,
+	checkKnr,
+	checkOrganizationNumber,
+	isIsoDateTime,
+	toNumber,
+} from '../../../nodes/RealEstateEstimate/validators';
+
+/** A promise with its resolve exposed, to finish work in a chosen order. */
+function deferred<T>() {
+	let resolve!: (value: T) => void;
+	const promise = new Promise<T>((r) => (resolve = r));
+	return { promise, resolve };
+}
+
+/** Lets pending promise callbacks run. */
+const flush = async () => {
+	for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+describe('runPool', () => {
+	test('places outcomes by index whatever order the work finishes in', async () => {
+		const gates = [0, 1, 2, 3].map(() => deferred<string>());
+		const pending = runPool(4, 4, async (index) => await gates[index].promise);
+		for (const index of [3, 1, 0, 2]) {
+			gates[index].resolve(`item ${index}`);
+			await flush();
+		}
+		expect(await pending).toEqual([0, 1, 2, 3].map((index) => ({ ok: true, value: `item ${index}` })));
+	});
+
+	test('never runs more than `concurrency` workers at once, and starts the next as one ends', async () => {
+		const gates = Array.from({ length: 7 }, () => deferred<void>());
+		const started: number[] = [];
+		let running = 0;
+		let most = 0;
+		const pending = runPool(7, 3, async (index) => {
+			started.push(index);
+			running++;
+			most = Math.max(most, running);
+			await gates[index].promise;
+			running--;
+			return index;
+		});
+		await flush();
+		expect(started).toEqual([0, 1, 2]);
+		gates[1].resolve();
+		await flush();
+		expect(started).toEqual([0, 1, 2, 3]);
+		for (const gate of gates) gate.resolve();
+		const outcomes = await pending;
+		expect(most).toBe(3);
+		expect(outcomes.map((o) => (o.ok ? o.value : -1))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+	});
+
+	test('firstAlone: index 0 finishes before any other index starts', async () => {
+		const gate = deferred<void>();
+		const started: number[] = [];
+		const pending = runPool(
+			4,
+			4,
+			async (index) => {
+				started.push(index);
+				if (index === 0) await gate.promise;
+				return index;
+			},
+			{ firstAlone: true },
+		);
+		await flush();
+		expect(started).toEqual([0]);
+		gate.resolve();
+		await pending;
+		expect(started).toEqual([0, 1, 2, 3]);
+	});
+
+	test('failures stay at their index; other work continues', async () => {
+		const outcomes = await runPool(3, 2, async (index) => {
+			if (index === 1) throw new Error('boom');
+			return index;
+		});
+		expect(outcomes[0]).toEqual({ ok: true, value: 0 });
+		expect(outcomes[1]).toMatchObject({ ok: false, error: expect.objectContaining({ message: 'boom' }) });
+		expect(outcomes[2]).toEqual({ ok: true, value: 2 });
+	});
+
+	test('stopOnError: no new index starts after a failure; unstarted ones are marked skipped', async () => {
+		const started: number[] = [];
+		const outcomes = await runPool(
+			6,
+			2,
+			async (index) => {
+				started.push(index);
+				if (index === 1) throw new Error('stop');
+				return index;
+			},
+			{ stopOnError: true },
+		);
+		expect(started.length).toBeLessThan(6);
+		expect(outcomes[5]).toEqual({ ok: false, skipped: true });
+	});
+
+	test('shouldStop (execution cancelled) stops starting new work', async () => {
+		let cancelled = false;
+		const outcomes = await runPool(
+			5,
+			1,
+			async (index) => {
+				if (index === 1) cancelled = true;
+				return index;
+			},
+			{ shouldStop: () => cancelled },
+		);
+		expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false, false]);
+	});
+
+	test('no work: no outcome; concurrency below 1 is treated as 1', async () => {
+		expect(await runPool(0, 5, async () => 1)).toEqual([]);
+		expect(await runPool(2, 0, async (index) => index)).toEqual([
+			{ ok: true, value: 0 },
+			{ ok: true, value: 1 },
+		]);
+	});
+
+	test.each([
+		[5, 5],
+		['3', 3],
+		[0, 1],
+		[-4, 1],
+		[2.7, 2],
+		[1000, 100],
+		['many', 5],
+		[undefined, 5],
+	])('normalizeConcurrency(%p) = %p', (value, expected) => {
+		expect(normalizeConcurrency(value, 5)).toBe(expected);
+	});
+});
+
+describe('validators', () => {
+	test.each([
+		['0301', '0301'],
+		[' 4601 ', '4601'],
+		[301, '0301'],
+		[5001, '5001'],
+	])('knr %p → %p', (value, expected) => {
+		expect(checkKnr(value)).toEqual({ value: expected });
+	});
+
+	test.each(['301', '03011', '0x01', '0000', '', 0, 10000, 30.1, null, true])('knr %p is invalid', (value) => {
+		expect(checkKnr(value).error).toMatch(/4 digits/);
+	});
+
+	test('integers: inclusive range, numeric strings accepted, fractions and words not', () => {
+		expect(checkInteger(1, 1, 9)).toEqual({ value: 1 });
+		expect(checkInteger('9', 1, 9)).toEqual({ value: 9 });
+		expect(checkInteger(10, 1, 9).error).toBe('must be a whole number from 1 to 9, got 10');
+		expect(checkInteger(1.5, 1, 9).error).toBe('must be a whole number from 1 to 9, got 1.5');
+		expect(checkInteger('x', 1, 9).error).toBe('must be a whole number from 1 to 9, got "x"');
+		expect(checkInteger('', 1, 9).error).toBe('is required (a whole number from 1 to 9)');
+	});
+
+	test('organization numbers use the shared mod-11 rule', () => {
+		expect(checkOrganizationNumber('987654325')).toEqual({ value: '987654325' });
+		expect(checkOrganizationNumber(987654325)).toEqual({ value: '987654325' });
+		expect(checkOrganizationNumber('987654321').error).toMatch(/check digit/);
+		expect(checkOrganizationNumber('98765432').error).toMatch(/9 digits/);
+	});
+
+	test.each([
+		'2024-05-31',
+		'2024-02-29',
+		'2024-05-31T12:00',
+		'2024-05-31T12:00:59',
+		'2024-05-31T12:00:00.123Z',
+		'2024-05-31T12:00:00+02:00',
+		'2024-05-31T12:00:00-0530',
+	])('%s is ISO 8601', (text) => {
+		expect(isIsoDateTime(text)).toBe(true);
+	});
+
+	test.each([
+		'2023-02-29',
+		'2024-04-31',
+		'2024-00-10',
+		'2024-05-31T24:00',
+		'2024-05-31T12:60',
+		'2024-05-31T12:00:00+15:00',
+		'31.05.2024',
+		'2024/05/31',
+		'2024-5-31',
+		'',
+	])('%s is not ISO 8601', (text) => {
+		expect(isIsoDateTime(text)).toBe(false);
+	});
+
+	test('toNumber accepts numbers and plain numeric strings only', () => {
+		expect(toNumber(' 12.5 ')).toBe(12.5);
+		expect(toNumber('1e3')).toBe(1000);
+		expect(toNumber('0x10')).toBeUndefined();
+		expect(toNumber('')).toBeUndefined();
+		expect(toNumber(Number.NaN)).toBeUndefined();
+	});
+});
+
+describe('identity → path (one abstraction for both forms)', () => {
+	test('cadastre keeps the leading zero of knr', () => {
+		const { identity } = parseIdentity('cadastre', { knr: '0301', gnr: 208, bnr: 12, fnr: 0, snr: 0 });
+		expect(objectPath(identity!)).toBe('/RealEstates/0301/208/12/0/0');
+		expect(describeObject(identity!)).toBe('cadastre 0301-208/12/0/0');
+	});
+
+	test('share', () => {
+		const { identity } = parseIdentity('share', { organizationNumber: '987654325', shareNumber: '12' });
+		expect(objectPath(identity!)).toBe('/RealEstates/987654325/12');
+		expect(describeObject(identity!)).toBe('housing cooperative 987654325 share 12');
+	});
+
+	test('housing cooperative', () => {
+		const { identity } = parseIdentity('cooperative', { organizationNumber: '987654325' });
+		expect(objectPath(identity!)).toBe('/RealEstates/987654325');
+	});
+
+	test('fnr and snr default to 0 when empty', () => {
+		const { identity } = parseIdentity('cadastre', { knr: '4601', gnr: 1, bnr: 2, fnr: '', snr: undefined });
+		expect(objectPath(identity!)).toBe('/RealEstates/4601/1/2/0/0');
+	});
+
+	test('the first bad field is named', () => {
+		expect(parseIdentity('cadastre', { knr: '0301', gnr: 1, bnr: 0 }).issue).toEqual({
+			field: 'bnr',
+			error: 'must be a whole number from 1 to 9999, got 0',
+		});
+		expect(parseIdentity('share', { organizationNumber: '987654325', shareNumber: 0 }).issue?.field).toBe('shareNumber');
+	});
+});
+
+describe('estimate input schema (zod)', () => {
+	test('nothing set → no body', () => {
+		expect(buildEstimateInput({})).toEqual({ body: undefined });
+		expect(
+			buildEstimateInput({
+				overrides: { estateType: '' },
+				valuation: { valuationValues: { date: '', price: null, saleType: '' } },
+				includeComparables: false,
+				dontStoreEstimate: false,
+				estimateDate: '',
+			}),
+		).toEqual({ body: undefined });
+	});
+
+	test('storeEstimate is only ever sent as false', () => {
+		expect(buildEstimateInput({ dontStoreEstimate: true }).body).toEqual({ storeEstimate: false });
+		expect(buildEstimateInput({ dontStoreEstimate: false }).body).toBeUndefined();
+	});
+
+	test('the built body always satisfies the EstimateInputDto schema', () => {
+		const { body } = buildEstimateInput({
+			overrides: { usableArea: '80', floor: -1, siteType: ' Festet ' },
+			valuation: { valuationValues: { date: '2020-01-01', price: '1000000', saleType: 'Fritt salg' } },
+		});
+		expect(body).toStrictEqual({
+			usableArea: 80,
+			floor: -1,
+			siteType: 'Festet',
+			valuation: { date: '2020-01-01', price: 1000000, saleType: 'Fritt salg' },
+		});
+		expect(estimateInputSchema.parse(body)).toStrictEqual(body);
+	});
+
+	test('the DTO schema rejects unknown fields and wrong types', () => {
+		expect(estimateInputSchema.safeParse({ usableArea: 80.5 }).success).toBe(false);
+		expect(estimateInputSchema.safeParse({ somethingElse: 1 }).success).toBe(false);
+		expect(estimateInputSchema.safeParse({ valuation: { date: '2020-01-01', price: 1 } }).success).toBe(false);
+	});
+
+	test('an unknown override key is reported, not sent', () => {
+		const result = buildEstimateInput({ overrides: { bathrooms: 2 } });
+		expect(result.issues).toEqual([
+			{ field: 'overrides.bathrooms', label: 'overrides.bathrooms', message: 'is not a field of the estimate input' },
+		]);
+	});
+});
+
+describe('node description', () => {
+	const { description } = new RealEstateEstimate();
+	const property = (name: string, operation?: string): INodeProperties =>
+		description.properties.find(
+			(p) => p.name === name && (!operation || (p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation)),
+		)!;
+
+	test('identity, credential, tool use', () => {
+		expect(description.name).toBe('realEstateEstimate');
+		expect(description.usableAsTool).toBe(true);
+		expect(description.credentials).toEqual([{ name: 'realEstateEstimateOAuth2Api', required: true }]);
+		expect(description.icon).toEqual({ light: 'file:../../icons/estimate.svg', dark: 'file:../../icons/estimate.dark.svg' });
+		expect(description.subtitle).toContain('$parameter["operation"]');
+	});
+
+	test('the overrides collection offers exactly the 15 attribute fields of the schema, each labelled', () => {
+		const names = (property('overrides').options as INodeProperties[]).map((o) => o.name);
+		expect(names.sort()).toEqual([...OVERRIDE_FIELDS].sort());
+		expect(names).toHaveLength(15);
+		for (const option of property('overrides').options as INodeProperties[]) {
+			expect(PARAMETER_LABELS[`overrides.${option.name}`]).toBe(option.displayName);
+		}
+	});
+
+	test('all 19 DTO fields are reachable from the parameters', () => {
+		const reachable = new Set<string>(OVERRIDE_FIELDS);
+		const get = description.properties.filter((p) =>
+			(p.displayOptions?.show?.operation as string[] | undefined)?.includes('get'),
+		);
+		const names = get.map((p) => p.name);
+		expect(names).toEqual(expect.arrayContaining(['estimateDate', 'includeComparables', 'dontStoreEstimate', 'valuation']));
+		for (const name of ['estimateDate', 'includeComparables', 'valuation']) reachable.add(name);
+		reachable.add('storeEstimate'); // through "Don't Store Estimate"
+		expect([...reachable].sort()).toEqual(Object.keys(estimateInputSchema.shape).sort());
+		expect(reachable.size).toBe(19);
+		const valuation = (property('valuation').options as Array<{ values: INodeProperties[] }>)[0].values;
+		expect(valuation.map((v) => [v.name, v.required ?? false])).toEqual([
+			['date', true],
+			['price', true],
+			['saleType', true],
+			['commondebt', false],
+		]);
+	});
+
+	test('estateType, ownershipType, siteType and saleType are free text, not closed lists', () => {
+		const overrides = property('overrides').options as INodeProperties[];
+		for (const name of ['estateType', 'ownershipType', 'siteType']) {
+			expect(overrides.find((o) => o.name === name)!.type).toBe('string');
+		}
+		const valuation = (property('valuation').options as Array<{ values: INodeProperties[] }>)[0].values;
+		expect(valuation.find((v) => v.name === 'saleType')!.type).toBe('string');
+	});
+
+	test('knr is a string parameter (keeps its leading zero); the binary property defaults to data', () => {
+		expect(property('knr').type).toBe('string');
+		expect(property('binaryPropertyName').default).toBe('data');
+		expect((property('options').options as INodeProperties[])[0]).toMatchObject({ name: 'concurrency', default: 5 });
+	});
+});

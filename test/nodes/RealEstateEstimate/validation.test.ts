@@ -1,0 +1,230 @@
+/**
+ * Every validation rule: the node fails with a NodeOperationError naming the item and the field,
+ * and no request (neither token nor API) reaches the simulator.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { Params } from '../../support/execute-context';
+import { cadastre, clearLog, ORG, requestLog, runNode, runNodeError, share, startSim } from './helpers';
+import type { SimulatorHandle } from './helpers';
+
+let sim: SimulatorHandle;
+beforeAll(async () => {
+	sim = await startSim();
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(async () => {
+	await clearLog(sim);
+});
+
+async function expectRejected(parameters: Params | Params[], field: string | RegExp, itemIndex = 0) {
+	const error = await runNodeError(sim, parameters);
+	expect(error).toBeInstanceOf(NodeOperationError);
+	if (typeof field === 'string') expect(error.message).toContain(field);
+	else expect(error.message).toMatch(field);
+	expect(error.message).toMatch(new RegExp(`\\[item ${itemIndex}\\]$`));
+	expect(error.context.itemIndex).toBe(itemIndex);
+	// nothing at all reached the simulator: no token request, no API call
+	expect(await requestLog(sim, '')).toEqual([]);
+	return error;
+}
+
+const estimateGet = (extra: Params): Params => ({
+	resource: 'estimate',
+	operation: 'get',
+	...cadastre('0301', 208, 12),
+	...extra,
+});
+
+describe('cadastre', () => {
+	test('the message names the field, the rule, the value and the item', async () => {
+		const error = await expectRejected(estimateGet({ gnr: 0 }), 'Farm Number (gnr)');
+		expect(error.message).toBe('Farm Number (gnr) must be a whole number from 1 to 99999, got 0 [item 0]');
+		expect(error.description).toContain('No request was sent');
+	});
+
+	test.each([
+		['301', 'three digits'],
+		['03011', 'five digits'],
+		['03a1', 'a letter'],
+		['0000', 'all zeros'],
+		['', 'empty'],
+		[' 30 1', 'inner space'],
+	])('knr %p (%s) is rejected: exactly 4 digits', async (knr) => {
+		const error = await expectRejected(estimateGet({ knr }), 'Municipality Number (knr)');
+		expect(error.message).toMatch(/4 digits/);
+	});
+
+	test.each([
+		['gnr', 0, 'Farm Number (gnr)'],
+		['gnr', 100000, 'Farm Number (gnr)'],
+		['gnr', 12.5, 'Farm Number (gnr)'],
+		['gnr', 'twelve', 'Farm Number (gnr)'],
+		['gnr', '', 'Farm Number (gnr) is required'],
+		['bnr', 0, 'Title Number (bnr)'],
+		['bnr', 10000, 'Title Number (bnr)'],
+		['fnr', -1, 'Leasehold Number (fnr)'],
+		['fnr', 10000, 'Leasehold Number (fnr)'],
+		['snr', -1, 'Section Number (snr)'],
+		['snr', 1000, 'Section Number (snr)'],
+		['snr', 0.5, 'Section Number (snr)'],
+	])('%s = %p is rejected', async (field, value, label) => {
+		await expectRejected(estimateGet({ [field]: value }), label);
+	});
+
+	test('range ends are accepted: gnr 99999, bnr 9999, fnr 9999, snr 999; a knr number is padded', async () => {
+		await runNode(sim, {
+			resource: 'estimate',
+			operation: 'getMarketEstimate',
+			identifyBy: 'cadastre',
+			knr: 301,
+			gnr: 99999,
+			bnr: 9999,
+			fnr: 9999,
+			snr: 999,
+		});
+		const log = await requestLog(sim);
+		expect(log.map((r) => r.path)).toEqual([`${sim.estimatePrefix}/RealEstates/0301/99999/9999/9999/999/MarketEstimate`]);
+	});
+
+	test('empty fnr and snr mean none: sent as 0', async () => {
+		await runNode(sim, { ...estimateGet({ fnr: '', snr: null }), operation: 'getBasis' });
+		const log = await requestLog(sim);
+		expect(log.map((r) => r.path)).toEqual([`${sim.estimatePrefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis`]);
+	});
+});
+
+describe('share and housing cooperative', () => {
+	test.each([
+		['987654321', 'check digit'],
+		['98765432', '9 digits'],
+		['9876543250', '9 digits'],
+		['', 'required'],
+	])('organization number %p is rejected (%s)', async (organizationNumber, rule) => {
+		const error = await expectRejected(
+			{ resource: 'estimate', operation: 'getBasis', ...share(organizationNumber, 1) },
+			'Organization Number',
+		);
+		expect(error.message).toContain(rule);
+	});
+
+	test('the housing cooperative checks the organization number too', async () => {
+		await expectRejected(
+			{ resource: 'estimate', operation: 'getHousingCooperative', organizationNumber: '923609017' },
+			'Organization Number has a wrong check digit',
+		);
+	});
+
+	test.each([0, -3, 2.5, 'abc'])('share number %p is rejected: positive whole number', async (shareNumber) => {
+		await expectRejected({ resource: 'document', operation: 'getMany', ...share(ORG.a, shareNumber as number) }, 'Share Number');
+	});
+});
+
+describe('document', () => {
+	test.each([0, -1, 1.5, 2147483648, ''])('document ID %p is rejected', async (documentId) => {
+		await expectRejected(
+			{ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' },
+			'Document ID',
+		);
+	});
+
+	test('an empty binary property name is rejected', async () => {
+		await expectRejected(
+			{ resource: 'document', operation: 'download', documentId: 900001, binaryPropertyName: ' ' },
+			'Put Output File in Field',
+		);
+	});
+});
+
+describe('estimate input', () => {
+	test.each([
+		['buildYear', 999, 'Build Year (overrides.buildYear)'],
+		['buildYear', 1937.5, 'Build Year (overrides.buildYear)'],
+		['usableArea', 82.5, 'Usable Area (BRA) (overrides.usableArea) must be a whole number'],
+		['usableArea', -1, 'Usable Area (BRA) (overrides.usableArea)'],
+		['numberOfBedrooms', 2.5, 'Number of Bedrooms (overrides.numberOfBedrooms)'],
+		['numberOfBedrooms', -1, 'Number of Bedrooms (overrides.numberOfBedrooms)'],
+		['numberOfFloorsInBuilding', 3.2, 'Number of Floors in Building (overrides.numberOfFloorsInBuilding)'],
+		['floor', 1.5, 'Floor (overrides.floor) must be a whole number'],
+		['floor', 2147483648, 'Floor (overrides.floor)'],
+		['primaryArea', -0.1, 'Primary Area (P-Rom) (overrides.primaryArea) must be a number of 0 or more'],
+		['internalUsableArea', -1, 'Internal Usable Area (BRA-I) (overrides.internalUsableArea)'],
+		['externalUsableArea', -1, 'External Usable Area (BRA-E) (overrides.externalUsableArea)'],
+		['glazedBalconyUsableArea', -1, 'Glazed Balcony Usable Area (BRA-B) (overrides.glazedBalconyUsableArea)'],
+		['grossArea', -1, 'Gross Area (BTA) (overrides.grossArea)'],
+		['siteArea', 'large', 'Site Area (overrides.siteArea)'],
+		['currentCommondebt', -5, 'Current Common Debt (overrides.currentCommondebt)'],
+		['estateType', 5, 'Estate Type (overrides.estateType) must be text'],
+	])('override %s = %p is rejected', async (field, value, message) => {
+		await expectRejected(estimateGet({ overrides: { [field]: value } }), message);
+	});
+
+	test('the rejected value is quoted in the message', async () => {
+		const error = await expectRejected(estimateGet({ overrides: { usableArea: 82.5 } }), 'got 82.5');
+		expect(error.message).toContain('got 82.5 [item 0]');
+	});
+
+	test.each([
+		['31.01.2025', 'not ISO 8601'],
+		['2025-13-01', 'month 13'],
+		['2023-02-29', 'no 29 February in 2023'],
+		['2025-01-31T25:00:00', 'hour 25'],
+		['2025-01-31 12:00', 'space instead of T'],
+		['yesterday', 'words'],
+	])('estimate date %p is rejected (%s)', async (estimateDate) => {
+		await expectRejected(estimateGet({ estimateDate }), 'Estimate Date (estimateDate) must be an ISO 8601 date');
+	});
+
+	test.each([
+		[{ date: '2021-06-15', price: 100, saleType: '' }, 'Valuation Sale Type (valuation.saleType) is required'],
+		[{ date: '2021-06-15', saleType: 'Fritt salg' }, 'Valuation Price (valuation.price) is required'],
+		[{ price: 100, saleType: 'Fritt salg' }, 'Valuation Date (valuation.date) is required'],
+		[{ commondebt: 100 }, 'Valuation Date (valuation.date) is required'],
+		[{ date: '2021-06-15', price: -1, saleType: 'Fritt salg' }, 'Valuation Price (valuation.price) must be a number of 0 or more'],
+		[{ date: '15/06/2021', price: 1, saleType: 'Fritt salg' }, 'Valuation Date (valuation.date) must be an ISO 8601'],
+		[{ date: '2021-06-15', price: 1, saleType: 'Fritt salg', commondebt: -1 }, 'Valuation Common Debt (valuation.commondebt)'],
+	])('valuation %p is rejected', async (valuationValues, message) => {
+		await expectRejected(estimateGet({ valuation: { valuationValues } }), message);
+	});
+
+	test('several bad fields: the first (in DTO order) in the message, the others in the description', async () => {
+		const error = await expectRejected(
+			estimateGet({ overrides: { usableArea: 1.5, grossArea: -2 } }),
+			'Gross Area (BTA) (overrides.grossArea)',
+		);
+		expect(error.description).toContain('Usable Area (BRA) (overrides.usableArea) must be a whole number');
+	});
+
+	test('a flag that is not a boolean is rejected', async () => {
+		await expectRejected(estimateGet({ includeComparables: 'yes' }), 'Include Comparables (includeComparables) must be true or false');
+	});
+
+	test('dates from expressions (Date, Luxon-like objects) are accepted and sent as ISO strings', async () => {
+		await runNode(sim, [
+			estimateGet({ estimateDate: new Date('2024-03-01T10:00:00Z') }),
+			estimateGet({ estimateDate: { toISO: () => '2024-03-02T10:00:00.000+01:00' } }),
+		]);
+		const log = await requestLog(sim);
+		expect(log.map((r) => (r.body as { estimateDate: string }).estimateDate)).toEqual([
+			'2024-03-01T10:00:00.000Z',
+			'2024-03-02T10:00:00.000+01:00',
+		]);
+	});
+});
+
+describe('validation before any request', () => {
+	test('an invalid item anywhere stops the run before the first request, naming that item', async () => {
+		const error = await expectRejected(
+			[
+				estimateGet({}),
+				{ resource: 'estimate', operation: 'get', ...share(ORG.a, 1) },
+				estimateGet({ knr: '31' }),
+				estimateGet({}),
+			],
+			'Municipality Number (knr)',
+			2,
+		);
+		expect(error.message).toMatch(/\[item 2\]$/);
+	});
+});
