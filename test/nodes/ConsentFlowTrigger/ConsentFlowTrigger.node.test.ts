@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	IDataObject,
 	INodeExecutionData,
@@ -101,7 +102,7 @@ describe('description', () => {
 });
 
 describe('credential test signingSecretTest', () => {
-	const test = async (data: IDataObject | undefined) =>
+	const test = async (data: ICredentialDataDecryptedObject | undefined) =>
 		await new ConsentFlowTrigger().methods.credentialTest.signingSecretTest.call(
 			{} as ICredentialTestFunctions,
 			{ id: '1', name: 'signing', type: 'consentFlowWebhookSigningApi', data },
