@@ -6,7 +6,13 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { executeCreate, executeDelete, flowDescription, prepareCreate, prepareDelete } from './flow';
+import {
+	executeCreate,
+	executeDelete,
+	flowDescription,
+	prepareCreate,
+	prepareDelete,
+} from './flow';
 import { CREDENTIAL_TYPE, loadConnection } from './transport';
 import type { Connection } from './transport';
 import { itemLabel } from './validation';
@@ -17,15 +23,23 @@ type Prepared = { run: () => Promise<IDataObject> } | { error: Error };
 function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	const message = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)}: ${message}`, { itemIndex });
+	return new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)}: ${message}`, {
+		itemIndex,
+	});
 }
 
 /** The output item of a failed input item under "Continue On Fail". */
 function errorJson(error: Error): IDataObject {
-	const record = error as Error & { description?: unknown; httpCode?: unknown; context?: IDataObject };
+	const record = error as Error & {
+		description?: unknown;
+		httpCode?: unknown;
+		context?: IDataObject;
+	};
 	const json: IDataObject = { error: error.message };
-	if (typeof record.description === 'string' && record.description) json.description = record.description;
-	if (record.httpCode !== undefined && record.httpCode !== null) json.httpCode = String(record.httpCode);
+	if (typeof record.description === 'string' && record.description)
+		json.description = record.description;
+	if (record.httpCode !== undefined && record.httpCode !== null)
+		json.httpCode = String(record.httpCode);
 	if (typeof record.context?.field === 'string') json.field = record.context.field;
 	return json;
 }

@@ -34,21 +34,32 @@ export interface Connection {
 }
 
 /** Reads and checks the credential (no request). */
-export async function loadConnection(this: IExecuteFunctions, itemIndex: number): Promise<Connection> {
-	const credentials = (await this.getCredentials(CREDENTIAL_TYPE, itemIndex)) as ICredentialDataDecryptedObject;
+export async function loadConnection(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<Connection> {
+	const credentials = (await this.getCredentials(
+		CREDENTIAL_TYPE,
+		itemIndex,
+	)) as ICredentialDataDecryptedObject;
 	const baseUrl = String(credentials.apiBaseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
 	const problem = baseUrl ? validateHttpUrl(baseUrl) : 'is empty';
 	if (problem) {
-		throw new NodeOperationError(this.getNode(), `${itemLabel(itemIndex)}: the credential's "API Base URL" ${problem}`, {
-			itemIndex,
-			description:
-				'Open the Consent Flow OAuth2 API credential and enter the base address of the consent flow API, for example https://api.example.com (without /api/…).',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${itemLabel(itemIndex)}: the credential's "API Base URL" ${problem}`,
+			{
+				itemIndex,
+				description:
+					'Open the Consent Flow OAuth2 API credential and enter the base address of the consent flow API, for example https://api.example.com (without /api/…).',
+			},
+		);
 	}
 	const secrets: string[] = [];
-	if (typeof credentials.clientSecret === 'string' && credentials.clientSecret) secrets.push(credentials.clientSecret);
+	if (typeof credentials.clientSecret === 'string' && credentials.clientSecret)
+		secrets.push(credentials.clientSecret);
 	const tokenData = credentials.oauthTokenData as IDataObject | undefined;
 	for (const key of ['access_token', 'refresh_token']) {
 		const value = tokenData?.[key];
@@ -102,7 +113,9 @@ export async function consentFlowRequest(
 /** `{ data: {...} }` → the inner object, when the outer one carries nothing else of the flow. */
 export function unwrapData(response: unknown): IDataObject {
 	if (!isObject(response)) {
-		return response === undefined || response === null || response === '' ? {} : { data: response as string };
+		return response === undefined || response === null || response === ''
+			? {}
+			: { data: response as string };
 	}
 	const data = response.data;
 	if (isObject(data) && !('id' in response) && !('href' in response)) return data;
@@ -150,7 +163,10 @@ function serviceFields(body: unknown): { text?: string; names?: string } {
 	const entries = (body.fields as unknown[]).filter(isObject).map((entry) => {
 		const name = typeof entry.field === 'string' ? entry.field : '';
 		const label = (FIELD_LABELS as Record<string, string>)[name] ?? name;
-		return { name, text: `${label || 'request'}: ${typeof entry.message === 'string' ? entry.message : 'invalid'}` };
+		return {
+			name,
+			text: `${label || 'request'}: ${typeof entry.message === 'string' ? entry.message : 'invalid'}`,
+		};
 	});
 	if (!entries.length) return {};
 	return {
@@ -220,7 +236,8 @@ export function describeFailure(
 	const creating = call.operation === 'create';
 
 	if (failure.tokenFailure || failure.oauthError) {
-		const reason = service ?? failure.message.replace(/^.*failed to acquire oauth2 access token:\s*/i, '');
+		const reason =
+			service ?? failure.message.replace(/^.*failed to acquire oauth2 access token:\s*/i, '');
 		return tokenFailureText(failure, reason || undefined);
 	}
 

@@ -4,7 +4,11 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
-import { checkNationalId, validateHttpUrl, validateOrganizationNumber } from '../shared/identifiers';
+import {
+	checkNationalId,
+	validateHttpUrl,
+	validateOrganizationNumber,
+} from '../shared/identifiers';
 
 export const FIELD_LABELS = {
 	nationalId: 'National ID',
@@ -33,10 +37,14 @@ export function fieldError(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	const error = new NodeOperationError(node, `${itemLabel(itemIndex)}: "${FIELD_LABELS[field]}" ${problem}`, {
-		itemIndex,
-		description,
-	});
+	const error = new NodeOperationError(
+		node,
+		`${itemLabel(itemIndex)}: "${FIELD_LABELS[field]}" ${problem}`,
+		{
+			itemIndex,
+			description,
+		},
+	);
 	error.context.field = field;
 	return error;
 }
@@ -68,7 +76,14 @@ export function nationalIdFrom(
 	validate: boolean,
 ): string {
 	const value = stripSpaces(asText(raw));
-	if (!value) return throwField(node, itemIndex, 'nationalId', 'is empty', 'Enter the 11-digit national identity number (fødselsnummer or D-number) of the person.');
+	if (!value)
+		return throwField(
+			node,
+			itemIndex,
+			'nationalId',
+			'is empty',
+			'Enter the 11-digit national identity number (fødselsnummer or D-number) of the person.',
+		);
 	if (!validate) return value;
 	const { error } = checkNationalId(value);
 	if (error) {
@@ -84,7 +99,14 @@ export function nationalIdFrom(
 
 export function organizationIdFrom(node: INode, itemIndex: number, raw: unknown): string {
 	const value = stripSpaces(asText(raw));
-	if (!value) return throwField(node, itemIndex, 'organizationId', 'is empty', 'Enter the 9-digit organization number of the lender.');
+	if (!value)
+		return throwField(
+			node,
+			itemIndex,
+			'organizationId',
+			'is empty',
+			'Enter the 9-digit organization number of the lender.',
+		);
 	const error = validateOrganizationNumber(value);
 	if (error) {
 		const details = [
@@ -104,7 +126,14 @@ export function urlFrom(
 	production: boolean,
 ): string {
 	const value = asText(raw).trim();
-	if (!value) return throwField(node, itemIndex, field, 'is empty', 'Enter an absolute URL such as https://example.com/path.');
+	if (!value)
+		return throwField(
+			node,
+			itemIndex,
+			field,
+			'is empty',
+			'Enter an absolute URL such as https://example.com/path.',
+		);
 	const error = validateHttpUrl(value, production);
 	if (error) throwField(node, itemIndex, field, error);
 	if (production && field === 'webhookUrl' && /\/webhook-test\//.test(new URL(value).pathname)) {
@@ -120,7 +149,13 @@ export function urlFrom(
 }
 
 /** Trimmed, non-empty text. */
-export function requiredText(node: INode, itemIndex: number, field: FieldName, raw: unknown, hint: string): string {
+export function requiredText(
+	node: INode,
+	itemIndex: number,
+	field: FieldName,
+	raw: unknown,
+	hint: string,
+): string {
 	const value = asText(raw).trim();
 	if (!value) throwField(node, itemIndex, field, 'is empty', hint);
 	return value;
@@ -144,6 +179,12 @@ export function integerFrom(
 	return value;
 }
 
-function throwField(node: INode, itemIndex: number, field: FieldName, problem: string, description?: string): never {
+function throwField(
+	node: INode,
+	itemIndex: number,
+	field: FieldName,
+	problem: string,
+	description?: string,
+): never {
 	throw fieldError(node, itemIndex, field, problem, description);
 }

@@ -42,7 +42,15 @@ export function retryPolicyFrom(
 	fixed: Pick<RetryPolicy, 'retryStatuses' | 'idempotent'>,
 ): RetryPolicy {
 	return {
-		maxRetries: integerFrom(node, itemIndex, 'maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0, MAX_RETRIES_LIMIT),
+		maxRetries: integerFrom(
+			node,
+			itemIndex,
+			'maxRetries',
+			options.maxRetries,
+			DEFAULT_MAX_RETRIES,
+			0,
+			MAX_RETRIES_LIMIT,
+		),
 		baseDelayMs: integerFrom(
 			node,
 			itemIndex,

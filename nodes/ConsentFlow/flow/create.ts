@@ -30,7 +30,8 @@ export const flowCreateDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'Nordmann',
 		displayOptions: { show: showOnlyForFlowCreate },
-		description: 'Last name of the person, as registered. It names the person in the consent request.',
+		description:
+			'Last name of the person, as registered. It names the person in the consent request.',
 	},
 	{
 		displayName: 'Organization ID',
@@ -111,14 +112,23 @@ export interface PreparedCreate {
 }
 
 /** Reads and checks the parameters of one item; throws NodeOperationError naming item and field. */
-export function prepareCreate(this: IExecuteFunctions, itemIndex: number, connection: Connection): PreparedCreate {
+export function prepareCreate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	connection: Connection,
+): PreparedCreate {
 	const node = this.getNode();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const validate = options.validateNationalId !== false;
 
 	const body: IDataObject = {
-		nationalId: nationalIdFrom(node, itemIndex, this.getNodeParameter('nationalId', itemIndex, ''), validate),
+		nationalId: nationalIdFrom(
+			node,
+			itemIndex,
+			this.getNodeParameter('nationalId', itemIndex, ''),
+			validate,
+		),
 		lastName: requiredText(
 			node,
 			itemIndex,
@@ -126,7 +136,11 @@ export function prepareCreate(this: IExecuteFunctions, itemIndex: number, connec
 			this.getNodeParameter('lastName', itemIndex, ''),
 			'Enter the last name of the person, as registered.',
 		),
-		organizationId: organizationIdFrom(node, itemIndex, this.getNodeParameter('organizationId', itemIndex, '')),
+		organizationId: organizationIdFrom(
+			node,
+			itemIndex,
+			this.getNodeParameter('organizationId', itemIndex, ''),
+		),
 		redirectUrl: urlFrom(
 			node,
 			itemIndex,
@@ -149,7 +163,10 @@ export function prepareCreate(this: IExecuteFunctions, itemIndex: number, connec
 		body,
 		// 429 and 503 are refusals: the service did not process the request, so sending it again
 		// cannot create a second flow. Nothing else is retried once the request may have arrived.
-		policy: retryPolicyFrom(node, itemIndex, options, { retryStatuses: [429, 503], idempotent: false }),
+		policy: retryPolicyFrom(node, itemIndex, options, {
+			retryStatuses: [429, 503],
+			idempotent: false,
+		}),
 	};
 }
 

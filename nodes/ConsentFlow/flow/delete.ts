@@ -52,7 +52,10 @@ export function prepareDelete(this: IExecuteFunctions, itemIndex: number): Prepa
 			'Enter the ID of the flow to delete (the id returned by Create).',
 		),
 		// Deleting is idempotent: busy answers, gateway failures and broken connections are retried.
-		policy: retryPolicyFrom(node, itemIndex, options, { retryStatuses: [429, 502, 503, 504], idempotent: true }),
+		policy: retryPolicyFrom(node, itemIndex, options, {
+			retryStatuses: [429, 502, 503, 504],
+			idempotent: true,
+		}),
 	};
 }
 

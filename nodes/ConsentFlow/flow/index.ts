@@ -23,7 +23,8 @@ export const flowDescription: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				action: 'Create a consent flow',
-				description: 'Start a consent flow for a person and get the link to the consent page (href)',
+				description:
+					'Start a consent flow for a person and get the link to the consent page (href)',
 			},
 			{
 				name: 'Delete',

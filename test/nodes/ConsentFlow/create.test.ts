@@ -103,9 +103,12 @@ describe('Consent Flow: create', () => {
 
 	test('unwraps a { data: flow } answer so href sits at the top of the item', async () => {
 		await control(sim, 'POST', '/config', { consentResponseWrapper: true });
-		const { output, error } = await runNode(createParams({ additionalFields: { externalId: 'x-1' } }), {
-			credentials: credentialsFor(sim),
-		});
+		const { output, error } = await runNode(
+			createParams({ additionalFields: { externalId: 'x-1' } }),
+			{
+				credentials: credentialsFor(sim),
+			},
+		);
 		expect(error).toBeUndefined();
 		const flow = output![0].json;
 		expect(flow).not.toHaveProperty('data');
@@ -132,7 +135,9 @@ describe('Consent Flow: create', () => {
 		expect(output![0].json.id).toEqual(expect.any(String));
 		const [tokenRequest] = await simRequests(sim);
 		expect(tokenRequest.authScheme).toBeNull();
-		expect(tokenRequest.body).toEqual(expect.objectContaining({ client_id: sim.clients.consent.clientId }));
+		expect(tokenRequest.body).toEqual(
+			expect.objectContaining({ client_id: sim.clients.consent.clientId }),
+		);
 	});
 
 	test('Production environment accepts https URLs', async () => {
@@ -157,7 +162,11 @@ describe('Consent Flow: create', () => {
 		const log = await simRequests(sim);
 		expect(log.filter((r) => r.path.startsWith('/auth/'))).toHaveLength(1);
 		const posts = log.filter((r) => r.path === FLOW_PATH);
-		expect(posts.map((r) => (r.body as { externalId: string }).externalId)).toEqual(['loan-1', 'loan-2', 'loan-3']);
+		expect(posts.map((r) => (r.body as { externalId: string }).externalId)).toEqual([
+			'loan-1',
+			'loan-2',
+			'loan-3',
+		]);
 		expect(posts.map((r) => r.seq)).toEqual([...posts.map((r) => r.seq)].sort((a, b) => a - b));
 	});
 
@@ -168,8 +177,12 @@ describe('Consent Flow: create', () => {
 		);
 		expect(output).toBeUndefined();
 		expect(error!.name).toBe('NodeApiError');
-		expect(error!.message).toMatch(/^Item 1: The Consent Flow service rejected the request \(400\): invalid fields: nationalId/);
-		expect(error!.description).toMatch(/^Fix these fields: National ID: nationalId must be a string of exactly 11 digits/);
+		expect(error!.message).toMatch(
+			/^Item 1: The Consent Flow service rejected the request \(400\): invalid fields: nationalId/,
+		);
+		expect(error!.description).toMatch(
+			/^Fix these fields: National ID: nationalId must be a string of exactly 11 digits/,
+		);
 		expect(error!.httpCode).toBe('400');
 		expect(error!.context.itemIndex).toBe(0);
 		expect(error!.context.field).toBe('nationalId');

@@ -33,9 +33,13 @@ async function createFlow(): Promise<string> {
 describe('Consent Flow: delete', () => {
 	test('deletes a flow: DELETE /api/flows/{id}, output { flowId, deleted: true, ...answer }', async () => {
 		const flowId = await createFlow();
-		const { output, error } = await runNode(deleteParams(flowId), { credentials: credentialsFor(sim) });
+		const { output, error } = await runNode(deleteParams(flowId), {
+			credentials: credentialsFor(sim),
+		});
 		expect(error).toBeUndefined();
-		expect(output).toEqual([{ json: { flowId, deleted: true, id: flowId }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: { flowId, deleted: true, id: flowId }, pairedItem: { item: 0 } },
+		]);
 		const requests = await apiRequests(sim);
 		expect(requests.map((r) => `${r.method} ${r.path} ${r.status} ${r.authScheme}`)).toEqual([
 			`DELETE /consent/api/flows/${flowId} 200 Bearer`,
@@ -46,7 +50,9 @@ describe('Consent Flow: delete', () => {
 
 	test('the flow ID is trimmed', async () => {
 		const flowId = await createFlow();
-		const { output, error } = await runNode(deleteParams(`  ${flowId}\n`), { credentials: credentialsFor(sim) });
+		const { output, error } = await runNode(deleteParams(`  ${flowId}\n`), {
+			credentials: credentialsFor(sim),
+		});
 		expect(error).toBeUndefined();
 		expect(output![0].json.flowId).toBe(flowId);
 	});
@@ -57,7 +63,9 @@ describe('Consent Flow: delete', () => {
 		expect(first.error).toBeUndefined();
 		const second = await runNode(deleteParams(flowId), { credentials: credentialsFor(sim) });
 		expect(second.error!.name).toBe('NodeApiError');
-		expect(second.error!.message).toBe(`Item 1: No consent flow "${flowId}" exists (404) — it may already be deleted`);
+		expect(second.error!.message).toBe(
+			`Item 1: No consent flow "${flowId}" exists (404) — it may already be deleted`,
+		);
 		expect(second.error!.description).toMatch(/^Check the Flow ID: use the id returned by Create/);
 		expect(second.error!.httpCode).toBe('404');
 		expect(second.error!.context.itemIndex).toBe(0);
@@ -67,7 +75,9 @@ describe('Consent Flow: delete', () => {
 
 	test('the flow ID is URL-encoded into the path', async () => {
 		const { error } = await runNode(deleteParams('a/b c?d'), { credentials: credentialsFor(sim) });
-		expect(error!.message).toBe('Item 1: No consent flow "a/b c?d" exists (404) — it may already be deleted');
+		expect(error!.message).toBe(
+			'Item 1: No consent flow "a/b c?d" exists (404) — it may already be deleted',
+		);
 		const [request] = await apiRequests(sim, 'DELETE');
 		expect(request.path).toBe('/consent/api/flows/a%2Fb%20c%3Fd');
 	});

@@ -4,6 +4,7 @@ import {
 	FLOW_PATH,
 	addFault,
 	apiRequests,
+	control,
 	createParams,
 	credentialsFor,
 	deepText,
@@ -17,6 +18,8 @@ import {
 import type { RunResult, Sim } from './helpers';
 
 let sim: Sim;
+/** A client secret the identity provider does not know. */
+const wrongValue = 'wrong-value-Zq81xVb3';
 /** Every run of this file, to search them all for secrets at the end. */
 const runs: RunResult[] = [];
 
@@ -36,7 +39,11 @@ async function run(...args: Parameters<typeof runNode>): Promise<RunResult> {
 	return result;
 }
 
-function expectApiError(result: RunResult, message: RegExp, httpCode: string | null): NonNullable<RunResult['error']> {
+function expectApiError(
+	result: RunResult,
+	message: RegExp,
+	httpCode: string | null,
+): NonNullable<RunResult['error']> {
 	expect(result.output).toBeUndefined();
 	expect(result.error).toBeInstanceOf(NodeApiError);
 	expect(result.error!.message).toMatch(message);
@@ -47,7 +54,11 @@ function expectApiError(result: RunResult, message: RegExp, httpCode: string | n
 
 describe('Consent Flow: errors from the API', () => {
 	test('401: a token from another realm is refused (after one refresh) → check realm/environment, reconnect', async () => {
-		const credentials = credentialsFor(sim, { client: 'estimate', realm: 'estimate', scope: 'estimate:read' });
+		const credentials = credentialsFor(sim, {
+			client: 'estimate',
+			realm: 'estimate',
+			scope: 'estimate:read',
+		});
 		const error = expectApiError(
 			await run(createParams(), { credentials }),
 			/^Item 1: The Consent Flow API rejected the access token \(401\)$/,
@@ -81,12 +92,14 @@ describe('Consent Flow: errors from the API', () => {
 			const tokenStore = createTokenStore();
 			const first = await run(createParams(), { credentials: credentialsFor(short), tokenStore });
 			expect(first.error).toBeUndefined();
+			const fetchesBefore = tokenStore.fetches;
+			await control(short, 'DELETE', '/requests');
 			await sleep(1100);
 			const second = await run(createParams(), { credentials: credentialsFor(short), tokenStore });
 			expect(second.error).toBeUndefined();
-			expect(tokenStore.fetches).toBe(2);
+			expect(tokenStore.fetches).toBe(fetchesBefore + 1);
 			const posts = (await simRequests(short)).filter((r) => r.path === FLOW_PATH);
-			expect(posts.map((r) => r.status)).toEqual([201, 401, 201]);
+			expect(posts.map((r) => r.status)).toEqual([401, 201]);
 			expect(await simFlows(short)).toHaveLength(2);
 		} finally {
 			await short.close();
@@ -94,25 +107,41 @@ describe('Consent Flow: errors from the API', () => {
 	});
 
 	test('403: a token without scope sbl → select Sbl in Scopes and reconnect', async () => {
-		const credentials = credentialsFor(sim, { client: 'limited', scope: 'loan-application:create:es' });
+		const credentials = credentialsFor(sim, {
+			client: 'limited',
+			scope: 'loan-application:create:es',
+		});
 		const error = expectApiError(
 			await run(createParams(), { credentials }),
 			/^Item 1: The access token lacks the "sbl" scope needed for consent flows \(403\)$/,
 			'403',
 		);
-		expect(error.description).toMatch(/Select "Sbl \(Consent Flows\)" in the credential's Scopes and save the credential/);
+		expect(error.description).toMatch(
+			/Select "Sbl \(Consent Flows\)" in the credential's Scopes and save the credential/,
+		);
 		const log = await simRequests(sim);
 		expect(log.map((r) => r.status)).toEqual([200, 403]);
 		expect(log[1].tokenScope).toBe('loan-application:create:es');
 	});
 
 	test('403 on delete too', async () => {
-		const credentials = credentialsFor(sim, { client: 'limited', scope: 'loan-application:create:es' });
-		expectApiError(await run(deleteParams('any'), { credentials }), /lacks the "sbl" scope .*\(403\)$/, '403');
+		const credentials = credentialsFor(sim, {
+			client: 'limited',
+			scope: 'loan-application:create:es',
+		});
+		expectApiError(
+			await run(deleteParams('any'), { credentials }),
+			/lacks the "sbl" scope .*\(403\)$/,
+			'403',
+		);
 	});
 
 	test('500 via a fault → internal error, not retried, a hint about checking before re-running', async () => {
-		await addFault(sim, { count: 1, status: 500, match: { method: 'POST', pathPrefix: FLOW_PATH } });
+		await addFault(sim, {
+			count: 1,
+			status: 500,
+			match: { method: 'POST', pathPrefix: FLOW_PATH },
+		});
 		const error = expectApiError(
 			await run(createParams(), { credentials: credentialsFor(sim) }),
 			/^Item 1: The Consent Flow service failed with an internal error \(500\)$/,
@@ -125,13 +154,19 @@ describe('Consent Flow: errors from the API', () => {
 
 	test('500 on delete is not retried either (only busy and gateway answers are)', async () => {
 		await addFault(sim, { count: 1, status: 500, match: { method: 'DELETE' } });
-		expectApiError(await run(deleteParams('x'), { credentials: credentialsFor(sim) }), /internal error \(500\)$/, '500');
+		expectApiError(
+			await run(deleteParams('x'), { credentials: credentialsFor(sim) }),
+			/internal error \(500\)$/,
+			'500',
+		);
 		expect(await apiRequests(sim, 'DELETE')).toHaveLength(1);
 	});
 
 	test('404 on create: the API Base URL points to the wrong place', async () => {
 		const error = expectApiError(
-			await run(createParams(), { credentials: credentialsFor(sim, { apiBaseUrl: `${sim.url}/wrong` }) }),
+			await run(createParams(), {
+				credentials: credentialsFor(sim, { apiBaseUrl: `${sim.url}/wrong` }),
+			}),
 			/^Item 1: The flow endpoint was not found at 127\.0\.0\.1:\d+ \(404\)$/,
 			'404',
 		);
@@ -151,13 +186,15 @@ describe('Consent Flow: errors from the API', () => {
 			null,
 		);
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect(error.description).toMatch(/Check the credential's API Base URL .*\(ECONNREFUSED\)\. Nothing was sent\./);
+		expect(error.description).toMatch(
+			/Check the credential's API Base URL .*\(ECONNREFUSED\)\. Nothing was sent\./,
+		);
 	});
 });
 
 describe('Consent Flow: token failures', () => {
 	test('wrong client secret → invalid_client: check client ID/secret and client authentication', async () => {
-		const credentials = credentialsFor(sim, { clientSecret: 'wrong-secret-Zq81xVb3' });
+		const credentials = credentialsFor(sim, { clientSecret: wrongValue });
 		const error = expectApiError(
 			await run(createParams(), { credentials }),
 			/^Item 1: The identity provider refused the client credentials \(invalid_client\)$/,
@@ -173,7 +210,7 @@ describe('Consent Flow: token failures', () => {
 	});
 
 	test('wrong client secret sent in the body → the same message', async () => {
-		const credentials = credentialsFor(sim, { clientSecret: 'wrong-secret-Zq81xVb3', authentication: 'body' });
+		const credentials = credentialsFor(sim, { clientSecret: wrongValue, authentication: 'body' });
 		expectApiError(await run(createParams(), { credentials }), /\(invalid_client\)$/, null);
 	});
 
@@ -184,7 +221,9 @@ describe('Consent Flow: token failures', () => {
 			/^Item 1: The identity provider refused the requested scopes \(invalid_scope\)$/,
 			null,
 		);
-		expect(error.description).toMatch(/may not request one of the scopes selected in the credential/);
+		expect(error.description).toMatch(
+			/may not request one of the scopes selected in the credential/,
+		);
 		expect(error.description).toMatch(/may not request scope\(s\): sbl/);
 		expect(await apiRequests(sim)).toHaveLength(0);
 	});
@@ -200,9 +239,27 @@ describe('Consent Flow: token failures', () => {
 		expect(error.description).toMatch(/realm sbl-typo does not exist/);
 	});
 
+	test('the token endpoint failing (503) → could not get an access token, with the status', async () => {
+		await addFault(sim, { count: 1, status: 503, match: { pathPrefix: '/auth/' } });
+		const error = expectApiError(
+			await run(createParams(), { credentials: credentialsFor(sim) }),
+			/^Item 1: Could not get an access token from the identity provider$/,
+			null,
+		);
+		expect(error.description).toMatch(/Check the credential's Identity Provider URL, Realm/);
+		expect(error.description).toMatch(/The identity provider said: simulated_fault$/);
+		// a token failure is not retried and no API request is made
+		expect((await simRequests(sim)).map((r) => r.path)).toEqual([
+			'/auth/realms/sbl/protocol/openid-connect/token',
+		]);
+	});
+
 	test('identity provider unreachable → says so, not "API unreachable"', async () => {
 		const gone = await startSim();
-		const credentials = { ...credentialsFor(sim), accessTokenUrl: `${gone.authUrl}/realms/sbl/protocol/openid-connect/token` };
+		const credentials = {
+			...credentialsFor(sim),
+			accessTokenUrl: `${gone.authUrl}/realms/sbl/protocol/openid-connect/token`,
+		};
 		await gone.close();
 		const { error } = await run(createParams({ options: { maxRetries: 0 } }), { credentials });
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -219,15 +276,23 @@ describe('Consent Flow: token failures', () => {
 describe('Consent Flow: no secret leaks', () => {
 	test('no client secret or access token appears in any output or error of this file', async () => {
 		// one more run under Continue On Fail, so that error items are searched too
-		const coF = await run([createParams({ options: { validateNationalId: false }, nationalId: '1' }), deleteParams('nope')], {
-			credentials: credentialsFor(sim),
-			continueOnFail: true,
-		});
+		const coF = await run(
+			[
+				createParams({ options: { validateNationalId: false }, nationalId: '1' }),
+				deleteParams('nope'),
+			],
+			{
+				credentials: credentialsFor(sim),
+				continueOnFail: true,
+			},
+		);
 		expect(coF.output).toHaveLength(2);
 		expect(runs.length).toBeGreaterThan(10);
 
-		const secrets = new Set<string>(Object.values(sim.clients).map((client) => client.clientSecret));
-		secrets.add('wrong-secret-Zq81xVb3');
+		const secrets = new Set<string>(
+			Object.values(sim.clients).map((client) => client.clientSecret),
+		);
+		secrets.add(wrongValue);
 		let tokens = 0;
 		for (const result of runs) {
 			for (const token of result.tokenStore.tokens.values()) {
@@ -236,7 +301,9 @@ describe('Consent Flow: no secret leaks', () => {
 			}
 		}
 		expect(tokens).toBeGreaterThan(5);
-		const text = runs.map((result) => deepText({ output: result.output, error: result.error })).join('\n');
+		const text = runs
+			.map((result) => deepText({ output: result.output, error: result.error }))
+			.join('\n');
 		expect(text.length).toBeGreaterThan(1000);
 		for (const secret of secrets) expect(text).not.toContain(secret);
 		expect(text).not.toMatch(/Bearer\s+ey/i);

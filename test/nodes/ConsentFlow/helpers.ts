@@ -41,19 +41,26 @@ export const ORGANIZATION_ID = '923456783';
 export const FLOW_PATH = '/consent/api/flow-definitions/sbl';
 
 export async function startSim(options: IDataObject = {}): Promise<Sim> {
-	const start = (simulator as unknown as { startSimulator(o: IDataObject): Promise<Sim> }).startSimulator;
+	const start = (simulator as unknown as { startSimulator(o: IDataObject): Promise<Sim> })
+		.startSimulator;
 	return await start({ port: 0, autoLifecycle: false, ...options });
 }
 
 /** Calls the simulator's control API (/__sim…) and returns the parsed answer. */
-export async function control(sim: Sim, method: string, path: string, body?: IDataObject): Promise<IDataObject> {
+export async function control(
+	sim: Sim,
+	method: string,
+	path: string,
+	body?: IDataObject,
+): Promise<IDataObject> {
 	const response = await fetch(`${sim.url}/__sim${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const json = (await response.json()) as IDataObject;
-	if (response.status >= 400) throw new Error(`control ${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+	if (response.status >= 400)
+		throw new Error(`control ${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
 	return json;
 }
 
@@ -127,7 +134,13 @@ export function createParams(overrides: Params = {}): Params {
 }
 
 export function deleteParams(flowId: string, overrides: Params = {}): Params {
-	return { resource: 'flow', operation: 'delete', flowId, options: { retryDelayMs: 10 }, ...overrides };
+	return {
+		resource: 'flow',
+		operation: 'delete',
+		flowId,
+		options: { retryDelayMs: 10 },
+		...overrides,
+	};
 }
 
 export interface RunOptions {
@@ -145,7 +158,10 @@ export interface RunResult {
 }
 
 /** Executes the node once; parameters are one object for all items or one per item. */
-export async function runNode(parameters: Params | Params[], options: RunOptions): Promise<RunResult> {
+export async function runNode(
+	parameters: Params | Params[],
+	options: RunOptions,
+): Promise<RunResult> {
 	const tokenStore = options.tokenStore ?? createTokenStore();
 	const count = options.items ?? (Array.isArray(parameters) ? parameters.length : 1);
 	const ctx = createExecuteContext({

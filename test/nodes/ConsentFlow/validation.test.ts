@@ -1,5 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
-import { createParams, credentialsFor, deleteParams, resetSim, runNode, simRequests, startSim } from './helpers';
+import {
+	createParams,
+	credentialsFor,
+	deleteParams,
+	resetSim,
+	runNode,
+	simRequests,
+	startSim,
+} from './helpers';
 import type { RunResult, Sim } from './helpers';
 import type { Params } from '../../support/execute-context';
 
@@ -43,10 +51,17 @@ describe('Consent Flow: validation before any request', () => {
 		['010170-03689', 'must be exactly 11 digits (no spaces or dashes)'],
 		['0101700368X', 'must be exactly 11 digits (no spaces or dashes)'],
 		['32017003689', 'has no valid day in digits 1–2 for its month (+40 for D-numbers)'],
-		['01137003689', 'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)'],
+		[
+			'01137003689',
+			'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)',
+		],
 		['01017003688', 'has wrong check digits (digits 10–11 fail the mod-11 control)'],
 	])('National ID %j is rejected: %s', async (nationalId, problem) => {
-		await expectInvalid(createParams({ nationalId }), `Item 1: "National ID" ${problem}`, 'nationalId');
+		await expectInvalid(
+			createParams({ nationalId }),
+			`Item 1: "National ID" ${problem}`,
+			'nationalId',
+		);
 	});
 
 	test('the description says how many characters arrived and how to switch the check off', async () => {
@@ -89,14 +104,28 @@ describe('Consent Flow: validation before any request', () => {
 		['923-456-783', 'must be exactly 9 digits (no spaces)'],
 		['923456784', 'has a wrong check digit (the 9th digit fails the mod-11 control)'],
 	])('Organization ID %j is rejected: %s', async (organizationId, problem) => {
-		await expectInvalid(createParams({ organizationId }), `Item 1: "Organization ID" ${problem}`, 'organizationId');
+		await expectInvalid(
+			createParams({ organizationId }),
+			`Item 1: "Organization ID" ${problem}`,
+			'organizationId',
+		);
 	});
 
 	test.each([
 		['redirectUrl', 'Redirect URL', '', 'is empty'],
-		['redirectUrl', 'Redirect URL', '/after-consent', 'must be an absolute URL such as https://example.com/path'],
+		[
+			'redirectUrl',
+			'Redirect URL',
+			'/after-consent',
+			'must be an absolute URL such as https://example.com/path',
+		],
 		['redirectUrl', 'Redirect URL', 'ftp://bank.example.com/x', 'must use http or https, not ftp'],
-		['webhookUrl', 'Webhook URL', 'n8n.example.com/webhook/x', 'must be an absolute URL such as https://example.com/path'],
+		[
+			'webhookUrl',
+			'Webhook URL',
+			'n8n.example.com/webhook/x',
+			'must be an absolute URL such as https://example.com/path',
+		],
 		['webhookUrl', 'Webhook URL', 'mailto:ops@example.com', 'must use http or https, not mailto'],
 	])('%s %j is rejected', async (field, label, value, problem) => {
 		await expectInvalid(createParams({ [field]: value }), `Item 1: "${label}" ${problem}`, field);
@@ -141,7 +170,11 @@ describe('Consent Flow: validation before any request', () => {
 			`Item 1: "${label}" must be a whole number ${range}`,
 			field,
 		);
-		await expectInvalid(deleteParams('some-flow', { options }), `Item 1: "${label}" must be a whole number ${range}`, field);
+		await expectInvalid(
+			deleteParams('some-flow', { options }),
+			`Item 1: "${label}" must be a whole number ${range}`,
+			field,
+		);
 	});
 
 	test.each([
@@ -181,6 +214,10 @@ describe('Consent Flow: validation before any request', () => {
 			/^Item 1: "National ID"/,
 			'nationalId',
 		);
-		await expectInvalid(createParams({ lastName: '', organizationId: '1' }), /^Item 1: "Last Name"/, 'lastName');
+		await expectInvalid(
+			createParams({ lastName: '', organizationId: '1' }),
+			/^Item 1: "Last Name"/,
+			'lastName',
+		);
 	});
 });

@@ -1,0 +1,129 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
+import codex from '../../../nodes/ConsentFlow/ConsentFlow.node.json';
+import { describeFailure, redact, unwrapData } from '../../../nodes/ConsentFlow/transport';
+import type { HttpFailure } from '../../../nodes/shared/http';
+
+const { description } = new ConsentFlow();
+const byName = (name: string, operation: string): INodeProperties => {
+	const found = description.properties.find(
+		(p) =>
+			p.name === name &&
+			(p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+	);
+	if (!found) throw new Error(`no property ${name} for ${operation}`);
+	return found;
+};
+
+describe('Consent Flow: description', () => {
+	test('identity, icon, tool use, subtitle and credential', () => {
+		expect(description.name).toBe('consentFlow');
+		expect(description.displayName).toBe('Consent Flow');
+		expect(description.usableAsTool).toBe(true);
+		expect(description.icon).toEqual({
+			light: 'file:../../icons/sbl.svg',
+			dark: 'file:../../icons/sbl.dark.svg',
+		});
+		expect(description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
+		expect(description.credentials).toEqual([{ name: 'consentFlowOAuth2Api', required: true }]);
+	});
+
+	test('resource flow with operations create and delete', () => {
+		const resource = description.properties.find((p) => p.name === 'resource')!;
+		expect(resource.options).toEqual([{ name: 'Flow', value: 'flow' }]);
+		const operation = description.properties.find((p) => p.name === 'operation')!;
+		expect((operation.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
+			'create',
+			'delete',
+		]);
+	});
+
+	test('create has the five required fields, External ID and the national ID switch', () => {
+		for (const name of ['nationalId', 'lastName', 'organizationId', 'redirectUrl', 'webhookUrl']) {
+			const property = byName(name, 'create');
+			expect(property.required).toBe(true);
+			expect(String(property.description).length).toBeGreaterThan(30);
+		}
+		expect(byName('webhookUrl', 'create').description).toMatch(
+			/Production URL of the Consent Flow Trigger/,
+		);
+		const additional = byName('additionalFields', 'create');
+		expect((additional.options as INodeProperties[]).map((o) => o.name)).toEqual(['externalId']);
+		const options = byName('options', 'create').options as INodeProperties[];
+		expect(options.find((o) => o.name === 'validateNationalId')).toEqual(
+			expect.objectContaining({ type: 'boolean', default: true }),
+		);
+		expect(byName('flowId', 'delete').required).toBe(true);
+	});
+
+	test('codex: categories and documentation links to the package README', () => {
+		expect(codex.node).toBe('n8n-nodes-sbl.consentFlow');
+		expect(codex.categories.length).toBeGreaterThan(0);
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(
+			/^https:\/\/www\.npmjs\.com\/package\/n8n-nodes-sbl#/,
+		);
+		expect(codex.resources.credentialDocumentation[0].url).toMatch(/#credentials$/);
+	});
+});
+
+describe('Consent Flow: pure helpers', () => {
+	test('unwrapData unwraps { data: flow } but leaves flows that happen to have a data field', () => {
+		expect(unwrapData({ data: { id: 'f', href: 'h' } })).toEqual({ id: 'f', href: 'h' });
+		expect(unwrapData({ id: 'f', data: { x: 1 } })).toEqual({ id: 'f', data: { x: 1 } });
+		expect(unwrapData(undefined)).toEqual({});
+		expect(unwrapData('created')).toEqual({ data: 'created' });
+	});
+
+	test('redact blanks out secrets, bearer/basic credentials and JWT-looking strings', () => {
+		const text = redact(
+			'secret s3cr3t-value, Authorization: Bearer abc.def-ghi_jkl, Basic c2JsOnNlY3JldA==, token eyJhbGciOi.eyJzdWIiOiJ4.sig_part',
+			['s3cr3t-value'],
+		);
+		expect(text).not.toMatch(/s3cr3t|abc\.def|c2JsOnNlY3JldA|eyJ/);
+		expect(text).toContain('Bearer ***');
+	});
+
+	const failure = (
+		extra: Partial<HttpFailure & { attempts: number }>,
+	): HttpFailure & { attempts?: number } => ({
+		headers: {},
+		message: 'x',
+		tokenFailure: false,
+		...extra,
+	});
+	const policy = { maxDelayMs: 30_000, retryStatuses: [429, 503] };
+	const host = { host: 'api.example.com' };
+
+	test('a timeout on create is reported like a broken connection: maybe created', () => {
+		const text = describeFailure(failure({ code: 'ETIMEDOUT' }), host, policy, {
+			itemIndex: 0,
+			operation: 'create',
+		});
+		expect(text.message).toBe(
+			'The connection to the Consent Flow API at api.example.com timed out after the request was sent — the flow may or may not have been created',
+		);
+	});
+
+	test('unauthorized_client and an unknown status have their own messages', () => {
+		expect(
+			describeFailure(
+				failure({ tokenFailure: true, oauthError: 'unauthorized_client' }),
+				host,
+				policy,
+				{
+					itemIndex: 0,
+					operation: 'create',
+				},
+			).message,
+		).toMatch(/does not allow this client the client credentials grant/);
+		expect(
+			describeFailure(failure({ status: 418 }), host, policy, {
+				itemIndex: 0,
+				operation: 'delete',
+				flowId: 'f',
+			}).message,
+		).toBe('The Consent Flow service answered with HTTP 418');
+	});
+});
