@@ -369,7 +369,8 @@ export class ConsentFlowTrigger implements INodeType {
 				return { webhookResponse: ack('duplicate') };
 			}
 			// Assign a fresh object to a key of the node's observable static data: that always
-			// sets n8n's change flag (mutating a stored array in place may not).
+			// sets n8n's change flag (mutating a plain object added during the same request
+			// would not).
 			staticData[DEDUPE_KEY] = decision.next as unknown as IDataObject;
 		}
 
@@ -385,10 +386,10 @@ export class ConsentFlowTrigger implements INodeType {
 		const workflowData: INodeExecutionData[][] = OUTPUT_NAMES.map(() => []);
 		workflowData[outputIndex].push({ json: json as unknown as IDataObject });
 
-		// The node answers itself and returns `noWebhookResponse`: n8n then saves the static data
-		// (the remembered id) before it starts the execution. With n8n's deferred `onReceived`
-		// answer the change flag is reset while the execution is prepared and the write is lost
-		// (n8n 2.x; see README-section.md, "Duplicates").
+		// The node answers itself and returns `noWebhookResponse`: n8n then runs its response
+		// callback, which saves the static data (the remembered id), before it prepares the
+		// execution. With n8n's deferred `onReceived` answer, preparing the execution resets the
+		// change flag first and the write is lost (n8n 2.41; see README-section.md, "Duplicates").
 		res.status(200).json(ack('emitted'));
 		return { workflowData, noWebhookResponse: true };
 	}
