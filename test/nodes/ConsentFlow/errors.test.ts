@@ -23,8 +23,12 @@ const wrongValue = 'wrong-value-Zq81xVb3';
 /** Every run of this file, to search them all for secrets at the end. */
 const runs: RunResult[] = [];
 
+/** A simulator that was started and closed again: nobody listens at its address. */
+let dead: Sim;
+
 beforeAll(async () => {
-	sim = await startSim();
+	[sim, dead] = await Promise.all([startSim(), startSim()]);
+	await dead.close();
 });
 afterAll(async () => {
 	await sim.close();
@@ -174,9 +178,7 @@ describe('Consent Flow: errors from the API', () => {
 	});
 
 	test('cannot connect: API Base URL with nobody listening → retried (nothing was sent), then a clear message', async () => {
-		const gone = await startSim();
-		const deadUrl = gone.consentBaseUrl;
-		await gone.close();
+		const deadUrl = dead.consentBaseUrl;
 		const started = Date.now();
 		const error = expectApiError(
 			await run(createParams({ options: { maxRetries: 2, retryDelayMs: 10 } }), {
@@ -255,12 +257,10 @@ describe('Consent Flow: token failures', () => {
 	});
 
 	test('identity provider unreachable → says so, not "API unreachable"', async () => {
-		const gone = await startSim();
 		const credentials = {
 			...credentialsFor(sim),
-			accessTokenUrl: `${gone.authUrl}/realms/sbl/protocol/openid-connect/token`,
+			accessTokenUrl: `${dead.authUrl}/realms/sbl/protocol/openid-connect/token`,
 		};
-		await gone.close();
 		const { error } = await run(createParams({ options: { maxRetries: 0 } }), { credentials });
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe(
