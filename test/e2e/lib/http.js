@@ -41,7 +41,7 @@ function request(method, url, { headers = {}, json, body, timeoutMs = 60000 } = 
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls fn until it returns a truthy value; throws with the last value/error after timeoutMs. */
+/** Polls fn until it returns a truthy value; throws with the last value/error after timeoutMs (at once for an error with `fatal`). */
 async function waitFor(fn, { timeoutMs = 30000, intervalMs = 250, what = 'condition' } = {}) {
 	const until = Date.now() + timeoutMs;
 	let last;
@@ -51,6 +51,7 @@ async function waitFor(fn, { timeoutMs = 30000, intervalMs = 250, what = 'condit
 			if (v) return v;
 			last = v;
 		} catch (e) {
+			if (e && e.fatal) throw e;
 			last = e;
 		}
 		if (Date.now() > until) {

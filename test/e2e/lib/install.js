@@ -33,7 +33,9 @@ function log(msg) {
 function cleanEnv(extra = {}) {
 	const env = {};
 	for (const [k, v] of Object.entries(process.env)) {
-		if (/^npm_/i.test(k) || k === 'NODE_OPTIONS' || k === 'INIT_CWD') continue;
+		// npm_*: set by an outer `npm run`; NODE_ENV=test and JEST_*: set by jest (n8n refuses to
+		// load nodes when NODE_ENV=test: "Not available in tests", and exits 1 without output).
+		if (/^(npm_|JEST_)/i.test(k) || ['NODE_OPTIONS', 'INIT_CWD', 'NODE_ENV'].includes(k)) continue;
 		env[k] = v;
 	}
 	return { ...env, ...extra };
@@ -102,6 +104,18 @@ async function withLock(name, fn) {
 	} finally {
 		fs.rmSync(lock, { recursive: true, force: true });
 	}
+}
+
+/** Moves a (large) folder aside and deletes it in a detached process: rm of 2 GB takes minutes. */
+function removeInBackground(dir) {
+	const trash = `${dir}.trash-${process.pid}-${Date.now()}`;
+	try {
+		fs.renameSync(dir, trash);
+	} catch {
+		fs.rmSync(dir, { recursive: true, force: true });
+		return;
+	}
+	spawn('rm', ['-rf', trash], { detached: true, stdio: 'ignore' }).unref();
 }
 
 function node24Dir() {
@@ -205,8 +219,10 @@ async function ensureN8n(major = '2') {
 		const started = Date.now();
 		const logFile = path.join(cacheDir(), `n8n-v${major}.install.log`);
 		fs.writeFileSync(logFile, `install of ${spec.dir} with node ${nodeVersion} at ${new Date().toISOString()}\n`);
-		if (fs.existsSync(dir)) log(`n8n v${major}: folder ${dir} has no matching marker: removing it`);
-		fs.rmSync(dir, { recursive: true, force: true });
+		if (fs.existsSync(dir)) {
+			log(`n8n v${major}: folder ${dir} has no matching marker: removing it`);
+			removeInBackground(dir);
+		}
 		fs.mkdirSync(dir, { recursive: true });
 		fs.copyFileSync(spec.pkg, path.join(dir, 'package.json'));
 		if (spec.lock) fs.copyFileSync(spec.lock, path.join(dir, 'package-lock.json'));
@@ -220,13 +236,23 @@ async function ensureN8n(major = '2') {
 			logFile,
 		});
 		log(`n8n v${major}: npm install done in ${secs} s; npm rebuild sqlite3 (compiles, ~1.5 min)`);
-		secs = await run('npm', ['rebuild', 'sqlite3'], { cwd: dir, env, logFile });
-		log(`n8n v${major}: sqlite3 rebuilt in ${secs} s`);
 		const loads = (mod) =>
 			spawnSync(node, ['-e', `require(${JSON.stringify(mod)})`], { cwd: dir, env, encoding: 'utf8' });
+		const rebuildStarted = Date.now();
+		try {
+			secs = await run('npm', ['rebuild', 'sqlite3'], { cwd: dir, env, logFile });
+			log(`n8n v${major}: sqlite3 rebuilt in ${secs} s`);
+		} catch (e) {
+			// `npm rebuild sqlite3` also runs isolated-vm's build. isolated-vm 6 (n8n 1.123.76+) needs
+			// Node >= 22 and cannot compile on Node 20: accepted when sqlite3 itself was built; n8n 1.x
+			// then runs with N8N_EXPRESSION_ENGINE=legacy (see lib/n8n.js).
+			const rebuildLog = fs.readFileSync(logFile, 'utf8').split('npm rebuild sqlite3').pop();
+			if (loads('sqlite3').status !== 0 || !/node_modules\/isolated-vm/.test(rebuildLog)) throw e;
+			log(`n8n v${major}: sqlite3 rebuilt in ${((Date.now() - rebuildStarted) / 1000).toFixed(1)} s; isolated-vm does not build on ${nodeVersion} (expected for n8n 1.x on Node 20)`);
+		}
 		let r = loads('sqlite3');
 		if (r.status !== 0) throw new Error(`sqlite3 does not load under ${nodeVersion} after rebuild:\n${r.stderr}`);
-		if (fs.existsSync(path.join(dir, 'node_modules', 'isolated-vm'))) {
+		if (major !== '1' && fs.existsSync(path.join(dir, 'node_modules', 'isolated-vm'))) {
 			r = loads('isolated-vm');
 			if (r.status !== 0) {
 				log(`n8n v${major}: isolated-vm does not load, npm rebuild isolated-vm`);

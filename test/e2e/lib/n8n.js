@@ -152,16 +152,25 @@ class N8n {
 			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
 			GENERIC_TIMEZONE: 'UTC',
 			TZ: 'UTC',
-			// Owner without the setup screen (n8n ≥ 1.?; older versions ignore it and we use /rest/owner/setup).
-			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-			N8N_INSTANCE_OWNER_EMAIL: this.ownerEmail,
-			N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
-			N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
-			N8N_INSTANCE_OWNER_PASSWORD_HASH: this._bcrypt().hashSync(this.ownerPassword, 10),
 		};
 		if (this.major === '1') {
+			// 1.123 has no owner-from-env: the owner is created through /rest/owner/setup after boot.
 			env.N8N_RUNNERS_ENABLED = 'true';
 			env.DB_SQLITE_POOL_SIZE = '2';
+			// 1.123 crashes on start with "Unknown module" for mcp-registry: it has no such module.
+			delete env.N8N_DISABLED_MODULES;
+			// 1.123.76+ default to the "vm" expression engine (isolated-vm 6, Node >= 22 only): on
+			// Node 20 n8n exits at start ("Could not initialize the vm expression engine").
+			env.N8N_EXPRESSION_ENGINE = 'legacy';
+		} else {
+			// Owner without the setup screen; bcrypt hash made with n8n's own bcryptjs.
+			Object.assign(env, {
+				N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+				N8N_INSTANCE_OWNER_EMAIL: this.ownerEmail,
+				N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
+				N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
+				N8N_INSTANCE_OWNER_PASSWORD_HASH: this._bcrypt().hashSync(this.ownerPassword, 10),
+			});
 		}
 		return { ...env, ...(this.opts.env || {}) };
 	}
@@ -217,6 +226,12 @@ class N8n {
 
 	async _afterBoot() {
 		await this.login();
+		if (this.opts.apiKey && !this.apiKey) {
+			// A key kept from an earlier run (npm start): reuse it while n8n still accepts it.
+			this.apiKey = this.opts.apiKey;
+			const r = await this.api('GET', '/workflows?limit=1', undefined, { raw: true });
+			if (r.status !== 200) this.apiKey = null;
+		}
 		if (!this.apiKey) this.apiKey = await this.createApiKey();
 	}
 
@@ -241,40 +256,37 @@ class N8n {
 		return r.json;
 	}
 
+	/** Public front-end settings (no login needed). */
+	async settings() {
+		const r = await request('GET', `${this.url}/rest/settings`, { headers: { 'browser-id': this.browserId } });
+		if (r.status !== 200) throw new Error(`GET /rest/settings → ${r.status}: ${r.text.slice(0, 300)}`);
+		return r.json.data;
+	}
+
 	async login() {
-		// 2.x: emailOrLdapLoginId; older 1.x: email. Both fields are sent; extra fields are ignored.
-		let r;
-		await waitFor(
-			async () => {
-				r = await request('POST', `${this.url}/rest/login`, {
-					json: { emailOrLdapLoginId: this.ownerEmail, email: this.ownerEmail, password: this.ownerPassword },
-					headers: { 'browser-id': this.browserId },
-				});
-				if (r.status === 401 && !this.ownerSetupTried) {
-					await this._ownerSetupFallback();
-					return false;
-				}
-				return r.status === 200;
-			},
-			{ timeoutMs: 30000, intervalMs: 500, what: 'login' },
-		).catch((e) => {
-			throw new Error(`${e.message}: ${r && r.status} ${r && r.text.slice(0, 500)}`);
+		const s = await this.settings();
+		if (s.userManagement && s.userManagement.showSetupOnFirstLoad) await this.setupOwner();
+		// emailOrLdapLoginId: both 1.123 and 2.41 (older 1.x used `email`).
+		const r = await request('POST', `${this.url}/rest/login`, {
+			json: { emailOrLdapLoginId: this.ownerEmail, password: this.ownerPassword },
+			headers: { 'browser-id': this.browserId },
 		});
-		const c = r.setCookies.map((s) => s.split(';')[0]).find((s) => s.startsWith('n8n-auth='));
+		if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text.slice(0, 500)}`);
+		// The auth cookie is bound to the browser-id header sent at login: send it on every REST call.
+		const c = r.setCookies.map((x) => x.split(';')[0]).find((x) => x.startsWith('n8n-auth='));
 		if (!c) throw new Error(`login gave no n8n-auth cookie: ${r.setCookies.join(' | ')}`);
 		this.cookie = c;
 		return r.json.data;
 	}
 
-	/** For n8n versions without N8N_INSTANCE_OWNER_MANAGED_BY_ENV: the owner setup endpoint. */
-	async _ownerSetupFallback() {
-		this.ownerSetupTried = true;
+	/** Owner set-up through the REST endpoint (n8n 1.x; 2.x gets the owner from the environment). */
+	async setupOwner() {
 		const r = await request('POST', `${this.url}/rest/owner/setup`, {
 			json: { email: this.ownerEmail, firstName: 'E2E', lastName: 'Owner', password: this.ownerPassword },
 			headers: { 'browser-id': this.browserId },
 		});
-		if (r.status >= 400) log(`owner setup → ${r.status} ${r.text.slice(0, 300)}`);
-		else log('owner created through /rest/owner/setup');
+		if (r.status >= 400) throw new Error(`owner setup → ${r.status}: ${r.text.slice(0, 300)}`);
+		log(`n8n ${this.version}: owner created through /rest/owner/setup`);
 	}
 
 	async createApiKey() {
@@ -310,13 +322,23 @@ class N8n {
 	}
 
 	/**
-	 * n8n's credential test (the "Retry"/"Test" button): POST /rest/credentials/test.
-	 * Pass { id } of a stored credential (n8n fills in the stored secrets) or full { type, data }.
+	 * n8n's credential test, as the credential screen runs it: GET /rest/credentials/:id?includeData=true
+	 * (secrets come back redacted) and POST /rest/credentials/test { credentials: { id, name, type, data } };
+	 * n8n puts the stored secrets back in place of the redacted values. `override` replaces fields as if
+	 * typed into the form before pressing "Retry" (e.g. { clientSecret: 'other' }).
 	 * Returns { status: 'OK'|'Error', message }.
 	 */
-	async testCredential({ id, name, type, data }) {
-		const body = { credentials: { id, name: name || 'e2e test', type, data: data || {} } };
+	async testCredential(id, override = {}) {
+		const stored = await this.rest('GET', `/rest/credentials/${id}?includeData=true`);
+		const body = {
+			credentials: { id: stored.id, name: stored.name, type: stored.type, data: { ...stored.data, ...override } },
+		};
 		return this.rest('POST', '/rest/credentials/test', body);
+	}
+
+	/** The credential as the editor sees it (secrets redacted by n8n). */
+	getCredentialRedacted(id) {
+		return this.rest('GET', `/rest/credentials/${id}?includeData=true`);
 	}
 
 	// ---- workflows ---------------------------------------------------------------------------

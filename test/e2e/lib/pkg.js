@@ -74,9 +74,15 @@ function installIntoUserFolder(userFolder, tgz, { nodeBin } = {}) {
 	return dir;
 }
 
-/** The node type names the package declares, e.g. ['n8n-nodes-sbl.consentFlow', …], from the built files. */
+/**
+ * The types the package declares, read from the built files of the repository:
+ * { nodes: ['n8n-nodes-sbl.consentFlow', …], tools: [… '<name>Tool' for usableAsTool nodes],
+ *   files: { 'dist/nodes/X/X.node.js': type }, credentials: ['consentFlowOAuth2Api', …] }.
+ */
 function declaredTypes() {
 	const nodes = [];
+	const tools = [];
+	const files = {};
 	const credentials = [];
 	for (const rel of PKG.n8n.nodes || []) {
 		const file = path.join(ROOT, rel);
@@ -87,7 +93,12 @@ function declaredTypes() {
 			try {
 				const inst = new Cls();
 				const desc = inst.description || (inst.nodeVersions && Object.values(inst.nodeVersions)[0].description);
-				if (desc && desc.name) nodes.push(`${PKG.name}.${desc.name}`);
+				if (desc && desc.name) {
+					nodes.push(`${PKG.name}.${desc.name}`);
+					files[rel] = `${PKG.name}.${desc.name}`;
+					// n8n adds an AI-tool variant `<name>Tool` of every node with usableAsTool.
+					if (desc.usableAsTool) tools.push(`${PKG.name}.${desc.name}Tool`);
+				}
 			} catch {}
 		}
 	}
@@ -103,7 +114,7 @@ function declaredTypes() {
 			} catch {}
 		}
 	}
-	return { nodes, credentials };
+	return { nodes, tools, files, credentials };
 }
 
 module.exports = { ROOT, PKG, ensureBuilt, packPackage, installIntoUserFolder, declaredFiles, declaredTypes };

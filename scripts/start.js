@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// `npm start`: a local n8n 2.41.1 with this package installed from its tarball (like the Community
+// Nodes screen does), the SBL simulator, demo credentials pointing at the simulator, and the example
+// workflows from examples/ imported (the ones with a trigger or webhook activated).
+//
+//   N8N_PORT          editor/webhook port (default 5678; a taken port is replaced by a free one)
+//   SBL_SIM_PORT      simulator port (default 8787; same rule)
+//   SBL_E2E_CACHE     cache folder (default ~/.cache/n8n-nodes-sbl); the user folder is
+//                     <cache>/start-user-folder, so a second `npm start` keeps your workflows
+//   SBL_START_SKIP_BUILD=1  do not run `npm run build` first
+//
+// Ctrl-C (or SIGTERM) stops n8n and the simulator by their process ids.
+'use strict';
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const ROOT = path.resolve(__dirname, '..');
+const { cacheDir, ensureN8n, log } = require('../test/e2e/lib/install');
+const { packPackage } = require('../test/e2e/lib/pkg');
+const { N8n, freePort, portFree } = require('../test/e2e/lib/n8n');
+const W = require('../test/e2e/lib/workflows');
+
+const STATE_FILE = 'sbl-start-state.json';
+
+async function pickPort(wanted, label) {
+	if (await portFree(wanted)) return wanted;
+	const port = await freePort();
+	console.log(`! ${label} port ${wanted} is taken: using ${port} instead`);
+	return port;
+}
+
+/** Starts the simulator CLI as a child process; resolves with its READY info. */
+function startSimulator(port) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [path.join(ROOT, 'test', 'simulator', 'cli.js'), '--port', String(port)], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'inherit'],
+			detached: true,
+		});
+		const rl = readline.createInterface({ input: child.stdout });
+		const timer = setTimeout(() => reject(new Error('the simulator did not report ready in 20 s')), 20000);
+		rl.on('line', (line) => {
+			const m = /^SBL_SIMULATOR_READY (.*)$/.exec(line);
+			if (m) {
+				clearTimeout(timer);
+				resolve({ child, info: JSON.parse(m[1]) });
+			}
+		});
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`the simulator exited (${code}) before it was ready`));
+		});
+	});
+}
+
+function loadState(userFolder) {
+	const file = path.join(userFolder, STATE_FILE);
+	if (!fs.existsSync(file)) return { credentials: {}, workflows: {} };
+	return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function saveState(userFolder, state) {
+	fs.writeFileSync(path.join(userFolder, STATE_FILE), JSON.stringify(state, null, 2), { mode: 0o600 });
+}
+
+/** Demo credentials for the simulator, by credential type. */
+function demoCredentials(sim) {
+	const consent = sim.clients.consent;
+	const estimate = sim.clients.estimate;
+	return {
+		consentFlowOAuth2Api: {
+			name: 'SBL Consent Flow (simulator)',
+			data: {
+				environment: 'test',
+				identityProviderUrl: sim.authUrl,
+				realm: 'sbl',
+				apiBaseUrl: sim.consentBaseUrl,
+				clientId: consent.clientId,
+				clientSecret: consent.clientSecret,
+				authentication: 'header',
+				scopes: ['sbl'],
+				additionalScopes: '',
+			},
+		},
+		realEstateEstimateOAuth2Api: {
+			name: 'SBL Real Estate Estimate (simulator)',
+			data: {
+				accessTokenUrl: sim.realms.estimate.tokenUrl,
+				apiBaseUrl: sim.estimateBaseUrl,
+				clientId: estimate.clientId,
+				clientSecret: estimate.clientSecret,
+				authentication: 'header',
+				scope: 'estimate:read',
+			},
+		},
+		consentFlowWebhookSigningApi: {
+			name: 'SBL Webhook Signing (simulator)',
+			data: { secret: sim.signingSecret, signatureHeader: sim.signatureHeader },
+		},
+	};
+}
+
+/** Creates the demo credentials, or updates the ones made by an earlier `npm start`. */
+async function ensureCredentials(n8n, sim, state) {
+	const out = {};
+	for (const [type, cred] of Object.entries(demoCredentials(sim))) {
+		const known = state.credentials[type];
+		if (known) {
+			const r = await n8n.api('PATCH', `/credentials/${known.id}`, { name: cred.name, type, data: cred.data }, { raw: true });
+			if (r.status === 200) {
+				out[type] = { id: known.id, name: cred.name };
+				continue;
+			}
+			log(`demo credential ${known.id} could not be updated (${r.status}): creating a new one`);
+		}
+		const created = await n8n.createCredential({ name: cred.name, type, data: cred.data });
+		out[type] = { id: created.id, name: created.name };
+	}
+	state.credentials = out;
+	return out;
+}
+
+function isTriggerWorkflow(wf) {
+	return wf.nodes.some((n) => n.type === 'n8n-nodes-base.webhook' || /trigger$/i.test(n.type));
+}
+
+/** Imports example workflows not imported before (a second start keeps the user's edits). */
+async function importExamples(n8n, sim, credentials, state) {
+	const values = {
+		SBL_SIMULATOR_URL: sim.url,
+		SBL_AUTH_URL: sim.authUrl,
+		SBL_CONSENT_BASE_URL: sim.consentBaseUrl,
+		SBL_ESTIMATE_BASE_URL: sim.estimateBaseUrl,
+		N8N_URL: n8n.url,
+	};
+	const lines = [];
+	for (const file of W.listExamples()) {
+		const known = state.workflows[file];
+		if (known) {
+			const r = await n8n.api('GET', `/workflows/${known.id}`, undefined, { raw: true });
+			if (r.status === 200) {
+				lines.push(`  ${r.json.active ? 'active  ' : 'inactive'} ${r.json.name} (kept from an earlier start)`);
+				continue;
+			}
+		}
+		let wf;
+		try {
+			wf = W.loadExample(file, { credentials, values });
+		} catch (e) {
+			lines.push(`  skipped  ${file}: ${e.message}`);
+			continue;
+		}
+		const created = await n8n.createWorkflow(wf);
+		let status = 'inactive';
+		if (isTriggerWorkflow(wf)) {
+			try {
+				await n8n.activateWorkflow(created.id);
+				status = 'active  ';
+			} catch (e) {
+				status = `NOT ACTIVATED (${e.message.slice(0, 200)})`;
+			}
+		}
+		state.workflows[file] = { id: created.id };
+		lines.push(`  ${status} ${wf.name}`);
+	}
+	return lines;
+}
+
+async function main() {
+	const started = Date.now();
+	if (!process.env.SBL_START_SKIP_BUILD) {
+		log('npm run build');
+		const r = require('node:child_process').spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+		if (r.status !== 0) throw new Error('npm run build failed');
+	}
+	const install = await ensureN8n('2');
+	const pkg = packPackage({ build: false });
+
+	const userFolder = path.join(cacheDir(), 'start-user-folder');
+	fs.mkdirSync(userFolder, { recursive: true });
+	const state = loadState(userFolder);
+	state.ownerEmail = state.ownerEmail || 'demo@sbl-demo.local';
+	state.ownerPassword = state.ownerPassword || `Sbl-${crypto.randomBytes(6).toString('base64url')}7`;
+	state.encryptionKey = state.encryptionKey || crypto.randomBytes(24).toString('hex');
+
+	const simPort = await pickPort(Number(process.env.SBL_SIM_PORT || 8787), 'simulator');
+	const n8nPort = await pickPort(Number(process.env.N8N_PORT || 5678), 'n8n');
+	const brokerPort = await pickPort(n8nPort + 1 === simPort ? n8nPort + 2 : n8nPort + 1, 'n8n task broker');
+
+	const { child: simChild, info: sim } = await startSimulator(simPort);
+	let n8n = null;
+	let stopping = false;
+	const stop = async (signal) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal}: stopping n8n (pid ${n8n ? n8n.pid : '-'}) and the simulator (pid ${simChild.pid})`);
+		if (n8n) await n8n.stop({ keepUserFolder: true }).catch(() => {});
+		try {
+			process.kill(simChild.pid, 'SIGTERM');
+		} catch {}
+		process.exit(0);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+	process.on('exit', () => {
+		try {
+			process.kill(simChild.pid, 'SIGKILL');
+		} catch {}
+	});
+
+	n8n = new N8n({
+		major: '2',
+		tgz: pkg.tgz,
+		userFolder,
+		keepUserFolder: true,
+		port: n8nPort,
+		brokerPort,
+		ownerEmail: state.ownerEmail,
+		ownerPassword: state.ownerPassword,
+		encryptionKey: state.encryptionKey,
+		apiKey: state.apiKey,
+		env: { N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'false' },
+	});
+	await n8n.start();
+	state.apiKey = n8n.apiKey;
+	saveState(userFolder, state);
+
+	const credentials = await ensureCredentials(n8n, sim, state);
+	saveState(userFolder, state);
+	const imported = await importExamples(n8n, sim, credentials, state);
+	saveState(userFolder, state);
+
+	const c = sim.clients;
+	console.log(`
+n8n ${install.version} with ${pkg.name}@${pkg.version} (from ${path.basename(pkg.tgz)}) is running — ready in ${((Date.now() - started) / 1000).toFixed(0)} s
+
+  Editor      ${n8n.url}/
+  Login       ${state.ownerEmail}
+  Password    ${state.ownerPassword}
+  User folder ${userFolder}   (n8n log: ${n8n.logFile})
+
+Simulator ${sim.url}  (control API ${sim.controlUrl})
+  identity provider  ${sim.authUrl}   realms: ${Object.keys(sim.realms).join(', ')}
+  consent API        ${sim.consentBaseUrl}
+  estimate API       ${sim.estimateBaseUrl}
+  consent client     ${c.consent.clientId} / ${c.consent.clientSecret}
+  estimate client    ${c.estimate.clientId} / ${c.estimate.clientSecret}
+  signing secret     ${sim.signingSecret}   header: ${sim.signatureHeader}
+
+Demo credentials: ${Object.values(credentials).map((x) => x.name).join(', ')}
+Example workflows:
+${imported.join('\n') || '  (none in examples/)'}
+
+Ctrl-C stops n8n and the simulator.`);
+	await new Promise(() => {});
+}
+
+main().catch((e) => {
+	console.error(`npm start failed: ${e.stack || e.message}`);
+	process.exit(1);
+});

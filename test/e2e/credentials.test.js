@@ -1,0 +1,242 @@
+'use strict';
+// The package's OAuth2 credentials inside a real n8n, used by n8n's own HTTP Request node
+// (authentication: predefinedCredentialType) against the simulator's identity provider and
+// consent API. Token handling (fetch, store, refresh) is n8n's OAuth2 machinery.
+const { sleep } = require('./lib/http');
+const { versions, useN8n, simRequests, simMark, simConfig } = require('./lib/suite');
+const W = require('./lib/workflows');
+
+const TYPE = 'consentFlowOAuth2Api';
+const TOKEN_PATH = (realm) => `/auth/realms/${realm}/protocol/openid-connect/token`;
+
+describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTTP Request node', (major) => {
+	const ctx = useN8n(major, { simulator: true });
+	const secrets = new Set();
+	let seq = 0;
+
+	/** Creates a consentFlowOAuth2Api credential for the simulator's demo client. */
+	async function credential(name, data = {}) {
+		const { sim, n8n } = ctx;
+		const client = sim.clients.consent;
+		const full = {
+			environment: 'test',
+			identityProviderUrl: sim.authUrl,
+			realm: 'sbl',
+			apiBaseUrl: sim.consentBaseUrl,
+			clientId: client.clientId,
+			clientSecret: client.clientSecret,
+			authentication: 'header',
+			scopes: ['sbl'],
+			additionalScopes: '',
+			...data,
+		};
+		secrets.add(full.clientSecret);
+		const created = await n8n.createCredential({ name: `${name} ${++seq}`, type: TYPE, data: full });
+		expect(created.id).toEqual(expect.any(String));
+		return { id: created.id, name: created.name, data: full };
+	}
+
+	/** Deploys Webhook → HTTP Request GET {consentBaseUrl}/api/resource with the credential. */
+	async function resourceWorkflow(cred, { fromExample = false } = {}) {
+		const { sim, n8n } = ctx;
+		let wf;
+		let path;
+		if (fromExample) {
+			const suffix = W.uniquePath('x');
+			wf = W.loadExample('consent-flow-credential-check.json', {
+				credentials: { [TYPE]: cred },
+				values: { SBL_CONSENT_BASE_URL: sim.consentBaseUrl },
+				pathSuffix: suffix,
+			});
+			path = wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+		} else {
+			path = W.uniquePath('resource');
+			wf = W.workflow(`resource ${cred.name}`, [
+				W.webhookNode({ path }),
+				W.httpRequestNode({ url: `${sim.consentBaseUrl}/api/resource`, credentialType: TYPE, credential: cred }),
+			]);
+		}
+		const created = await n8n.deployWorkflow(wf);
+		return { id: created.id, path };
+	}
+
+	async function run(wf) {
+		const mark = await simMark(ctx.sim);
+		const res = await ctx.n8n.callWebhook(wf.path, { from: 'e2e' });
+		const log = await simRequests(ctx.sim, { since: mark });
+		return { res, log, tokenCalls: log.filter((r) => r.path.endsWith('/protocol/openid-connect/token')), apiCalls: log.filter((r) => r.path === '/consent/api/resource') };
+	}
+
+	test('the example workflow (Basic client auth) gets a Bearer token with the selected scopes', async () => {
+		const scopes = ['sbl', 'loan-application:create:es'];
+		const cred = await credential('basic', { authentication: 'header', scopes });
+		const wf = await resourceWorkflow(cred, { fromExample: true });
+		const { res, tokenCalls, apiCalls } = await run(wf);
+
+		expect(res.status).toBe(200);
+		expect(res.json).toEqual([{ ok: true, client: ctx.sim.clients.consent.clientId, realm: 'sbl', scopes }]);
+
+		expect(tokenCalls).toHaveLength(1);
+		const t = tokenCalls[0];
+		expect(t).toMatchObject({ method: 'POST', path: TOKEN_PATH('sbl'), status: 200, authScheme: 'Basic', authClientId: ctx.sim.clients.consent.clientId });
+		expect(t.contentType).toMatch(/^application\/x-www-form-urlencoded/);
+		expect(t.body).toEqual({ grant_type: 'client_credentials', scope: scopes.join(' ') });
+
+		expect(apiCalls).toHaveLength(1);
+		expect(apiCalls[0]).toMatchObject({ method: 'GET', status: 200, authScheme: 'Bearer', tokenScope: scopes.join(' ') });
+	});
+
+	test('client auth "In Body" sends client_id and client_secret as form fields; additional scopes are added', async () => {
+		const cred = await credential('body', {
+			authentication: 'body',
+			scopes: ['sbl'],
+			additionalScopes: 'loan-application:accept:fi, loan-application:delete:se sbl',
+		});
+		const wf = await resourceWorkflow(cred);
+		const { res, tokenCalls, apiCalls } = await run(wf);
+		const want = ['sbl', 'loan-application:accept:fi', 'loan-application:delete:se'];
+
+		expect(res.status).toBe(200);
+		expect(res.json[0].scopes).toEqual(want);
+		expect(tokenCalls).toHaveLength(1);
+		expect(tokenCalls[0].authScheme).toBeNull();
+		expect(tokenCalls[0].body).toEqual({
+			grant_type: 'client_credentials',
+			client_id: ctx.sim.clients.consent.clientId,
+			client_secret: '[redacted]', // sent (the simulator redacts it in its log)
+			scope: want.join(' '),
+		});
+		expect(apiCalls[0]).toMatchObject({ status: 200, tokenScope: want.join(' ') });
+	});
+
+	test('an empty realm follows Environment: Test → agents-test, Production → agents-prod', async () => {
+		for (const [environment, realm] of [
+			['test', 'agents-test'],
+			['production', 'agents-prod'],
+		]) {
+			const cred = await credential(`realm-${environment}`, { realm: '', environment });
+			const wf = await resourceWorkflow(cred);
+			const { res, tokenCalls } = await run(wf);
+			expect(res.status).toBe(200);
+			expect(res.json[0].realm).toBe(realm);
+			expect(tokenCalls.map((t) => t.path)).toEqual([TOKEN_PATH(realm)]);
+		}
+	});
+
+	test('a wrong client secret fails the run with a clear error, and no secret leaks', async () => {
+		const wrong = `wrong-secret-${Date.now()}-Qz7`;
+		const cred = await credential('wrong', { clientSecret: wrong });
+		const wf = await resourceWorkflow(cred);
+		const { res, tokenCalls, apiCalls } = await run(wf);
+
+		expect(res.status).toBe(500);
+		expect(tokenCalls).toHaveLength(1);
+		expect(tokenCalls[0].status).toBe(401);
+		expect(apiCalls).toHaveLength(0);
+
+		const [exec] = await ctx.n8n.waitForExecutions(wf.id);
+		expect(exec.status).toBe('error');
+		const err = W.executionError(exec);
+		const text = [err.message, err.description].filter(Boolean).join(' | ');
+		// What the user sees: the token request failed because the client was not accepted.
+		expect(text).toMatch(/access token|oauth|token/i);
+		expect(text).toMatch(/client authentication failed|invalid_client|unknown client or wrong secret|401/i);
+		const whole = JSON.stringify(exec);
+		for (const s of secrets) expect(whole).not.toContain(s);
+	});
+
+	test("n8n's credential test tells a good secret from a wrong one", async () => {
+		const good = await credential('test-good');
+		const bad = await credential('test-bad', { clientSecret: `nope-${Date.now()}-Xy9` });
+		const mark = await simMark(ctx.sim);
+
+		const ok = await ctx.n8n.testCredential(good.id);
+		expect(ok).toEqual({ status: 'OK', message: expect.any(String) });
+
+		const fail = await ctx.n8n.testCredential(bad.id);
+		expect(fail.status).toBe('Error');
+		expect(fail.message).toMatch(/client authentication failed|invalid_client|unknown client or wrong secret|401/i);
+
+		// Same stored credential, a wrong secret typed into the form before "Retry".
+		const typed = await ctx.n8n.testCredential(good.id, { clientSecret: 'typed-wrong-secret-1234' });
+		secrets.add('typed-wrong-secret-1234');
+		expect(typed.status).toBe('Error');
+
+		for (const r of [ok, fail, typed]) for (const s of secrets) expect(r.message).not.toContain(s);
+
+		// The test really talked to the identity provider (good: token then the test request).
+		const log = await simRequests(ctx.sim, { since: mark });
+		const statuses = log.map((r) => `${r.method} ${r.path} ${r.status}`);
+		expect(statuses).toEqual([
+			`POST ${TOKEN_PATH('sbl')} 200`,
+			'GET /consent/api/resource 200',
+			`POST ${TOKEN_PATH('sbl')} 401`,
+			`POST ${TOKEN_PATH('sbl')} 401`,
+		]);
+	});
+
+	test('a scope the client may not request is refused with a clear error', async () => {
+		const limited = ctx.sim.clients.limited;
+		const cred = await credential('limited', {
+			clientId: limited.clientId,
+			clientSecret: limited.clientSecret,
+			scopes: ['sbl'],
+		});
+		const wf = await resourceWorkflow(cred);
+		const { res, tokenCalls } = await run(wf);
+		expect(res.status).toBe(500);
+		expect(tokenCalls.map((t) => t.status)).toEqual([400]);
+		const [exec] = await ctx.n8n.waitForExecutions(wf.id);
+		const err = W.executionError(exec);
+		expect([err.message, err.description].join(' ')).toMatch(/scope/i);
+	});
+
+	test('an expired token is replaced once and the run succeeds; the new token is stored and reused', async () => {
+		const lifetime = 5;
+		await simConfig(ctx.sim, { tokenLifetimeSeconds: lifetime });
+		try {
+			const cred = await credential('expiry', { scopes: ['sbl'] });
+			const wf = await resourceWorkflow(cred);
+
+			const first = await run(wf);
+			expect(first.res.status).toBe(200);
+			expect(first.tokenCalls).toHaveLength(1);
+			const firstJti = first.apiCalls[0].tokenJti;
+			expect(firstJti).toEqual(expect.any(String));
+
+			await sleep((lifetime + 1.5) * 1000);
+
+			const second = await run(wf);
+			expect(second.res.status).toBe(200);
+			expect(second.res.json[0].scopes).toEqual(['sbl']);
+			// Exactly one new token, whether n8n found out by a 401 (reactive) or before the call.
+			expect(second.tokenCalls.map((t) => t.status)).toEqual([200]);
+			const rejected = second.apiCalls.filter((c) => c.status === 401);
+			expect(rejected.length).toBeLessThanOrEqual(1);
+			if (rejected.length) expect(rejected[0].tokenJti).toBe(firstJti);
+			const good = second.apiCalls.filter((c) => c.status === 200);
+			expect(good).toHaveLength(1);
+			expect(good[0].tokenJti).not.toBe(firstJti);
+			// Record how this n8n version noticed the expiry (visible with --verbose).
+			console.log(`n8n ${ctx.n8n.version}: expired token handled ${rejected.length ? 'reactively (401, then a new token)' : 'proactively (new token before the call)'}`);
+
+			// The refreshed token was saved in the credential: an immediate third run reuses it.
+			const third = await run(wf);
+			expect(third.res.status).toBe(200);
+			expect(third.tokenCalls).toHaveLength(0);
+			expect(third.apiCalls.map((c) => c.tokenJti)).toEqual([good[0].tokenJti]);
+		} finally {
+			await simConfig(ctx.sim, { tokenLifetimeSeconds: 3600 });
+		}
+	}, 60000);
+
+	test("n8n's logs and the credential as the editor sees it never show a client secret", async () => {
+		const cred = await credential('redaction');
+		const seen = await ctx.n8n.getCredentialRedacted(cred.id);
+		expect(seen.data.clientId).toBe(ctx.sim.clients.consent.clientId);
+		expect(seen.data.clientSecret).not.toBe(cred.data.clientSecret);
+		const logs = ctx.n8n.logs();
+		expect(logs.length).toBeGreaterThan(0);
+		for (const s of secrets) expect(logs).not.toContain(s);
+	});
+});

@@ -1,0 +1,86 @@
+'use strict';
+// Jest glue: one n8n per version per test file, shared by its tests, stopped in afterAll even
+// when a test fails. Versions come from SBL_E2E_VERSIONS (default "2,1").
+const path = require('node:path');
+const { startN8n } = require('./n8n');
+const { packPackage } = require('./pkg');
+const { request } = require('./http');
+
+const INSTALL_TIMEOUT_MS = 25 * 60 * 1000;
+
+/** n8n major versions to run: ['2', '1'] unless SBL_E2E_VERSIONS says otherwise. */
+function versions() {
+	return (process.env.SBL_E2E_VERSIONS || '2,1')
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
+}
+
+let packed = null;
+/** Packs the package once per test file (jest loads modules per file). */
+function packOnce() {
+	if (!packed) packed = packPackage({ build: 'if-missing' });
+	return packed;
+}
+
+/** The simulator module (test/simulator), loaded lazily so files that don't need it don't load it. */
+function simulatorModule() {
+	return require(path.resolve(__dirname, '..', '..', 'simulator'));
+}
+
+/**
+ * Registers beforeAll/afterAll that start n8n `major` with the packed package installed (and the
+ * simulator when `simulator: true`). Returns a context filled in by beforeAll:
+ * { n8n, sim, pkg }.
+ */
+function useN8n(major, { simulator = false, simulatorOptions = {}, env } = {}) {
+	const ctx = { n8n: null, sim: null, pkg: null };
+	beforeAll(async () => {
+		ctx.pkg = packOnce();
+		if (simulator) ctx.sim = await simulatorModule().startSimulator(simulatorOptions);
+		ctx.n8n = await startN8n({ major, tgz: ctx.pkg.tgz, env });
+	}, INSTALL_TIMEOUT_MS);
+	afterAll(async () => {
+		const errors = [];
+		if (ctx.n8n) await ctx.n8n.stop().catch((e) => errors.push(e));
+		if (ctx.sim) await ctx.sim.close().catch((e) => errors.push(e));
+		if (errors.length) throw errors[0];
+	}, 60000);
+	return ctx;
+}
+
+// ---- simulator control API -----------------------------------------------------------------
+
+async function simRequests(sim, { since = 0, pathPrefix, method } = {}) {
+	const q = new URLSearchParams({ since: String(since) });
+	if (pathPrefix) q.set('pathPrefix', pathPrefix);
+	if (method) q.set('method', method);
+	const r = await request('GET', `${sim.url}/__sim/requests?${q}`);
+	if (r.status !== 200) throw new Error(`simulator request log → ${r.status} ${r.text}`);
+	return r.json.requests;
+}
+
+/** The sequence number of the newest logged request (use as `since` to see only later ones). */
+async function simMark(sim) {
+	const all = await simRequests(sim);
+	return all.length ? all[all.length - 1].seq : 0;
+}
+
+async function simConfig(sim, config) {
+	const r = await request('POST', `${sim.url}/__sim/config`, { json: config });
+	if (r.status !== 200) throw new Error(`simulator config → ${r.status} ${r.text}`);
+	return r.json.config;
+}
+
+async function simFault(sim, fault) {
+	const r = await request('POST', `${sim.url}/__sim/faults`, { json: fault });
+	if (r.status !== 201) throw new Error(`simulator fault → ${r.status} ${r.text}`);
+	return r.json.fault;
+}
+
+async function simReset(sim) {
+	const r = await request('POST', `${sim.url}/__sim/reset`, { json: {} });
+	if (r.status !== 200) throw new Error(`simulator reset → ${r.status} ${r.text}`);
+}
+
+module.exports = { INSTALL_TIMEOUT_MS, versions, packOnce, useN8n, simRequests, simMark, simConfig, simFault, simReset };

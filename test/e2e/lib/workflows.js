@@ -1,0 +1,159 @@
+'use strict';
+// Building blocks for scenario workflows and the example workflows in examples/.
+// A scenario workflow starts with n8n's Webhook node (POST, responseMode lastNode, responseData
+// allEntries): a test runs it with one HTTP POST and gets the last node's items back.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', '..', 'examples');
+
+/** A unique webhook path for a test (letters, digits and dashes only). */
+function uniquePath(prefix = 'e2e') {
+	return `${prefix}-${crypto.randomBytes(5).toString('hex')}`;
+}
+
+function webhookNode({ name = 'Webhook', path: p, position = [0, 0], responseMode = 'lastNode', responseData = 'allEntries' } = {}) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position,
+		webhookId: crypto.randomUUID(),
+		parameters: { httpMethod: 'POST', path: p, responseMode, responseData, options: {} },
+	};
+}
+
+/**
+ * HTTP Request node (typeVersion 4.2, present in n8n 1.x and 2.x) authenticating with a
+ * predefined credential type, e.g. consentFlowOAuth2Api. `neverError` keeps the response of
+ * 4xx/5xx as the node's output instead of failing the node.
+ */
+function httpRequestNode({
+	name = 'HTTP Request',
+	url,
+	method = 'GET',
+	credentialType,
+	credential,
+	position = [220, 0],
+	fullResponse = false,
+	neverError = false,
+}) {
+	const response = {};
+	if (fullResponse) response.fullResponse = true;
+	if (neverError) response.neverError = true;
+	const node = {
+		id: crypto.randomUUID(),
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position,
+		parameters: {
+			method,
+			url,
+			options: Object.keys(response).length ? { response: { response } } : {},
+		},
+	};
+	if (credentialType) {
+		node.parameters.authentication = 'predefinedCredentialType';
+		node.parameters.nodeCredentialType = credentialType;
+		node.credentials = { [credentialType]: { id: credential.id, name: credential.name } };
+	}
+	return node;
+}
+
+/** main connections of a straight chain of nodes. */
+function chain(...nodes) {
+	const connections = {};
+	for (let i = 0; i + 1 < nodes.length; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+function workflow(name, nodes, connections) {
+	return { name, nodes, connections: connections || chain(...nodes), settings: { executionOrder: 'v1' } };
+}
+
+/** Names of the example workflow files. */
+function listExamples() {
+	if (!fs.existsSync(EXAMPLES_DIR)) return [];
+	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
+}
+
+/**
+ * Loads an example workflow and fills in its placeholders:
+ *  - credentials: node.credentials[type] = { id: '<placeholder>', name } is replaced by
+ *    `credentials[type]` ({ id, name }) when given;
+ *  - strings: every `__NAME__` placeholder in a string parameter is replaced from `values`
+ *    (e.g. { SBL_CONSENT_BASE_URL: 'http://127.0.0.1:1234/consent' }).
+ * Unknown placeholders throw, so a test notices a new one.
+ */
+function loadExample(file, { credentials = {}, values = {}, pathSuffix } = {}) {
+	const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+	const replace = (v) => {
+		if (typeof v === 'string') {
+			return v.replace(/__([A-Z0-9_]+)__/g, (m, key) => {
+				if (!(key in values)) throw new Error(`${file}: no value for placeholder ${m}`);
+				return values[key];
+			});
+		}
+		if (Array.isArray(v)) return v.map(replace);
+		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
+		return v;
+	};
+	for (const node of wf.nodes) {
+		node.parameters = replace(node.parameters || {});
+		for (const [type, ref] of Object.entries(node.credentials || {})) {
+			if (credentials[type]) node.credentials[type] = { id: credentials[type].id, name: credentials[type].name };
+			else if (!ref.id || /^__.*__$/.test(ref.id)) throw new Error(`${file}: no credential given for ${type}`);
+		}
+		if (pathSuffix && node.type === 'n8n-nodes-base.webhook') {
+			node.parameters.path = `${node.parameters.path}-${pathSuffix}`;
+			node.webhookId = crypto.randomUUID();
+		}
+	}
+	return wf;
+}
+
+/** The output items of a node in an execution (run 0, output `output`). */
+function nodeOutput(execution, nodeName, { output = 0, run = 0 } = {}) {
+	const runs = execution.data?.resultData?.runData?.[nodeName];
+	if (!runs || !runs[run]) return undefined;
+	const main = runs[run].data?.main;
+	if (!main) return undefined;
+	return (main[output] || []).map((i) => i.json);
+}
+
+/** Every output branch of a node: [[items of output 0], [items of output 1], …]. */
+function nodeOutputs(execution, nodeName, { run = 0 } = {}) {
+	const runs = execution.data?.resultData?.runData?.[nodeName];
+	if (!runs || !runs[run]) return undefined;
+	return (runs[run].data?.main || []).map((items) => (items || []).map((i) => i.json));
+}
+
+/** The error a node or the execution ended with ({ message, description, … }), if any. */
+function executionError(execution) {
+	const rd = execution.data?.resultData;
+	if (!rd) return undefined;
+	if (rd.error) return rd.error;
+	for (const runs of Object.values(rd.runData || {})) {
+		for (const r of runs) if (r.error) return r.error;
+	}
+	return undefined;
+}
+
+module.exports = {
+	EXAMPLES_DIR,
+	uniquePath,
+	webhookNode,
+	httpRequestNode,
+	chain,
+	workflow,
+	listExamples,
+	loadExample,
+	nodeOutput,
+	nodeOutputs,
+	executionError,
+};
