@@ -4,7 +4,6 @@
  * body, cached per credential, one refresh on 401) and throws what n8n throws (a NodeApiError
  * wrapping an axios-shaped error). The real-n8n suite (test/e2e) covers n8n's own helpers.
  */
-import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { NodeApiError } from 'n8n-workflow';
 import type {
@@ -178,7 +177,7 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		}
 		let data: unknown;
 		if (response.statusCode < 400 && requestOptions.encoding === 'stream') {
-			data = Readable.from(response.body);
+			data = response.body; // undici's body is a Node Readable, as n8n's stream encoding gives
 		} else {
 			const buffer = Buffer.from(await response.body.arrayBuffer());
 			if (response.statusCode < 400 && requestOptions.encoding === 'arraybuffer') {
@@ -212,15 +211,14 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		try {
 			let token = tokenStore.tokens.get(credentialType);
 			if (token === undefined) token = await fetchToken(credentialType, credentials);
-			let result;
-			try {
-				result = await send(requestOptions, token);
-			} catch (error) {
-				// n8n refreshes a client-credentials token once when the API answers 401
-				if ((error as { response?: { status?: number } }).response?.status !== 401) throw error;
+			// n8n refreshes a client-credentials token once when the API answers 401
+			const isUnauthorized = (error: unknown) =>
+				(error as { response?: { status?: number } }).response?.status === 401;
+			const result = await send(requestOptions, token).catch(async (error: unknown) => {
+				if (!isUnauthorized(error)) return await Promise.reject(error);
 				token = await fetchToken(credentialType, credentials);
-				result = await send(requestOptions, token);
-			}
+				return await send(requestOptions, token);
+			});
 			if (requestOptions.returnFullResponse) {
 				return { body: result.data, headers: result.headers, statusCode: result.status, statusMessage: '' };
 			}
@@ -265,7 +263,7 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 			constructExecutionMetaData: (data: INodeExecutionData[], meta: { itemData: { item: number } }) =>
 				data.map((item) => ({ ...item, pairedItem: meta.itemData })),
 			prepareBinaryData: async (
-				input: Buffer | Readable,
+				input: Buffer | AsyncIterable<unknown>,
 				fileName?: string,
 				mimeType?: string,
 			): Promise<IBinaryData> => {
