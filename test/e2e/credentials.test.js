@@ -138,9 +138,11 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(exec.status).toBe('error');
 		const err = W.executionError(exec);
 		const text = [err.message, err.description].filter(Boolean).join(' | ');
-		// What the user sees: the token request failed because the client was not accepted.
-		expect(text).toMatch(/access token|oauth|token/i);
-		expect(text).toMatch(/client authentication failed|invalid_client|unknown client or wrong secret|401/i);
+		// What the user sees: the client was not accepted by the identity provider. n8n 2.x says
+		// "Failed to acquire OAuth2 access token: Client authentication failed (e.g., unknown client, …)";
+		// 1.123 gives the same text without the prefix.
+		expect(text).toMatch(/Client authentication failed/);
+		if (major === '2') expect(err.message).toMatch(/^Failed to acquire OAuth2 access token: Client authentication failed/);
 		const whole = JSON.stringify(exec);
 		for (const s of secrets) expect(whole).not.toContain(s);
 	});
@@ -155,12 +157,15 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 
 		const fail = await ctx.n8n.testCredential(bad.id);
 		expect(fail.status).toBe('Error');
-		expect(fail.message).toMatch(/client authentication failed|invalid_client|unknown client or wrong secret|401/i);
+		expect(fail.message).toMatch(/Client authentication failed/);
 
-		// Same stored credential, a wrong secret typed into the form before "Retry".
+		// Same stored credential, a wrong secret typed into the form (not saved) before "Retry".
+		// 2.x tests the values sent. 1.123 tests what is stored: its OAuth2 request reads the saved
+		// credential by id, and the first test above saved the token it got into the credential, so
+		// the retry just reuses that token (no token request) and the unsaved wrong secret passes.
 		const typed = await ctx.n8n.testCredential(good.id, { clientSecret: 'typed-wrong-secret-1234' });
 		secrets.add('typed-wrong-secret-1234');
-		expect(typed.status).toBe('Error');
+		expect(typed.status).toBe(major === '2' ? 'Error' : 'OK');
 
 		for (const r of [ok, fail, typed]) for (const s of secrets) expect(r.message).not.toContain(s);
 
@@ -171,7 +176,9 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 			`POST ${TOKEN_PATH('sbl')} 200`,
 			'GET /consent/api/resource 200',
 			`POST ${TOKEN_PATH('sbl')} 401`,
-			`POST ${TOKEN_PATH('sbl')} 401`,
+			...(major === '2'
+				? [`POST ${TOKEN_PATH('sbl')} 401`]
+				: ['GET /consent/api/resource 200']),
 		]);
 	});
 

@@ -215,7 +215,10 @@ class N8n {
 					throw Object.assign(new Error(`n8n exited (${JSON.stringify(this.exited)})`), { fatal: true });
 				}
 				const r = await request('GET', `${this.url}/healthz/readiness`, { timeoutMs: 3000 });
-				return r.status === 200;
+				if (r.status !== 200) return false;
+				// 1.123 answers readiness before its REST routes exist: wait for /rest/settings too.
+				const s = await request('GET', `${this.url}/rest/settings`, { timeoutMs: 3000 });
+				return s.status === 200;
 			},
 			{ timeoutMs, intervalMs: 300, what: `n8n readiness at ${this.url}` },
 		).catch((e) => {
@@ -314,7 +317,44 @@ class N8n {
 	 * types derived from oAuth2Api includes hidden fields.
 	 */
 	async createCredential({ name, type, data }) {
-		return this.api('POST', '/credentials', { name, type, data });
+		const body = { name, type, data: await this.satisfySchemaConditions(type, data) };
+		return this.api('POST', '/credentials', body);
+	}
+
+	/**
+	 * n8n 1.123's public API builds `if/then/else` conditions from displayOptions without
+	 * `required` in the `if`, so a condition on a field that is absent (or hidden, and hence not
+	 * allowed in the body) always holds and its `then` demands the dependent fields. For types
+	 * extending oAuth2Api that is serverUrl (useDynamicClientRegistration), sendAdditionalBodyProperties
+	 * + additionalBodyProperties (grantType) and allowedDomains (allowedHttpRequestDomains).
+	 * This adds, for each such condition, either a value of the condition field that makes it false
+	 * (allowedHttpRequestDomains: 'all') or empty values for what `then` requires (serverUrl: '',
+	 * sendAdditionalBodyProperties: false, additionalBodyProperties: '{}').
+	 * 2.x puts `required: [field]` into the `if`, so nothing is added there.
+	 */
+	async satisfySchemaConditions(type, data) {
+		this._schemas = this._schemas || {};
+		if (!this._schemas[type]) this._schemas[type] = await this.credentialSchema(type);
+		const schema = this._schemas[type];
+		const out = { ...data };
+		const empty = (t) => (t === 'boolean' ? false : t === 'number' ? 0 : t === 'json' ? '{}' : '');
+		for (const cond of schema.allOf || []) {
+			const props = cond.if && cond.if.properties;
+			if (!props) continue;
+			const [field] = Object.keys(props);
+			if ((cond.if.required || []).includes(field) || field in out) continue;
+			const when = props[field].enum || [];
+			const own = schema.properties[field];
+			const other = own && Array.isArray(own.enum) ? own.enum.find((v) => !when.includes(v)) : undefined;
+			if (other !== undefined) {
+				out[field] = other;
+				continue;
+			}
+			for (const req of ((cond.then && cond.then.allOf) || []).flatMap((x) => x.required || [])) {
+				if (!(req in out)) out[req] = empty(schema.properties[req] && schema.properties[req].type);
+			}
+		}
+		return out;
 	}
 
 	deleteCredential(id) {
