@@ -7,7 +7,14 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
-import { DEFAULT_RETRY, describeBody, isHttpFailure, normalizeHttpError, requestWithRetry } from '../shared/http';
+import {
+	DEFAULT_RETRY,
+	describeBody,
+	isHttpFailure,
+	normalizeHttpError,
+	parseRetryAfter,
+	requestWithRetry,
+} from '../shared/http';
 import type { HttpFailure, RetryPolicy } from '../shared/http';
 import { validateHttpUrl } from '../shared/identifiers';
 
@@ -193,6 +200,13 @@ export function describeProblem(body: unknown): string | undefined {
 	}
 }
 
+/** " The service asked to wait 3600 s, longer than the node waits (30 s)." when that is why it stopped. */
+function waitNote(failure: HttpFailure): string {
+	const asked = parseRetryAfter(failure.headers['retry-after']);
+	if (asked === undefined || asked <= RETRY_POLICY.maxDelayMs) return '';
+	return ` The service asked to wait ${Math.round(asked / 1000)} s (Retry-After), longer than the node waits (${RETRY_POLICY.maxDelayMs / 1000} s).`;
+}
+
 function capitalise(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -259,13 +273,14 @@ export function toNodeApiError(
 		cause = { cause: 'configuration-invalid' };
 	} else if (status === 429) {
 		message = `The estimate API kept rate limiting the requests (429), gave up after ${failure.attempts} attempt(s)`;
-		description = `While trying to ${subject.action} for ${subject.target}. Lower Concurrent Requests or retry later.`;
-		const retryAfterMs = Number(failure.headers['retry-after']) * 1000;
-		cause = Number.isFinite(retryAfterMs) ? { cause: 'rate-limited', retryAfterMs } : { cause: 'rate-limited' };
+		description = `While trying to ${subject.action} for ${subject.target}.${waitNote(failure)} Lower Concurrent Requests or retry later.`;
+		const retryAfterMs = parseRetryAfter(failure.headers['retry-after']);
+		cause = retryAfterMs !== undefined ? { cause: 'rate-limited', retryAfterMs } : { cause: 'rate-limited' };
 	} else if (status === 503) {
 		message = `The estimate API is unavailable (503), gave up after ${failure.attempts} attempt(s)`;
-		description = `While trying to ${subject.action} for ${subject.target}. Retry later.`;
-		cause = { cause: 'temporarily-unavailable' };
+		description = `While trying to ${subject.action} for ${subject.target}.${waitNote(failure)} Retry later.`;
+		const retryAfterMs = parseRetryAfter(failure.headers['retry-after']);
+		cause = retryAfterMs !== undefined ? { cause: 'temporarily-unavailable', retryAfterMs } : { cause: 'temporarily-unavailable' };
 	} else if (status === 500) {
 		message = `Unexpected failure in the estimate API (500) while trying to ${subject.action} for ${subject.target} — contact support`;
 		description = `The request was ${asked} at ${new Date().toISOString()}; give support this request and time.${detail ? ` The API said: ${detail}` : ''}`;

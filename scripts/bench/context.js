@@ -122,4 +122,13 @@ function createBenchContext({ parameters, itemCount, credentials, tokenCache = {
 	};
 }
 
-module.exports = { createBenchContext, initBinaryData };
+/** The bytes n8n-core stored for a binary in filesystem mode. */
+function readStoredBinary(storagePath, binary) {
+	return fs.readFileSync(path.join(storagePath, String(binary.id).split(':')[1]));
+}
+
+function removeBinaryData(storagePath) {
+	fs.rmSync(storagePath, { recursive: true, force: true });
+}
+
+module.exports = { createBenchContext, initBinaryData, readStoredBinary, removeBinaryData };

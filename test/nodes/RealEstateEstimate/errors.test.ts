@@ -240,7 +240,7 @@ describe('retries', () => {
 		await addFault(sim, { status: 503, retryAfter: 0, count: 10, match: { pathPrefix: path } });
 		const error = await failWith(basis);
 		expect(error.message).toBe('The estimate API is unavailable (503), gave up after 4 attempt(s)');
-		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
+		expect(error.failure).toEqual({ cause: 'temporarily-unavailable', retryAfterMs: 0 });
 		expect(await requestLog(sim)).toHaveLength(4);
 	});
 
@@ -256,6 +256,7 @@ describe('retries', () => {
 		await addFault(sim, { status: 429, retryAfter: 3600, count: 1, match: { pathPrefix: path } });
 		const error = await failWith(basis);
 		expect(error.message).toBe('The estimate API kept rate limiting the requests (429), gave up after 1 attempt(s)');
+		expect(error.description).toContain('The service asked to wait 3600 s (Retry-After), longer than the node waits (30 s).');
 		expect(error.failure).toEqual({ cause: 'rate-limited', retryAfterMs: 3_600_000 });
 		expect(await requestLog(sim)).toHaveLength(1);
 	});
