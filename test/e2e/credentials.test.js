@@ -237,6 +237,26 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		}
 	}, 60000);
 
+	test('after an n8n restart the workflow is active again and the saved token is reused', async () => {
+		const cred = await credential('restart', { scopes: ['sbl', 'loan-application:update:se'] });
+		const wf = await resourceWorkflow(cred);
+		const before = await run(wf);
+		expect(before.res.status).toBe(200);
+		expect(before.tokenCalls).toHaveLength(1);
+		const pid = ctx.n8n.pid;
+
+		await ctx.n8n.restart();
+		expect(ctx.n8n.pid).not.toBe(pid);
+		await ctx.n8n.waitForWebhook(wf.path);
+
+		const after = await run(wf);
+		expect(after.res.status).toBe(200);
+		expect(after.res.json[0].scopes).toEqual(['sbl', 'loan-application:update:se']);
+		// The token n8n saved (encrypted with the same key) survived the restart.
+		expect(after.tokenCalls).toHaveLength(0);
+		expect(after.apiCalls[0].tokenJti).toBe(before.apiCalls[0].tokenJti);
+	}, 120000);
+
 	test("n8n's logs and the credential as the editor sees it never show a client secret", async () => {
 		const cred = await credential('redaction');
 		const seen = await ctx.n8n.getCredentialRedacted(cred.id);

@@ -24,6 +24,8 @@ function hookExit() {
 	};
 	process.on('exit', killAll);
 	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+		// A program with its own handler (scripts/start.js) stops n8n gracefully itself.
+		if (process.listenerCount(sig) > 0) continue;
 		process.once(sig, () => {
 			killAll();
 			process.exit(128 + (os.constants.signals[sig] || 0));
@@ -538,7 +540,8 @@ async function startN8n(opts) {
 	try {
 		await n.start();
 	} catch (e) {
-		await n.stop({ keepUserFolder: true }).catch(() => {});
+		// The error carries the tail of n8n's output; SBL_E2E_KEEP=1 keeps the whole user folder.
+		await n.stop().catch(() => {});
 		throw e;
 	}
 	return n;
