@@ -15,7 +15,8 @@ const path = require('node:path');
 
 // n8n-core writes an instance config into N8N_USER_FOLDER (default ~/.n8n): keep it in a temp dir.
 if (!process.env.N8N_USER_FOLDER) {
-	process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-n8n-user-'));
+	process.env.N8N_USER_FOLDER = path.join(os.tmpdir(), 'n8n-nodes-sbl-bench-user');
+	fs.mkdirSync(process.env.N8N_USER_FOLDER, { recursive: true });
 }
 
 const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
