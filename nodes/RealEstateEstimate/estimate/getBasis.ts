@@ -1,31 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { apiJson } from '../transport';
-import { describeObject, objectPath } from '../identity';
-import type { ObjectIdentity } from '../identity';
-import { readIdentity } from '../parameters';
-import { dataToResults } from '../results';
-import type { Operation } from '../types';
+import { readOperation } from '../read';
 
 /** No fields beyond the shared object identification. */
 export const getBasisDescription: INodeProperties[] = [];
 
-export const getBasis: Operation<ObjectIdentity> = {
-	prepare: (ctx, itemIndex) => readIdentity(ctx, itemIndex),
-
-	async run(ctx, api, itemIndex, identity) {
-		const target = describeObject(identity);
-		const data = await apiJson(
-			ctx,
-			api,
-			itemIndex,
-			{ method: 'GET', path: `${objectPath(identity)}/EvEstimateBasis` },
-			{
-				action: 'get the estimate basis',
-				target,
-				notFound: `No estimate basis for ${target}`,
-				badRequestHint: 'check the object identification',
-			},
-		);
-		return dataToResults(data);
-	},
-};
+export const getBasis = readOperation({
+	suffix: 'EvEstimateBasis',
+	action: 'get the estimate basis',
+	notFound: (t) => `No estimate basis for ${t}`,
+	badRequestHint: 'check the object identification',
+});

@@ -1,10 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { apiJson } from '../transport';
-import { describeObject, objectPath } from '../identity';
-import type { ObjectIdentity } from '../identity';
-import { readIdentity } from '../parameters';
-import { dataToResults } from '../results';
-import type { Operation } from '../types';
+import { readOperation } from '../read';
 
 export const getHousingCooperativeDescription: INodeProperties[] = [
 	{
@@ -19,23 +14,10 @@ export const getHousingCooperativeDescription: INodeProperties[] = [
 	},
 ];
 
-export const getHousingCooperative: Operation<ObjectIdentity> = {
-	prepare: (ctx, itemIndex) => readIdentity(ctx, itemIndex, 'cooperative'),
-
-	async run(ctx, api, itemIndex, identity) {
-		const target = describeObject(identity);
-		const data = await apiJson(
-			ctx,
-			api,
-			itemIndex,
-			{ method: 'GET', path: `${objectPath(identity)}/EvEstimateHousingCooperative` },
-			{
-				action: 'get the housing cooperative estimate',
-				target,
-				notFound: `No estimate for ${target}`,
-				badRequestHint: 'check the organization number',
-			},
-		);
-		return dataToResults(data);
-	},
-};
+export const getHousingCooperative = readOperation({
+	suffix: 'EvEstimateHousingCooperative',
+	action: 'get the housing cooperative estimate',
+	notFound: (t) => `No estimate for ${t}`,
+	badRequestHint: 'check the organization number',
+	identity: 'cooperative',
+});
