@@ -83,6 +83,30 @@ function findOAuthError(error: unknown, depth = 0): string | undefined {
 	return findOAuthError(record.cause, depth + 1);
 }
 
+/**
+ * The RFC 6749 error texts n8n's OAuth2 client (@n8n/client-oauth2) puts in place of the token
+ * endpoint's error code. n8n 1.x wraps that error in a NodeApiError whose class field `cause` is
+ * reset after construction (ExecutionBaseError declares `cause;`), so the body with the code is
+ * lost and only this text is left: map it back to the code.
+ */
+const OAUTH_ERROR_TEXTS: Array<[RegExp, string]> = [
+	[/^Client authentication failed \(e\.g\., unknown client/, 'invalid_client'],
+	[/^The requested scope is invalid, unknown, or malformed/, 'invalid_scope'],
+	[/^The provided authorization grant \(e\.g\., authorization code/, 'invalid_grant'],
+	[/^The client is not authorized to request an authorization code using this method/, 'unauthorized_client'],
+	[/^The authorization grant type is not supported by the authorization server/, 'unsupported_grant_type'],
+	[/^The request is missing a required parameter, includes an invalid parameter value/, 'invalid_request'],
+];
+
+function oauthErrorFromText(messages: unknown[]): string | undefined {
+	for (const message of messages) {
+		if (typeof message !== 'string') continue;
+		const text = message.replace(/^.*failed to acquire oauth2 access token:\s*/i, '').trim();
+		for (const [pattern, code] of OAUTH_ERROR_TEXTS) if (pattern.test(text)) return code;
+	}
+	return undefined;
+}
+
 function parseBody(data: unknown): unknown {
 	if (Buffer.isBuffer(data)) data = data.toString('utf8');
 	if (typeof data === 'string') {
@@ -120,7 +144,9 @@ export function normalizeHttpError(error: unknown): HttpFailure {
 		if (Number.isInteger(parsed) && parsed >= 100) status = parsed;
 	}
 	const message = typeof record.message === 'string' ? record.message : String(error);
-	const oauthError = findOAuthError(error);
+	const oauthError =
+		findOAuthError(error) ??
+		(status === undefined ? oauthErrorFromText([message, asRecord(record.cause)?.message]) : undefined);
 	const tokenFailure =
 		oauthError !== undefined ||
 		/access token|oauth2|invalid_client|invalid_scope|token endpoint/i.test(
