@@ -499,7 +499,8 @@ class N8n {
 	}
 
 	_killNow() {
-		if (!this.pid || this.exited) return;
+		// Also when the main process already exited: its task runner may still be in the group.
+		if (!this.pid) return;
 		try {
 			process.kill(-this.pid, 'SIGKILL');
 		} catch {}

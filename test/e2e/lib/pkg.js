@@ -38,7 +38,20 @@ function ensureBuilt({ force = false } = {}) {
 /** `npm pack` of the repository into <cache>/pack; returns the tarball path. */
 function packPackage({ build = 'if-missing' } = {}) {
 	if (build) ensureBuilt({ force: build === 'always' });
-	const dest = path.join(cacheDir(), 'pack', String(process.pid));
+	const packRoot = path.join(cacheDir(), 'pack');
+	// Tarballs of earlier processes that are gone.
+	for (const d of fs.existsSync(packRoot) ? fs.readdirSync(packRoot) : []) {
+		const pid = Number(d);
+		if (!pid || pid === process.pid) continue;
+		let alive = true;
+		try {
+			process.kill(pid, 0);
+		} catch (e) {
+			alive = e.code === 'EPERM';
+		}
+		if (!alive) fs.rmSync(path.join(packRoot, d), { recursive: true, force: true });
+	}
+	const dest = path.join(packRoot, String(process.pid));
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
 	const out = sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {

@@ -83,4 +83,18 @@ async function simReset(sim) {
 	if (r.status !== 200) throw new Error(`simulator reset → ${r.status} ${r.text}`);
 }
 
-module.exports = { INSTALL_TIMEOUT_MS, versions, packOnce, useN8n, simRequests, simMark, simConfig, simFault, simReset };
+/** Sends a signed webhook from the simulator: POST /__sim/fire { url, event, …options }. */
+async function simFire(sim, body) {
+	const r = await request('POST', `${sim.url}/__sim/fire`, { json: body });
+	if (r.status !== 200) throw new Error(`simulator fire → ${r.status} ${r.text}`);
+	return r.json;
+}
+
+/** Sends a recorded delivery again, byte for byte: POST /__sim/redeliver { deliveryId }. */
+async function simRedeliver(sim, deliveryId) {
+	const r = await request('POST', `${sim.url}/__sim/redeliver`, { json: { deliveryId } });
+	if (r.status !== 200) throw new Error(`simulator redeliver → ${r.status} ${r.text}`);
+	return r.json;
+}
+
+module.exports = { INSTALL_TIMEOUT_MS, versions, packOnce, useN8n, simRequests, simMark, simConfig, simFault, simReset, simFire, simRedeliver };

@@ -63,6 +63,28 @@ function httpRequestNode({
 	return node;
 }
 
+/**
+ * A node of this package that n8n addresses by webhook (e.g. the Consent Flow Trigger). Its
+ * production path is `<webhookId>/<path of the node's webhook description>` (no isFullPath).
+ */
+function packageTriggerNode({ type = 'consentFlowTrigger', name = 'Consent Flow Trigger', parameters = {}, credentials = {}, position = [0, 0] } = {}) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: `n8n-nodes-sbl.${type}`,
+		typeVersion: 1,
+		position,
+		webhookId: crypto.randomUUID(),
+		parameters,
+		credentials: Object.fromEntries(Object.entries(credentials).map(([t, c]) => [t, { id: c.id, name: c.name }])),
+	};
+}
+
+/** The production webhook path of a package trigger node (see packageTriggerNode). */
+function triggerWebhookPath(node, webhookPath = 'webhook') {
+	return `${node.webhookId}/${webhookPath}`;
+}
+
 /** main connections of a straight chain of nodes. */
 function chain(...nodes) {
 	const connections = {};
@@ -149,6 +171,8 @@ module.exports = {
 	uniquePath,
 	webhookNode,
 	httpRequestNode,
+	packageTriggerNode,
+	triggerWebhookPath,
 	chain,
 	workflow,
 	listExamples,
