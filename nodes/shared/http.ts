@@ -155,7 +155,9 @@ export function normalizeHttpError(error: unknown): HttpFailure {
 	return {
 		status: Number.isFinite(status) ? status : undefined,
 		headers: lowerCaseHeaders(response?.headers),
-		body: parseBody(response?.data ?? response?.body),
+		// n8n 1.x's NodeApiError drops the wrapped error (and its response) but keeps the response
+		// body as context.data: the service's own message is then still there
+		body: parseBody(response ? (response.data ?? response.body) : asRecord(record.context)?.data),
 		code: findCode(error),
 		message,
 		tokenFailure,

@@ -145,14 +145,29 @@ function splitOutNode({ name = 'Split Out', field = 'body.items', position = [22
 	};
 }
 
+/** n8n's Respond to Webhook node answering with the first item's binary property `field`. */
+function respondBinaryNode({ name = 'Respond with File', field = 'data', position = [660, 0] } = {}) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: 'n8n-nodes-base.respondToWebhook',
+		typeVersion: 1.1,
+		position,
+		parameters: { respondWith: 'binary', responseDataSource: 'set', inputFieldName: field, options: {} },
+	};
+}
+
 /**
- * Deploys Webhook → [Split Out of body.items] → node and returns { id, path, nodeName }.
- * `fanOut` inserts the Split Out node; `responseData` is the Webhook's (allEntries, firstEntryBinary…).
+ * Deploys Webhook → [Split Out of body.items] → node [→ Respond to Webhook (binary)] and returns
+ * { id, path, nodeName }. `fanOut` inserts the Split Out node; `responseData` is the Webhook's
+ * (allEntries, firstEntryBinary…); `respondBinary` answers with the node's binary `data` through
+ * a Respond to Webhook node instead (Webhook responseMode responseNode).
  */
-async function deployNodeWorkflow(ctx, node, { fanOut = false, responseData = 'allEntries', prefix = 'node' } = {}) {
+async function deployNodeWorkflow(ctx, node, { fanOut = false, responseData = 'allEntries', respondBinary = false, prefix = 'node' } = {}) {
 	const p = W.uniquePath(prefix);
-	const webhook = W.webhookNode({ path: p, responseData });
+	const webhook = respondBinary ? W.webhookNode({ path: p, responseMode: 'responseNode' }) : W.webhookNode({ path: p, responseData });
 	const nodes = fanOut ? [webhook, splitOutNode(), node] : [webhook, node];
+	if (respondBinary) nodes.push(respondBinaryNode());
 	const created = await ctx.n8n.deployWorkflow(W.workflow(`${prefix} ${node.name} ${p}`, nodes));
 	return { id: created.id, path: p, nodeName: node.name };
 }
@@ -267,6 +282,7 @@ module.exports = {
 	estimateCredential,
 	packageNode,
 	splitOutNode,
+	respondBinaryNode,
 	deployNodeWorkflow,
 	runWorkflow,
 	nodeItems,
