@@ -4,9 +4,8 @@
 // methods, a wrong secret, an expired token, Continue On Fail with pairedItem, delete and 404.
 // Workflows are Webhook → (Split Out) → Consent Flow; a test POSTs to the webhook and checks the
 // answer, the saved execution and what the simulator received.
-const { waitFor } = require('./lib/http');
+const { request, waitFor } = require('./lib/http');
 const { versions, useN8n, simConfig, simRequests } = require('./lib/suite');
-const { request } = require('./lib/http');
 const W = require('./lib/workflows');
 const S = require('./lib/scenarios');
 

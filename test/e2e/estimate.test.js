@@ -6,7 +6,7 @@
 // the error messages the node's README promises (404, 500) and a 429 that is retried.
 const fs = require('node:fs');
 const path = require('node:path');
-const { versions, useN8n, simFault, simRequests } = require('./lib/suite');
+const { versions, useN8n, simFault, simMark, simRequests } = require('./lib/suite');
 const W = require('./lib/workflows');
 const S = require('./lib/scenarios');
 
@@ -248,12 +248,12 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 			[{ knr: '0301', gnr: 208, bnr: 12, usableArea: 82 }, { usableArea: 82 }],
 			[{ knr: '4601', gnr: 15, bnr: 3 }, undefined], // no usableArea: no body at all
 		]) {
-			const mark = (await simRequests(ctx.sim)).length;
+			const mark = await simMark(ctx.sim);
 			const before = (await ctx.n8n.executions(created.id, { includeData: false })).length;
 			const res = await S.requestRaw('POST', ctx.n8n.webhookUrl(p), { json: body });
 			expect(res.status).toBe(200);
 			expect(res.headers['content-type']).toMatch(/^application\/pdf/);
-			const log = (await simRequests(ctx.sim)).slice(mark).filter((r) => r.path.startsWith(ctx.sim.estimatePrefix));
+			const log = (await simRequests(ctx.sim, { since: mark })).filter((r) => r.path.startsWith(ctx.sim.estimatePrefix));
 			const objectPath = `/RealEstates/${body.knr}/${body.gnr}/${body.bnr}/0/0`;
 			expect(log.map((r) => [r.method, r.path.replace(/\d+$/, 'N'), r.status])).toEqual([
 				['POST', api(`${objectPath}/EvEstimate`), 200],
