@@ -12,7 +12,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { DEDUPE_KEY, DEFAULT_REMEMBERED, MAX_REMEMBERED, recordDelivery } from './dedupe';
+import { DEDUPE_KEY, DEFAULT_REMEMBERED, MAX_REMEMBERED, recordDeliveryShared } from './dedupe';
 import {
 	CONSENT_EVENTS,
 	OUTPUT_NAMES,
@@ -364,14 +364,19 @@ export class ConsentFlowTrigger implements INodeType {
 				DEFAULT_REMEMBERED,
 			) as number;
 			const staticData = this.getWorkflowStaticData('node');
-			const decision = recordDelivery(staticData[DEDUPE_KEY], delivery.webhookId, remembered);
+			const memoryKey = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
+			const decision = recordDeliveryShared(
+				memoryKey,
+				staticData[DEDUPE_KEY],
+				delivery.webhookId,
+				remembered,
+			);
 			if (decision.duplicate) {
 				return { webhookResponse: ack('duplicate') };
 			}
-			// Assign a fresh object to a key of the node's observable static data: that always
-			// sets n8n's change flag (mutating a plain object added during the same request
-			// would not).
-			staticData[DEDUPE_KEY] = decision.next as unknown as IDataObject;
+			// Assigning (even the same object again) to a key of the node's observable static data
+			// sets n8n's change flag; the object is shared by all requests of this process.
+			staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
 		// 6. Emit on the event's own output.

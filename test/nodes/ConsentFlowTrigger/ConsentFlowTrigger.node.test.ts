@@ -9,10 +9,13 @@ import type {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
 import { createDatabase, startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
+
+// The duplicate memory also lives in the process; every test starts as a fresh process.
+beforeEach(() => resetProcessMemory());
 
 const CREDENTIALS = { secret: SIGNING_KEY, signatureHeader: '' };
 
@@ -367,6 +370,7 @@ describe('webhook() over HTTP: duplicates', () => {
 		expect(before.deliveries.every((d) => d.staticDataSaved === true)).toBe(true);
 		await before.close();
 		open.splice(open.indexOf(before), 1);
+		resetProcessMemory(); // a restart is a new process
 
 		// "Restart": a new node instance and a new server, the same stored static data.
 		const after = await harness({ db });

@@ -7,6 +7,8 @@ import {
 	clampLimit,
 	readRememberedIds,
 	recordDelivery,
+	recordDeliveryShared,
+	resetProcessMemory,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 
@@ -139,5 +141,34 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 		data[DEDUPE_KEY] = recordDelivery(undefined, 'a', 10).next as unknown as IDataObject;
 		workflowOver(undefined);
 		expect(workflow.staticData.__dataChanged).toBe(true);
+	});
+});
+
+describe('recordDeliveryShared (per-process memory against stale reads)', () => {
+	beforeEach(() => resetProcessMemory());
+
+	test('a delivery that read static data before the previous write still keeps the previous id', () => {
+		// n8n reloads static data per request; request B read it before request A's write landed
+		const staleRead = { version: 1, ids: ['old'] };
+		const a = recordDeliveryShared('wf\u0000Trigger', staleRead, 'A', 10);
+		expect(a.duplicate).toBe(false);
+		const b = recordDeliveryShared('wf\u0000Trigger', staleRead, 'B', 10);
+		expect(b.duplicate).toBe(false);
+		// B's write (the state object, serialised by n8n) carries A too
+		expect(JSON.parse(JSON.stringify(b.state)).ids).toEqual(['old', 'A', 'B']);
+		// and a redelivery of A with the same stale read is a duplicate
+		expect(recordDeliveryShared('wf\u0000Trigger', staleRead, 'A', 10).duplicate).toBe(true);
+	});
+
+	test('triggers do not share memory, and the limit applies to the merged ids', () => {
+		recordDeliveryShared('wf1\u0000T', undefined, 'x', 10);
+		expect(recordDeliveryShared('wf2\u0000T', undefined, 'x', 10).duplicate).toBe(false);
+		let state;
+		for (const id of ['a', 'b', 'c', 'd']) state = recordDeliveryShared('wf3\u0000T', { ids: ['z'] }, id, 3).state;
+		expect(state!.ids).toEqual(['b', 'c', 'd']);
+	});
+
+	test('ids stored in the database (another process, or before a restart) count as seen', () => {
+		expect(recordDeliveryShared('k', { version: 1, ids: ['from-db'] }, 'from-db', 10).duplicate).toBe(true);
 	});
 });
