@@ -394,7 +394,7 @@ export class ConsentFlowTrigger implements INodeType {
 		// The node answers itself and returns `noWebhookResponse`: n8n then runs its response
 		// callback, which saves the static data (the remembered id), before it prepares the
 		// execution. With n8n's deferred `onReceived` answer, preparing the execution resets the
-		// change flag first and the write is lost (n8n 2.41; see README-section.md, "Duplicates").
+		// change flag first and the write is lost (n8n 2.41; see the README, "Duplicates: what is guaranteed").
 		res.status(200).json(ack('emitted'));
 		return { workflowData, noWebhookResponse: true };
 	}

@@ -6,7 +6,7 @@
 const crypto = require('node:crypto');
 const { request, waitFor } = require('./http');
 
-/** The trigger's outputs, in order (see nodes/ConsentFlowTrigger/README-section.md). */
+/** The trigger's outputs, in order (see the README, "Consent Flow Trigger"). */
 const TRIGGER_OUTPUTS = [
 	'consent.created',
 	'consent.accepted',
