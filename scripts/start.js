@@ -205,6 +205,12 @@ async function main() {
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
+	// `npm start` killed with SIGTERM exits without passing the signal on: notice that the
+	// parent (npm) is gone and stop as well, so nothing is left running.
+	const parentPid = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parentPid) stop('parent exited');
+	}, 1000).unref();
 	process.on('exit', () => {
 		try {
 			process.kill(simChild.pid, 'SIGKILL');
