@@ -1,4 +1,5 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { clientCredentialsFields, hiddenAuthorizationCodeFields } from './clientCredentialsFields';
 
 /** Country codes of the loan application scopes. */
 const LOAN_APPLICATION_COUNTRIES = [
@@ -81,39 +82,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			placeholder: 'https://api.example.com',
 			description: 'Base address of the consent flow API ({base_url}), without /api/…',
 		},
-		{
-			displayName: 'Client ID',
-			name: 'clientId',
-			type: 'string',
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Client Secret',
-			name: 'clientSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Client Authentication',
-			name: 'authentication',
-			type: 'options',
-			options: [
-				{
-					name: 'Basic Auth Header',
-					value: 'header',
-					description: 'Send client ID and secret as an Authorization: Basic header',
-				},
-				{
-					name: 'In Body',
-					value: 'body',
-					description: 'Send client_id and client_secret as form fields of the token request',
-				},
-			],
-			default: 'header',
-		},
+		...clientCredentialsFields,
 		{
 			displayName: 'Scopes',
 			name: 'scopes',
@@ -145,18 +114,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			default:
 				"={{ [].concat($self.scopes || [], String($self.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ') }}",
 		},
-		{
-			displayName: 'Auth URL',
-			name: 'authUrl',
-			type: 'hidden',
-			default: '',
-		},
-		{
-			displayName: 'Auth URI Query Parameters',
-			name: 'authQueryParameters',
-			type: 'hidden',
-			default: '',
-		},
+		...hiddenAuthorizationCodeFields,
 	];
 
 	test: ICredentialTestRequest = {

@@ -1,4 +1,5 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+import { clientCredentialsFields, hiddenAuthorizationCodeFields } from './clientCredentialsFields';
 
 /**
  * OAuth2 client credentials for the real estate estimate API. n8n fetches, caches and
@@ -41,39 +42,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			description:
 				'Base address of the estimate API including any path prefix, without /RealEstates/…',
 		},
-		{
-			displayName: 'Client ID',
-			name: 'clientId',
-			type: 'string',
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Client Secret',
-			name: 'clientSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Client Authentication',
-			name: 'authentication',
-			type: 'options',
-			options: [
-				{
-					name: 'Basic Auth Header',
-					value: 'header',
-					description: 'Send client ID and secret as an Authorization: Basic header',
-				},
-				{
-					name: 'In Body',
-					value: 'body',
-					description: 'Send client_id and client_secret as form fields of the token request',
-				},
-			],
-			default: 'header',
-		},
+		...clientCredentialsFields,
 		{
 			displayName: 'Scope',
 			name: 'scope',
@@ -82,17 +51,6 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			placeholder: 'estimate:read',
 			description: 'Scopes to request, separated by spaces (leave empty for the client default)',
 		},
-		{
-			displayName: 'Auth URL',
-			name: 'authUrl',
-			type: 'hidden',
-			default: '',
-		},
-		{
-			displayName: 'Auth URI Query Parameters',
-			name: 'authQueryParameters',
-			type: 'hidden',
-			default: '',
-		},
+		...hiddenAuthorizationCodeFields,
 	];
 }
