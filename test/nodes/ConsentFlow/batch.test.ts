@@ -10,21 +10,12 @@ import {
 	runNode,
 	simFlows,
 	simRequests,
-	startSim,
+	useSimulator,
 } from './helpers';
 import type { Sim } from './helpers';
 
 let sim: Sim;
-
-beforeAll(async () => {
-	sim = await startSim();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
-});
+useSimulator((started) => (sim = started));
 
 const ext = (id: string) => ({ additionalFields: { externalId: id } });
 

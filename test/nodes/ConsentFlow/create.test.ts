@@ -6,25 +6,15 @@ import {
 	control,
 	createParams,
 	credentialsFor,
-	resetSim,
 	runNode,
 	simFlows,
 	simRequests,
-	startSim,
+	useSimulator,
 } from './helpers';
 import type { Sim } from './helpers';
 
 let sim: Sim;
-
-beforeAll(async () => {
-	sim = await startSim();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
-});
+useSimulator((started) => (sim = started));
 
 describe('Consent Flow: create', () => {
 	test('creates a flow: one bearer POST with exactly the five fields, output is the flow as returned', async () => {

@@ -1,34 +1,19 @@
 import {
 	apiRequests,
-	control,
+	createFlowFor,
 	createParams,
 	credentialsFor,
 	deleteParams,
-	resetSim,
 	runNode,
 	simFlows,
-	startSim,
+	useSimulator,
 } from './helpers';
 import type { Sim } from './helpers';
 
 let sim: Sim;
+useSimulator((started) => (sim = started));
 
-beforeAll(async () => {
-	sim = await startSim();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
-});
-
-async function createFlow(): Promise<string> {
-	const { output, error } = await runNode(createParams(), { credentials: credentialsFor(sim) });
-	if (error) throw error;
-	await control(sim, 'DELETE', '/requests');
-	return String(output![0].json.id);
-}
+const createFlow = async (): Promise<string> => await createFlowFor(sim);
 
 describe('Consent Flow: delete', () => {
 	test('deletes a flow: DELETE /api/flows/{id}, output { flowId, deleted: true, ...answer }', async () => {

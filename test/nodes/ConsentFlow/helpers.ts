@@ -214,3 +214,29 @@ export function deepText(value: unknown): string {
 	walk(value, 0);
 	return parts.join('\n');
 }
+
+/**
+ * One simulator for the test file: started before all tests, reset before each, closed after
+ * all. `assign` receives it (test files keep a plain `sim` variable).
+ */
+export function useSimulator(assign: (sim: Sim) => void): void {
+	let started: Sim | undefined;
+	beforeAll(async () => {
+		started = await startSim();
+		assign(started);
+	});
+	afterAll(async () => {
+		await started?.close();
+	});
+	beforeEach(async () => {
+		if (started) await resetSim(started);
+	});
+}
+
+/** Creates a flow through the node and clears the request log; returns the flow id. */
+export async function createFlowFor(sim: Sim): Promise<string> {
+	const { output, error } = await runNode(createParams(), { credentials: credentialsFor(sim) });
+	if (error) throw error;
+	await control(sim, 'DELETE', '/requests');
+	return String(output![0].json.id);
+}

@@ -3,25 +3,15 @@ import {
 	createParams,
 	credentialsFor,
 	deleteParams,
-	resetSim,
 	runNode,
 	simRequests,
-	startSim,
+	useSimulator,
 } from './helpers';
 import type { RunResult, Sim } from './helpers';
 import type { Params } from '../../support/execute-context';
 
 let sim: Sim;
-
-beforeAll(async () => {
-	sim = await startSim();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
-});
+useSimulator((started) => (sim = started));
 
 /** Runs the node and checks the common shape of a validation failure: nothing reached the simulator. */
 async function expectInvalid(
