@@ -5,6 +5,7 @@
 const { sleep } = require('./lib/http');
 const { versions, useN8n, simRequests, simMark, simConfig } = require('./lib/suite');
 const W = require('./lib/workflows');
+const { consentCredential } = require('./lib/scenarios');
 
 const TYPE = 'consentFlowOAuth2Api';
 const TOKEN_PATH = (realm) => `/auth/realms/${realm}/protocol/openid-connect/token`;
@@ -16,24 +17,10 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 
 	/** Creates a consentFlowOAuth2Api credential for the simulator's demo client. */
 	async function credential(name, data = {}) {
-		const { sim, n8n } = ctx;
-		const client = sim.clients.consent;
-		const full = {
-			environment: 'test',
-			identityProviderUrl: sim.authUrl,
-			realm: 'sbl',
-			apiBaseUrl: sim.consentBaseUrl,
-			clientId: client.clientId,
-			clientSecret: client.clientSecret,
-			authentication: 'header',
-			scopes: ['sbl'],
-			additionalScopes: '',
-			...data,
-		};
-		secrets.add(full.clientSecret);
-		const created = await n8n.createCredential({ name: `${name} ${++seq}`, type: TYPE, data: full });
+		const created = await consentCredential(ctx, `${name} ${++seq}`, data);
+		secrets.add(created.data.clientSecret);
 		expect(created.id).toEqual(expect.any(String));
-		return { id: created.id, name: created.name, data: full };
+		return { id: created.id, name: created.name, data: created.data };
 	}
 
 	/** Deploys Webhook → HTTP Request GET {consentBaseUrl}/api/resource with the credential. */
