@@ -3,7 +3,8 @@
  * otherwise a sentence saying which rule it breaks (the caller adds item and field).
  */
 
-const K1_WEIGHTS = [3, 7, 6, 1, 8, 9, 4, 5, 2];
+/** Weights for the first control digit K1 over digits 1–10, K1 itself included (weight 1). */
+const K1_WEIGHTS = [3, 7, 6, 1, 8, 9, 4, 5, 2, 1];
 const K2_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 const ORG_WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2];
 
@@ -26,14 +27,16 @@ function daysInMonth(month: number, twoDigitYear: number): number {
 
 export interface NationalIdInfo {
 	kind: 'birth-number' | 'd-number' | 'h-number' | 'synthetic';
-	/** 'classic': k1/k2 as computed check digits; '2032': the widened rule (remainders 0–3). */
+	/** 'classic': K1 as the computed check digit (remainder 0); '2032': K1 by the widened rule (remainder 1–3). */
 	controlRule: 'classic' | '2032';
 }
 
 /**
  * Checks a national identity number (fødselsnummer) and its variants: D-number (day + 40),
- * H-number (month + 40), synthetic test identities (month + 80). Both the classic control-digit
- * rule and the 2032 rule (weighted sum including the control digit, mod 11, in 0–3) are accepted.
+ * H-number (month + 40), synthetic test identities (month + 80). The first control digit K1 is
+ * accepted by the classic rule and by the rule from 2032 (weighted sum including K1, mod 11, in
+ * 0–3); the second, K2, is the same under both: the mod-11 check digit of digits 1–10.
+ * (Skatteetaten, "Nytt fødselsnummer fra 2032"; NAV's fnrvalidator does the same.)
  */
 export function checkNationalId(value: string): { error?: string; info?: NationalIdInfo } {
 	if (!/^\d{11}$/.test(value)) {
@@ -61,13 +64,11 @@ export function checkNationalId(value: string): { error?: string; info?: Nationa
 	if (day < 1 || day > daysInMonth(month, year)) {
 		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
 	}
-	const classic =
-		mod11CheckDigit(digits, K1_WEIGHTS) === digits[9] && mod11CheckDigit(digits, K2_WEIGHTS) === digits[10];
-	if (classic) return { info: { kind, controlRule: 'classic' } };
-	const r1 = (weightedSum(digits, K1_WEIGHTS) + digits[9]) % 11;
-	const r2 = (weightedSum(digits, K2_WEIGHTS) + digits[10]) % 11;
-	if (r1 <= 3 && r2 <= 3) return { info: { kind, controlRule: '2032' } };
-	return { error: 'has wrong check digits (digits 10–11 fail the mod-11 control)' };
+	const k1Remainder = weightedSum(digits, K1_WEIGHTS) % 11;
+	if (k1Remainder > 3 || mod11CheckDigit(digits, K2_WEIGHTS) !== digits[10]) {
+		return { error: 'has wrong check digits (digits 10–11 fail the mod-11 control)' };
+	}
+	return { info: { kind, controlRule: k1Remainder === 0 ? 'classic' : '2032' } };
 }
 
 export function validateNationalId(value: string): string | undefined {
