@@ -14,9 +14,13 @@ import {
 
 import { DEDUPE_KEY, DEFAULT_REMEMBERED, MAX_REMEMBERED, recordDeliveryShared } from './dedupe';
 import {
-	CONSENT_EVENTS,
+	ALL_EVENT_OPTIONS,
+	EVENT_OPTIONS,
 	OUTPUT_NAMES,
+	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
+} from './events';
+import {
 	bodyText,
 	checkFreshness,
 	eventItem,
@@ -32,9 +36,7 @@ import {
 } from './signature';
 
 /** Value of the `events` option that stands for the `Unrecognised` output. */
-export const UNRECOGNISED_EVENT_OPTION = 'unrecognised';
-
-const ALL_EVENT_OPTIONS: string[] = [...CONSENT_EVENTS, UNRECOGNISED_EVENT_OPTION];
+export const UNRECOGNISED_EVENT_OPTION = UNRECOGNISED_ENTRY.value;
 
 export type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale';
 
@@ -94,19 +96,7 @@ export class ConsentFlowTrigger implements INodeType {
 			name: 'Consent Flow Trigger',
 		},
 		inputs: [],
-		outputs: [
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-			NodeConnectionTypes.Main,
-		],
+		outputs: OUTPUT_NAMES.map(() => NodeConnectionTypes.Main),
 		outputNames: [...OUTPUT_NAMES],
 		credentials: [
 			{
@@ -135,64 +125,7 @@ export class ConsentFlowTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				options: [
-					{
-						name: 'Consent Accepted',
-						value: 'consent.accepted',
-						description: 'The user accepted the consent',
-					},
-					{
-						name: 'Consent Created',
-						value: 'consent.created',
-						description: 'A new consent request was created',
-					},
-					{
-						name: 'Consent Data',
-						value: 'consent.data',
-						description: 'The consent data was delivered (always after Consent Accepted)',
-					},
-					{
-						name: 'Consent Deleted',
-						value: 'consent.deleted',
-						description: 'A consent was deleted (after a flow was deleted)',
-					},
-					{
-						name: 'Consent Rejected',
-						value: 'consent.rejected',
-						description: 'The user rejected the consent',
-					},
-					{
-						name: 'Consent Timed Out',
-						value: 'consent.timedOut',
-						description: 'An accepted consent is no longer valid',
-					},
-					{
-						name: 'Consent Timed Out Data Failed',
-						value: 'consent.timedOutDataFailed',
-						description: 'An accepted consent is no longer valid and its data could not be fetched',
-					},
-					{
-						name: 'Income Data Failed',
-						value: 'income.dataFailed',
-						description: 'Income data could not be fetched',
-					},
-					{
-						name: 'Tax Data Failed',
-						value: 'tax.dataFailed',
-						description: 'Tax data could not be fetched',
-					},
-					{
-						name: 'Unrecognised Delivery',
-						value: UNRECOGNISED_EVENT_OPTION,
-						description:
-							'A correctly signed delivery that is not JSON or names no known event (Unrecognised output)',
-					},
-					{
-						name: 'User Timed Out',
-						value: 'user.timedOut',
-						description: 'The user did not answer the consent request in time (about 10 days)',
-					},
-				],
+				options: EVENT_OPTIONS,
 				default: [...ALL_EVENT_OPTIONS],
 				description:
 					'Deliveries that start the workflow. Others are acknowledged with 200 and dropped; each event keeps its own output either way.',
@@ -326,7 +259,7 @@ export class ConsentFlowTrigger implements INodeType {
 		}
 
 		// 4. Event filter.
-		const selected = this.getNodeParameter('events', ALL_EVENT_OPTIONS) as string[];
+		const selected = this.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as string[];
 		const optionValue = delivery.kind === 'event' ? delivery.event : UNRECOGNISED_EVENT_OPTION;
 		if (!selected.includes(optionValue)) {
 			return { webhookResponse: ack('filtered') };

@@ -11,28 +11,14 @@
  * nothing signed is lost.
  */
 
-/** The ten events, in the order of the node's outputs. */
-export const CONSENT_EVENTS = [
-	'consent.created',
-	'consent.accepted',
-	'consent.rejected',
-	'consent.deleted',
-	'consent.data',
-	'consent.timedOut',
-	'consent.timedOutDataFailed',
-	'user.timedOut',
-	'tax.dataFailed',
-	'income.dataFailed',
-] as const;
+import { CONSENT_EVENTS, type ConsentEvent } from './events';
 
-export type ConsentEvent = (typeof CONSENT_EVENTS)[number];
-
-export const UNRECOGNISED = 'Unrecognised';
-
-/** Output names, in output order: the ten events, then `Unrecognised` (index 10). */
-export const OUTPUT_NAMES: readonly string[] = [...CONSENT_EVENTS, UNRECOGNISED];
-
-export const UNRECOGNISED_INDEX = CONSENT_EVENTS.length;
+export {
+	CONSENT_EVENTS,
+	OUTPUT_NAMES,
+	UNRECOGNISED_INDEX,
+	type ConsentEvent,
+} from './events';
 
 export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event';
 

@@ -1,7 +1,5 @@
 import {
 	CONSENT_EVENTS,
-	OUTPUT_NAMES,
-	UNRECOGNISED_INDEX,
 	bodyText,
 	canonicalEvent,
 	checkFreshness,
@@ -23,25 +21,6 @@ const unrecognised = (body: string): UnrecognisedDelivery => {
 	if (parsed.kind !== 'unrecognised') throw new Error(`expected unrecognised, got ${parsed.kind}`);
 	return parsed;
 };
-
-describe('outputs', () => {
-	it('are the ten events in the documented order, then Unrecognised', () => {
-		expect(OUTPUT_NAMES).toEqual([
-			'consent.created',
-			'consent.accepted',
-			'consent.rejected',
-			'consent.deleted',
-			'consent.data',
-			'consent.timedOut',
-			'consent.timedOutDataFailed',
-			'user.timedOut',
-			'tax.dataFailed',
-			'income.dataFailed',
-			'Unrecognised',
-		]);
-		expect(UNRECOGNISED_INDEX).toBe(10);
-	});
-});
 
 describe('parseDelivery', () => {
 	it.each(CONSENT_EVENTS.map((event, index) => [event, index] as const))(

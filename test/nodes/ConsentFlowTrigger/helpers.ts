@@ -56,6 +56,15 @@ export async function postSigned(
 	});
 }
 
+/**
+ * The service description's ten events (consent-flow-service.md, "Events"), in its order:
+ * the oracle the trigger's event table and outputs are checked against.
+ */
+export const PUBLISHED_EVENTS: readonly string[] = (
+	'consent.created consent.accepted consent.rejected consent.deleted consent.data ' +
+	'consent.timedOut consent.timedOutDataFailed user.timedOut tax.dataFailed income.dataFailed'
+).split(' ');
+
 let counter = 0;
 
 /** A unique delivery id per call. */

@@ -1,0 +1,49 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
+import {
+	EVENT_TABLE,
+	UNRECOGNISED_ENTRY,
+	UNRECOGNISED_INDEX,
+} from '../../../nodes/ConsentFlowTrigger/events';
+import { PUBLISHED_EVENTS } from './helpers';
+
+const PUBLISHED = PUBLISHED_EVENTS;
+
+describe('the one event table feeds the whole description', () => {
+	const d = new ConsentFlowTrigger().description;
+	const events = d.properties.find((p) => p.name === 'events');
+	const options = (events?.options ?? []) as INodePropertyOptions[];
+
+	it('has the ten published events, in order, each with a name and a description', () => {
+		expect(EVENT_TABLE.map((e) => e.value)).toEqual(PUBLISHED);
+		for (const entry of [...EVENT_TABLE, UNRECOGNISED_ENTRY]) {
+			expect(entry.displayName).toMatch(/^[A-Z][A-Za-z ]+$/);
+			expect(entry.description.length).toBeGreaterThan(10);
+		}
+		expect(CONSENT_EVENTS).toEqual(PUBLISHED);
+	});
+
+	it('outputs: one main output per table entry plus Unrecognised, named after the events', () => {
+		expect(d.outputs).toEqual(Array(EVENT_TABLE.length + 1).fill('main'));
+		expect(d.outputNames).toEqual([...PUBLISHED, 'Unrecognised']);
+		expect(OUTPUT_NAMES).toEqual(d.outputNames);
+		expect(UNRECOGNISED_INDEX).toBe(10);
+	});
+
+	it('Events: one option per table entry (name, value, description) and all of them by default', () => {
+		const expected = [...EVENT_TABLE, UNRECOGNISED_ENTRY].map((e) => ({
+			name: e.displayName,
+			value: e.value,
+			description: e.description,
+		}));
+		expect([...options].sort((a, b) => String(a.value).localeCompare(String(b.value)))).toEqual(
+			expected.sort((a, b) => a.value.localeCompare(b.value)),
+		);
+		// Shown in alphabetical order of their names, as n8n's lint wants for option lists.
+		const names = options.map((o) => o.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		expect(events?.default).toEqual([...PUBLISHED, 'unrecognised']);
+	});
+});
