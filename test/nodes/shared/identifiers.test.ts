@@ -103,7 +103,10 @@ describe('national identity number', () => {
 			for (let d = 0; d <= 9; d++) {
 				if (String(d) === valid[pos]) continue;
 				const changed = valid.slice(0, pos) + d + valid.slice(pos + 1);
-				expect([changed, validateNationalId(changed)]).toEqual([changed, expect.stringMatching(/check digits/)]);
+				expect([changed, validateNationalId(changed)]).toEqual([
+					changed,
+					expect.stringMatching(/check digits/),
+				]);
 			}
 		}
 	});
@@ -144,7 +147,10 @@ describe('national identity number: birth year and calendar', () => {
 	test.each([
 		['29020050088', 'individual number 500, year 00: 2000 is a leap year'],
 		['29020090039', 'individual number 900, year 00: 2000'],
-		['29024880026', 'individual number 800, year 48: no century; 29 February exists in 1848, 1948, 2048'],
+		[
+			'29024880026',
+			'individual number 800, year 48: no century; 29 February exists in 1848, 1948, 2048',
+		],
 		['29024870063', 'individual number 700, year 48: no century, leap in every one'],
 		['31129920028', '31 December'],
 		['30129900063', '30 December'],
@@ -192,7 +198,8 @@ describe('organization number', () => {
 			}
 		}
 		expect(prefix).not.toBe('');
-		for (let d = 0; d <= 9; d++) expect(validateOrganizationNumber(prefix + d)).toMatch(/check digit/);
+		for (let d = 0; d <= 9; d++)
+			expect(validateOrganizationNumber(prefix + d)).toMatch(/check digit/);
 	});
 });
 
