@@ -1,16 +1,54 @@
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { normalizeConcurrency } from '../shared/pool';
+import { operationTable, runItems } from '../shared/runner';
 import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from './descriptions';
 import { documentDescription, documentOperations } from './document';
 import { estimateDescription, estimateOperations } from './estimate';
-import { normalizeConcurrency } from './pool';
-import { runOperation } from './router';
-import type { Operation } from './types';
+import type { EstimateOperation } from './read';
+import { CONNECTION } from './wording';
 
-const operations: Record<string, Record<string, Operation<unknown>>> = {
-	estimate: estimateOperations as Record<string, Operation<unknown>>,
-	document: documentOperations as Record<string, Operation<unknown>>,
+const operations: Record<string, Record<string, EstimateOperation<unknown>>> = {
+	estimate: estimateOperations as Record<string, EstimateOperation<unknown>>,
+	document: documentOperations as Record<string, EstimateOperation<unknown>>,
 };
+
+/** The operations that read the object identification fields, from their own definitions. */
+const objectOperations = Object.values(operations).flatMap((byName) =>
+	Object.entries(byName)
+		.filter(([, operation]) => operation.identifiesObject)
+		.map(([name]) => name),
+);
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Document',
+				value: 'document',
+			},
+			{
+				name: 'Estimate',
+				value: 'estimate',
+			},
+		],
+		default: 'estimate',
+	},
+	...estimateDescription,
+	...documentDescription,
+	...objectIdentificationFields(objectOperations),
+	optionsField,
+];
 
 export class RealEstateEstimate implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,46 +67,24 @@ export class RealEstateEstimate implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'realEstateEstimateOAuth2Api',
+				name: CONNECTION.credentialType,
 				required: true,
 			},
 		],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Document',
-						value: 'document',
-					},
-					{
-						name: 'Estimate',
-						value: 'estimate',
-					},
-				],
-				default: 'estimate',
-			},
-			...estimateDescription,
-			...documentDescription,
-			...objectIdentificationFields,
-			optionsField,
-		],
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const resource = this.getNodeParameter('resource', 0) as string;
-		const operation = this.getNodeParameter('operation', 0) as string;
-		const handler = operations[resource]?.[operation];
-		if (!handler) {
-			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
-		}
 		const concurrency = normalizeConcurrency(
 			this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY),
 			DEFAULT_CONCURRENCY,
 		);
-		return [await runOperation(this, handler, this.getInputData().length, concurrency)];
+		return [
+			await runItems(this, operationTable(operations), {
+				connection: CONNECTION,
+				properties,
+				concurrency,
+			}),
+		];
 	}
 }

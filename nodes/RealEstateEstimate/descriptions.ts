@@ -1,81 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Operations that address one object by cadastre or by housing cooperative share. */
-const objectOperations = {
-	resource: ['estimate', 'document'],
-	operation: ['get', 'getBasis', 'getMarketEstimate', 'getMany'],
-};
-
-/** The object identification shared by every per-object operation (one set of fields). */
-export const objectIdentificationFields: INodeProperties[] = [
-	{
-		displayName: 'Identify By',
-		name: 'identifyBy',
-		type: 'options',
-		options: [
-			{
-				name: 'Cadastre',
-				value: 'cadastre',
-				description: 'Municipality, farm, title, leasehold and section number (knr/gnr/bnr/fnr/snr)',
-			},
-			{
-				name: 'Housing Cooperative Share',
-				value: 'share',
-				description: "The housing cooperative's organization number and the share number",
-			},
-		],
-		default: 'cadastre',
-		displayOptions: { show: objectOperations },
-	},
-	{
-		displayName: 'Municipality Number (Knr)',
-		name: 'knr',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '0301',
-		description: 'Kommunenummer: exactly 4 digits including the leading zero (0301 is Oslo)',
-		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
-	},
-	{
-		displayName: 'Farm Number (Gnr)',
-		name: 'gnr',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, maxValue: 99999, numberPrecision: 0 },
-		description: 'Gårdsnummer, 1 to 99999',
-		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
-	},
-	{
-		displayName: 'Title Number (Bnr)',
-		name: 'bnr',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, maxValue: 9999, numberPrecision: 0 },
-		description: 'Bruksnummer, 1 to 9999',
-		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
-	},
-	{
-		displayName: 'Leasehold Number (Fnr)',
-		name: 'fnr',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
-		description: 'Festenummer, 0 to 9999 (0 = none)',
-		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
-	},
-	{
-		displayName: 'Section Number (Snr)',
-		name: 'snr',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
-		description: 'Seksjonsnummer, 0 to 999 (0 = none)',
-		displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
-	},
-	{
+/** The housing cooperative's organization number, shown where `show` says (one definition). */
+export function organizationNumberField(
+	show: NonNullable<INodeProperties['displayOptions']>['show'],
+): INodeProperties {
+	return {
 		displayName: 'Organization Number',
 		name: 'organizationNumber',
 		type: 'string',
@@ -83,19 +12,99 @@ export const objectIdentificationFields: INodeProperties[] = [
 		default: '',
 		placeholder: '987654325',
 		description: "The housing cooperative's organization number: 9 digits with a valid check digit",
-		displayOptions: { show: { ...objectOperations, identifyBy: ['share'] } },
-	},
-	{
-		displayName: 'Share Number',
-		name: 'shareNumber',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		description: 'Andelsnummer: the share within the housing cooperative, a positive whole number',
-		displayOptions: { show: { ...objectOperations, identifyBy: ['share'] } },
-	},
-];
+		displayOptions: { show },
+	};
+}
+
+/**
+ * The object identification shared by every per-object operation (one set of fields), shown for
+ * `operations` (the operations whose definition says they identify an object).
+ */
+export function objectIdentificationFields(operations: string[]): INodeProperties[] {
+	const objectOperations = { operation: operations };
+	return [
+		{
+			displayName: 'Identify By',
+			name: 'identifyBy',
+			type: 'options',
+			options: [
+				{
+					name: 'Cadastre',
+					value: 'cadastre',
+					description:
+						'Municipality, farm, title, leasehold and section number (knr/gnr/bnr/fnr/snr)',
+				},
+				{
+					name: 'Housing Cooperative Share',
+					value: 'share',
+					description: "The housing cooperative's organization number and the share number",
+				},
+			],
+			default: 'cadastre',
+			displayOptions: { show: objectOperations },
+		},
+		{
+			displayName: 'Municipality Number (Knr)',
+			name: 'knr',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '0301',
+			description: 'Kommunenummer: exactly 4 digits including the leading zero (0301 is Oslo)',
+			displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+		},
+		{
+			displayName: 'Farm Number (Gnr)',
+			name: 'gnr',
+			type: 'number',
+			required: true,
+			default: 0,
+			typeOptions: { minValue: 1, maxValue: 99999, numberPrecision: 0 },
+			description: 'Gårdsnummer, 1 to 99999',
+			displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+		},
+		{
+			displayName: 'Title Number (Bnr)',
+			name: 'bnr',
+			type: 'number',
+			required: true,
+			default: 0,
+			typeOptions: { minValue: 1, maxValue: 9999, numberPrecision: 0 },
+			description: 'Bruksnummer, 1 to 9999',
+			displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+		},
+		{
+			displayName: 'Leasehold Number (Fnr)',
+			name: 'fnr',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
+			description: 'Festenummer, 0 to 9999 (0 = none)',
+			displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+		},
+		{
+			displayName: 'Section Number (Snr)',
+			name: 'snr',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
+			description: 'Seksjonsnummer, 0 to 999 (0 = none)',
+			displayOptions: { show: { ...objectOperations, identifyBy: ['cadastre'] } },
+		},
+		organizationNumberField({ ...objectOperations, identifyBy: ['share'] }),
+		{
+			displayName: 'Share Number',
+			name: 'shareNumber',
+			type: 'number',
+			required: true,
+			default: 0,
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			description:
+				'Andelsnummer: the share within the housing cooperative, a positive whole number',
+			displayOptions: { show: { ...objectOperations, identifyBy: ['share'] } },
+		},
+	];
+}
 
 /** Default of "Concurrent Requests" (see BENCHMARKS.md, "Real Estate Estimate"). */
 export const DEFAULT_CONCURRENCY = 5;

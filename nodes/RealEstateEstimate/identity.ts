@@ -3,7 +3,13 @@
  * reads its identity through `parseIdentity` and builds its URL with `objectPath`, so the
  * cadastre and share forms (and the housing cooperative) never get twin code paths.
  */
-import { checkInteger, checkKnr, checkOrganizationNumber, checkPositiveInteger, isEmpty } from './validators';
+import {
+	checkInteger,
+	checkOrganizationNumber,
+	checkPositiveInteger,
+	isEmpty,
+} from '../shared/validation';
+import { checkKnr } from './validators';
 
 export type ObjectIdentity =
 	| { form: 'cadastre'; knr: string; gnr: number; bnr: number; fnr: number; snr: number }
@@ -12,27 +18,26 @@ export type ObjectIdentity =
 
 export type IdentityForm = ObjectIdentity['form'];
 
-/** Display names of the identity fields, used in validation messages. */
-export const IDENTITY_LABELS: Record<string, string> = {
-	knr: 'Municipality Number (knr)',
-	gnr: 'Farm Number (gnr)',
-	bnr: 'Title Number (bnr)',
-	fnr: 'Leasehold Number (fnr)',
-	snr: 'Section Number (snr)',
-	organizationNumber: 'Organization Number',
-	shareNumber: 'Share Number',
+/** The parameters that identify an object of each form. */
+export const IDENTITY_FIELDS: Record<IdentityForm, string[]> = {
+	cadastre: ['knr', 'gnr', 'bnr', 'fnr', 'snr'],
+	share: ['organizationNumber', 'shareNumber'],
+	cooperative: ['organizationNumber'],
 };
 
 export interface IdentityIssue {
 	field: string;
 	error: string;
+	hint?: string;
 }
 
 /** Builds the identity of `form` from raw parameter values, or names the first bad field. */
 export function parseIdentity(
 	form: IdentityForm,
 	raw: Record<string, unknown>,
-): { identity: ObjectIdentity; issue?: undefined } | { identity?: undefined; issue: IdentityIssue } {
+):
+	| { identity: ObjectIdentity; issue?: undefined }
+	| { identity?: undefined; issue: IdentityIssue } {
 	if (form === 'cadastre') {
 		const knr = checkKnr(raw.knr);
 		if (knr.error !== undefined) return { issue: { field: 'knr', error: knr.error } };
@@ -50,17 +55,38 @@ export function parseIdentity(
 			numbers[field] = check.value;
 		}
 		return {
-			identity: { form, knr: knr.value, gnr: numbers.gnr, bnr: numbers.bnr, fnr: numbers.fnr, snr: numbers.snr },
+			identity: {
+				form,
+				knr: knr.value,
+				gnr: numbers.gnr,
+				bnr: numbers.bnr,
+				fnr: numbers.fnr,
+				snr: numbers.snr,
+			},
 		};
 	}
 	const organizationNumber = checkOrganizationNumber(raw.organizationNumber);
 	if (organizationNumber.error !== undefined) {
-		return { issue: { field: 'organizationNumber', error: organizationNumber.error } };
+		return {
+			issue: {
+				field: 'organizationNumber',
+				error: organizationNumber.error,
+				hint: organizationNumber.hint,
+			},
+		};
 	}
-	if (form === 'cooperative') return { identity: { form, organizationNumber: organizationNumber.value } };
+	if (form === 'cooperative')
+		return { identity: { form, organizationNumber: organizationNumber.value } };
 	const shareNumber = checkPositiveInteger(raw.shareNumber);
-	if (shareNumber.error !== undefined) return { issue: { field: 'shareNumber', error: shareNumber.error } };
-	return { identity: { form, organizationNumber: organizationNumber.value, shareNumber: shareNumber.value } };
+	if (shareNumber.error !== undefined)
+		return { issue: { field: 'shareNumber', error: shareNumber.error } };
+	return {
+		identity: {
+			form,
+			organizationNumber: organizationNumber.value,
+			shareNumber: shareNumber.value,
+		},
+	};
 }
 
 /** `/RealEstates/0301/208/12/0/0`, `/RealEstates/987654325/12` or `/RealEstates/987654325`. */

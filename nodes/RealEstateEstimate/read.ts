@@ -1,9 +1,12 @@
-import { apiJson } from './transport';
+import type { Operation } from '../shared/runner';
+
+/** An operation of this node; `identifiesObject`: it reads the shared object identification fields. */
+export type EstimateOperation<P> = Operation<P> & { identifiesObject: boolean };
 import { describeObject, objectPath } from './identity';
 import type { ObjectIdentity } from './identity';
 import { readIdentity } from './parameters';
 import { dataToResults } from './results';
-import type { Operation } from './types';
+import { apiJson } from './wording';
 
 export interface ReadOperationSpec {
 	/** Path segment after the object path, e.g. `EvEstimateBasis`. */
@@ -18,15 +21,16 @@ export interface ReadOperationSpec {
 }
 
 /** A GET of `<object path>/<suffix>` whose unwrapped `data` becomes the output items. */
-export function readOperation(spec: ReadOperationSpec): Operation<ObjectIdentity> {
+export function readOperation(spec: ReadOperationSpec): EstimateOperation<ObjectIdentity> {
 	return {
-		prepare: (ctx, itemIndex) => readIdentity(ctx, itemIndex, spec.identity),
+		identifiesObject: spec.identity === undefined,
+		prepare: (ctx, { fields }, itemIndex) => readIdentity(ctx, fields, itemIndex, spec.identity),
 
-		async run(ctx, api, itemIndex, identity) {
+		async run(ctx, env, itemIndex, identity) {
 			const target = describeObject(identity);
 			const data = await apiJson(
 				ctx,
-				api,
+				env,
 				itemIndex,
 				{ method: 'GET', path: `${objectPath(identity)}/${spec.suffix}` },
 				{

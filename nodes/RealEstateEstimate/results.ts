@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { OperationResult } from './types';
+import type { OperationResult } from '../shared/runner';
 
 /**
  * The unwrapped `data` of a response → output items: an object → one item; an array → one item

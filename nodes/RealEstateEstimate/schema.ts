@@ -9,11 +9,23 @@
  * `false` (the API can only turn storing off). With nothing set there is no body at all.
  */
 import { z } from 'zod';
-import { dateInputToString, INT32_MAX, INT32_MIN, isEmpty, ISO_RULE, isIsoDateTime, toNumber } from './validators';
+import {
+	dateInputToString,
+	INT32_MAX,
+	INT32_MIN,
+	isEmpty,
+	ISO_RULE,
+	isIsoDateTime,
+	toNumber,
+} from '../shared/validation';
 
 const numeric = (value: unknown): unknown => toNumber(value) ?? value;
 
-function wholeNumber(min: number, max: number, rule = `must be a whole number from ${min} to ${max}`) {
+function wholeNumber(
+	min: number,
+	max: number,
+	rule = `must be a whole number from ${min} to ${max}`,
+) {
 	return z.preprocess(
 		numeric,
 		z
@@ -36,13 +48,18 @@ function amount() {
 }
 
 function text() {
-	return z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'is required');
+	return z
+		.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+		.trim()
+		.min(1, 'is required');
 }
 
 function dateTime() {
 	return z.preprocess(
 		dateInputToString,
-		z.string({ required_error: 'is required', invalid_type_error: ISO_RULE }).refine(isIsoDateTime, ISO_RULE),
+		z
+			.string({ required_error: 'is required', invalid_type_error: ISO_RULE })
+			.refine(isIsoDateTime, ISO_RULE),
 	);
 }
 
@@ -52,7 +69,11 @@ function flag() {
 
 /** The 15 attribute overrides of EstimateInputDto (all optional). */
 const overrideShape = {
-	buildYear: wholeNumber(1000, 9999, 'must be a four-digit year (whole number from 1000 to 9999)').optional(),
+	buildYear: wholeNumber(
+		1000,
+		9999,
+		'must be a four-digit year (whole number from 1000 to 9999)',
+	).optional(),
 	currentCommondebt: amount().optional(),
 	estateType: text().optional(),
 	externalUsableArea: amount().optional(),
@@ -66,7 +87,11 @@ const overrideShape = {
 	primaryArea: amount().optional(),
 	siteArea: amount().optional(),
 	siteType: text().optional(),
-	usableArea: wholeNumber(0, INT32_MAX, 'must be a whole number of square metres, 0 or more (the API takes an integer)').optional(),
+	usableArea: wholeNumber(
+		0,
+		INT32_MAX,
+		'must be a whole number of square metres, 0 or more (the API takes an integer)',
+	).optional(),
 };
 
 export const OVERRIDE_FIELDS = Object.keys(overrideShape) as Array<keyof typeof overrideShape>;
@@ -118,7 +143,10 @@ function unwrapValuation(value: unknown): unknown {
 export const estimateParametersSchema = z
 	.object({
 		overrides: z.preprocess(withoutEmpty, z.object(overrideShape).strict()),
-		estimateDate: z.preprocess((value) => (isEmpty(value) ? undefined : value), dateTime().optional()),
+		estimateDate: z.preprocess(
+			(value) => (isEmpty(value) ? undefined : value),
+			dateTime().optional(),
+		),
 		includeComparables: flag().optional(),
 		dontStoreEstimate: flag().optional(),
 		valuation: z.preprocess(unwrapValuation, valuationSchema.optional()),
@@ -140,37 +168,9 @@ export interface EstimateParameters {
 	valuation?: unknown;
 }
 
-/** Display names of the parameters, keyed by their path in EstimateParameters. */
-export const PARAMETER_LABELS: Record<string, string> = {
-	'overrides.buildYear': 'Build Year',
-	'overrides.currentCommondebt': 'Current Common Debt',
-	'overrides.estateType': 'Estate Type',
-	'overrides.externalUsableArea': 'External Usable Area (BRA-E)',
-	'overrides.floor': 'Floor',
-	'overrides.glazedBalconyUsableArea': 'Glazed Balcony Usable Area (BRA-B)',
-	'overrides.grossArea': 'Gross Area (BTA)',
-	'overrides.internalUsableArea': 'Internal Usable Area (BRA-I)',
-	'overrides.numberOfBedrooms': 'Number of Bedrooms',
-	'overrides.numberOfFloorsInBuilding': 'Number of Floors in Building',
-	'overrides.ownershipType': 'Ownership Type',
-	'overrides.primaryArea': 'Primary Area (P-Rom)',
-	'overrides.siteArea': 'Site Area',
-	'overrides.siteType': 'Site Type',
-	'overrides.usableArea': 'Usable Area (BRA)',
-	estimateDate: 'Estimate Date',
-	includeComparables: 'Include Comparables',
-	dontStoreEstimate: "Don't Store Estimate",
-	'valuation.date': 'Valuation Date',
-	'valuation.price': 'Valuation Price',
-	'valuation.saleType': 'Valuation Sale Type',
-	'valuation.commondebt': 'Valuation Common Debt',
-};
-
 export interface ParameterIssue {
 	/** Path of the parameter, e.g. `overrides.usableArea` or `valuation.date`. */
 	field: string;
-	/** `Usable Area (BRA) (overrides.usableArea)`. */
-	label: string;
 	/** What is wrong, with the rejected value. */
 	message: string;
 }
@@ -190,14 +190,17 @@ function valueAt(source: unknown, path: Array<string | number>): unknown {
 
 function describeValue(value: unknown): string {
 	if (value === undefined) return '';
-	const shown = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+	const shown =
+		typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
 	return `, got ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`;
 }
 
 /** Validates the parameters and builds the body; issues name each bad field. */
 export function buildEstimateInput(
 	parameters: EstimateParameters,
-): { body: EstimateInputDto | undefined; issues?: undefined } | { body?: undefined; issues: ParameterIssue[] } {
+):
+	| { body: EstimateInputDto | undefined; issues?: undefined }
+	| { body?: undefined; issues: ParameterIssue[] } {
 	const result = estimateParametersSchema.safeParse(parameters);
 	if (result.success) return { body: result.data };
 	const issues: ParameterIssue[] = [];
@@ -205,14 +208,14 @@ export function buildEstimateInput(
 		if (issue.code === 'unrecognized_keys') {
 			for (const key of issue.keys) {
 				const field = [...issue.path, key].join('.');
-				issues.push({ field, label: field, message: 'is not a field of the estimate input' });
+				issues.push({ field, message: 'is not a field of the estimate input' });
 			}
 			continue;
 		}
 		const field = issue.path.join('.');
-		const label = PARAMETER_LABELS[field] ? `${PARAMETER_LABELS[field]} (${field})` : field;
-		const got = issue.message === 'is required' ? '' : describeValue(valueAt(parameters, issue.path));
-		issues.push({ field, label, message: `${issue.message}${got}` });
+		const got =
+			issue.message === 'is required' ? '' : describeValue(valueAt(parameters, issue.path));
+		issues.push({ field, message: `${issue.message}${got}` });
 	}
 	return { issues };
 }

@@ -4,7 +4,10 @@
  * results in input order whatever order the calls finish in. No timers, no dependencies.
  */
 
-export type PoolOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown } | { ok: false; skipped: true };
+export type PoolOutcome<T> =
+	| { ok: true; value: T }
+	| { ok: false; error: unknown }
+	| { ok: false; skipped: true };
 
 export interface PoolOptions {
 	/** Stop starting new indexes after the first failure (calls already in flight still finish). */

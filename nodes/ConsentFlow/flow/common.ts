@@ -1,6 +1,7 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
-import type { RetryPolicy } from '../../shared/http';
-import { integerFrom } from '../validation';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { RetryPolicy } from '../../shared/transport';
+import type { Fields } from '../../shared/validation';
+import { checkOptionalInteger } from '../../shared/validation';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const MAX_RETRIES_LIMIT = 10;
@@ -36,29 +37,21 @@ export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] 
 
 /** The retry policy of one item from its Options collection. */
 export function retryPolicyFrom(
-	node: INode,
+	fields: Fields,
 	itemIndex: number,
 	options: IDataObject,
 	fixed: Pick<RetryPolicy, 'retryStatuses' | 'idempotent'>,
 ): RetryPolicy {
 	return {
-		maxRetries: integerFrom(
-			node,
+		maxRetries: fields.take(
 			itemIndex,
-			'maxRetries',
-			options.maxRetries,
-			DEFAULT_MAX_RETRIES,
-			0,
-			MAX_RETRIES_LIMIT,
+			'options.maxRetries',
+			checkOptionalInteger(options.maxRetries, DEFAULT_MAX_RETRIES, 0, MAX_RETRIES_LIMIT),
 		),
-		baseDelayMs: integerFrom(
-			node,
+		baseDelayMs: fields.take(
 			itemIndex,
-			'retryDelayMs',
-			options.retryDelayMs,
-			DEFAULT_RETRY_DELAY_MS,
-			0,
-			MAX_RETRY_WAIT_MS,
+			'options.retryDelayMs',
+			checkOptionalInteger(options.retryDelayMs, DEFAULT_RETRY_DELAY_MS, 0, MAX_RETRY_WAIT_MS),
 		),
 		maxDelayMs: MAX_RETRY_WAIT_MS,
 		...fixed,

@@ -1,8 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { RetryPolicy } from '../../shared/http';
-import { consentFlowRequest, unwrapData } from '../transport';
-import type { Connection } from '../transport';
-import { asText, nationalIdFrom, organizationIdFrom, requiredText, urlFrom } from '../validation';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../../shared/runner';
+import { apiRequest } from '../../shared/transport';
+import type { RetryPolicy } from '../../shared/transport';
+import { asText, checkOrganizationNumber, checkRequiredText } from '../../shared/validation';
+import { checkNationalIdInput, checkUrlInput } from '../validation';
+import { consentFlowWording, unwrapData } from '../wording';
 import { retryOptions, retryPolicyFrom } from './common';
 
 const showOnlyForFlowCreate = {
@@ -111,78 +113,74 @@ export interface PreparedCreate {
 	policy: RetryPolicy;
 }
 
-/** Reads and checks the parameters of one item; throws NodeOperationError naming item and field. */
-export function prepareCreate(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	connection: Connection,
-): PreparedCreate {
-	const node = this.getNode();
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const validate = options.validateNationalId !== false;
+/** Creates one flow: POST /api/flow-definitions/sbl. Outputs the flow as the service returns it (unwrapped). */
+export const create: Operation<PreparedCreate> = {
+	prepare(ctx, { connection, fields }, itemIndex) {
+		const parameter = (name: string): unknown => ctx.getNodeParameter(name, itemIndex, '');
+		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const body: IDataObject = {
+			nationalId: fields.take(
+				itemIndex,
+				'nationalId',
+				checkNationalIdInput(parameter('nationalId'), options.validateNationalId !== false),
+			),
+			lastName: fields.take(
+				itemIndex,
+				'lastName',
+				checkRequiredText(
+					parameter('lastName'),
+					'Enter the last name of the person, as registered.',
+				),
+			),
+			organizationId: fields.take(
+				itemIndex,
+				'organizationId',
+				checkOrganizationNumber(
+					parameter('organizationId'),
+					'Enter the 9-digit organization number of the lender.',
+				),
+			),
+			redirectUrl: fields.take(
+				itemIndex,
+				'redirectUrl',
+				checkUrlInput(parameter('redirectUrl'), connection.production, false),
+			),
+			webhookUrl: fields.take(
+				itemIndex,
+				'webhookUrl',
+				checkUrlInput(parameter('webhookUrl'), connection.production, true),
+			),
+		};
+		const externalId = asText(additional.externalId).trim();
+		if (externalId) body.externalId = externalId;
+		return {
+			body,
+			// 429 and 503 are refusals: the service did not process the request, so sending it again
+			// cannot create a second flow. Nothing else is retried once the request may have arrived.
+			policy: retryPolicyFrom(fields, itemIndex, options, {
+				retryStatuses: [429, 503],
+				idempotent: false,
+			}),
+		};
+	},
 
-	const body: IDataObject = {
-		nationalId: nationalIdFrom(
-			node,
-			itemIndex,
-			this.getNodeParameter('nationalId', itemIndex, ''),
-			validate,
-		),
-		lastName: requiredText(
-			node,
-			itemIndex,
-			'lastName',
-			this.getNodeParameter('lastName', itemIndex, ''),
-			'Enter the last name of the person, as registered.',
-		),
-		organizationId: organizationIdFrom(
-			node,
-			itemIndex,
-			this.getNodeParameter('organizationId', itemIndex, ''),
-		),
-		redirectUrl: urlFrom(
-			node,
-			itemIndex,
-			'redirectUrl',
-			this.getNodeParameter('redirectUrl', itemIndex, ''),
-			connection.production,
-		),
-		webhookUrl: urlFrom(
-			node,
-			itemIndex,
-			'webhookUrl',
-			this.getNodeParameter('webhookUrl', itemIndex, ''),
-			connection.production,
-		),
-	};
-	const externalId = asText(additional.externalId).trim();
-	if (externalId) body.externalId = externalId;
-
-	return {
-		body,
-		// 429 and 503 are refusals: the service did not process the request, so sending it again
-		// cannot create a second flow. Nothing else is retried once the request may have arrived.
-		policy: retryPolicyFrom(node, itemIndex, options, {
-			retryStatuses: [429, 503],
-			idempotent: false,
-		}),
-	};
-}
-
-/** Creates one flow: POST /api/flow-definitions/sbl. Returns the flow as the service returns it (unwrapped). */
-export async function executeCreate(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	connection: Connection,
-	prepared: PreparedCreate = prepareCreate.call(this, itemIndex, connection),
-): Promise<IDataObject> {
-	const response = await consentFlowRequest.call(
-		this,
-		connection,
-		{ method: 'POST', path: '/api/flow-definitions/sbl', body: prepared.body },
-		prepared.policy,
-		{ itemIndex, operation: 'create' },
-	);
-	return unwrapData(response);
-}
+	async run(ctx, { connection, fields }, itemIndex, { body, policy }) {
+		const response = await apiRequest(
+			ctx,
+			connection,
+			{ method: 'POST', path: '/api/flow-definitions/sbl', body },
+			{
+				itemIndex,
+				policy,
+				wording: consentFlowWording({
+					operation: 'create',
+					host: connection.host,
+					fields,
+					retryStatuses: policy.retryStatuses,
+				}),
+			},
+		);
+		return [{ json: unwrapData(response) }];
+	},
+};

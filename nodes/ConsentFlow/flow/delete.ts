@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { RetryPolicy } from '../../shared/http';
-import { consentFlowRequest, unwrapData } from '../transport';
-import type { Connection } from '../transport';
-import { requiredText } from '../validation';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../../shared/runner';
+import { apiRequest } from '../../shared/transport';
+import type { RetryPolicy } from '../../shared/transport';
+import { checkRequiredText } from '../../shared/validation';
+import { consentFlowWording, unwrapData } from '../wording';
 import { retryOptions, retryPolicyFrom } from './common';
 
 const showOnlyForFlowDelete = {
@@ -39,39 +40,44 @@ export interface PreparedDelete {
 	policy: RetryPolicy;
 }
 
-/** Reads and checks the parameters of one item; throws NodeOperationError naming item and field. */
-export function prepareDelete(this: IExecuteFunctions, itemIndex: number): PreparedDelete {
-	const node = this.getNode();
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return {
-		flowId: requiredText(
-			node,
-			itemIndex,
-			'flowId',
-			this.getNodeParameter('flowId', itemIndex, ''),
-			'Enter the ID of the flow to delete (the id returned by Create).',
-		),
-		// Deleting is idempotent: busy answers, gateway failures and broken connections are retried.
-		policy: retryPolicyFrom(node, itemIndex, options, {
-			retryStatuses: [429, 502, 503, 504],
-			idempotent: true,
-		}),
-	};
-}
+/** Deletes one flow: DELETE /api/flows/{flowId}. Outputs { flowId, deleted: true, ...the service's answer }. */
+export const remove: Operation<PreparedDelete> = {
+	prepare(ctx, { fields }, itemIndex) {
+		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		return {
+			flowId: fields.take(
+				itemIndex,
+				'flowId',
+				checkRequiredText(
+					ctx.getNodeParameter('flowId', itemIndex, ''),
+					'Enter the ID of the flow to delete (the id returned by Create).',
+				),
+			),
+			// Deleting is idempotent: busy answers, gateway failures and broken connections are retried.
+			policy: retryPolicyFrom(fields, itemIndex, options, {
+				retryStatuses: [429, 502, 503, 504],
+				idempotent: true,
+			}),
+		};
+	},
 
-/** Deletes one flow: DELETE /api/flows/{flowId}. Returns { flowId, deleted: true, ...the service's answer }. */
-export async function executeDelete(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	connection: Connection,
-	prepared: PreparedDelete = prepareDelete.call(this, itemIndex),
-): Promise<IDataObject> {
-	const response = await consentFlowRequest.call(
-		this,
-		connection,
-		{ method: 'DELETE', path: `/api/flows/${encodeURIComponent(prepared.flowId)}` },
-		prepared.policy,
-		{ itemIndex, operation: 'delete', flowId: prepared.flowId },
-	);
-	return { flowId: prepared.flowId, deleted: true, ...unwrapData(response) };
-}
+	async run(ctx, { connection, fields }, itemIndex, { flowId, policy }) {
+		const response = await apiRequest(
+			ctx,
+			connection,
+			{ method: 'DELETE', path: `/api/flows/${encodeURIComponent(flowId)}` },
+			{
+				itemIndex,
+				policy,
+				wording: consentFlowWording({
+					operation: 'delete',
+					host: connection.host,
+					flowId,
+					fields,
+					retryStatuses: policy.retryStatuses,
+				}),
+			},
+		);
+		return [{ json: { flowId, deleted: true, ...unwrapData(response) } }];
+	},
+};

@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { flowCreateDescription } from './create';
-import { flowDeleteDescription } from './delete';
+import { create, flowCreateDescription } from './create';
+import { flowDeleteDescription, remove } from './delete';
 
-export { executeCreate, prepareCreate } from './create';
-export type { PreparedCreate } from './create';
-export { executeDelete, prepareDelete } from './delete';
-export type { PreparedDelete } from './delete';
+/** The operations of the flow resource, by their `operation` value. */
+export const flowOperations = { create, delete: remove };
 
 const showOnlyForFlows = {
 	resource: ['flow'],

@@ -1,10 +1,11 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiStream } from '../transport';
-import type { Subject } from '../transport';
-import { invalidParameter } from '../parameters';
-import type { Operation } from '../types';
-import { checkBinaryPropertyName, checkPositiveInteger } from '../validators';
+import { apiStream } from '../../shared/transport';
+import { checkPositiveInteger, itemLabel } from '../../shared/validation';
+import type { EstimateOperation } from '../read';
+import { checkBinaryPropertyName } from '../validators';
+import { estimateWording, RETRY_POLICY } from '../wording';
+import type { Subject } from '../wording';
 
 const showOnlyForDownload = { resource: ['document'], operation: ['download'] };
 
@@ -44,20 +45,31 @@ export function documentFileName(documentId: number): string {
 }
 
 function destroy(stream: unknown): void {
-	const fn = stream !== null && typeof stream === 'object' ? (stream as { destroy?: unknown }).destroy : undefined;
+	const fn =
+		stream !== null && typeof stream === 'object'
+			? (stream as { destroy?: unknown }).destroy
+			: undefined;
 	if (typeof fn === 'function') (fn as () => void).call(stream);
 }
 
-export const download: Operation<DownloadPrepared> = {
-	prepare(ctx, itemIndex) {
-		const documentId = checkPositiveInteger(ctx.getNodeParameter('documentId', itemIndex, ''));
-		if (documentId.error !== undefined) throw invalidParameter(ctx, itemIndex, 'Document ID', documentId.error);
-		const property = checkBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-		if (property.error !== undefined) throw invalidParameter(ctx, itemIndex, 'Put Output File in Field', property.error);
-		return { documentId: documentId.value, binaryPropertyName: property.value };
+export const download: EstimateOperation<DownloadPrepared> = {
+	identifiesObject: false,
+	prepare(ctx, { fields }, itemIndex) {
+		return {
+			documentId: fields.take(
+				itemIndex,
+				'documentId',
+				checkPositiveInteger(ctx.getNodeParameter('documentId', itemIndex, '')),
+			),
+			binaryPropertyName: fields.take(
+				itemIndex,
+				'binaryPropertyName',
+				checkBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data')),
+			),
+		};
 	},
 
-	async run(ctx, api, itemIndex, { documentId, binaryPropertyName }) {
+	async run(ctx, { connection }, itemIndex, { documentId, binaryPropertyName }) {
 		const path = `/EvEstimate/Documents/${documentId}`;
 		const subject: Subject = {
 			action: 'download the estimate document',
@@ -65,7 +77,13 @@ export const download: Operation<DownloadPrepared> = {
 			notFound: `No estimate document ${documentId}`,
 			badRequestHint: `document ID ${documentId} is missing or out of range`,
 		};
-		const { body, headers } = await apiStream(ctx, api, itemIndex, { method: 'GET', path }, subject);
+		const { body, headers } = await apiStream(
+			ctx,
+			connection,
+			{ method: 'GET', path, accept: MIME_TYPE },
+			{ itemIndex, policy: RETRY_POLICY, wording: estimateWording(subject) },
+		);
+		const label = itemLabel(itemIndex);
 		const contentType = (headers['content-type'] ?? '').toLowerCase();
 		if (!body || /json|^text\//.test(contentType)) {
 			destroy(body);
@@ -74,7 +92,7 @@ export const download: Operation<DownloadPrepared> = {
 				{ request: `GET ${path}`, contentType },
 				{
 					itemIndex,
-					message: `The estimate API did not send a PDF for document ${documentId}`,
+					message: `${label}: The estimate API did not send a PDF for document ${documentId}`,
 					description: `Expected application/pdf, got ${contentType || 'no content type'}.`,
 				},
 			);
@@ -91,21 +109,30 @@ export const download: Operation<DownloadPrepared> = {
 				{ request: `GET ${path}`, reason: (error as Error)?.message ?? String(error) },
 				{
 					itemIndex,
-					message: `The download of estimate document ${documentId} was interrupted`,
+					message: `${label}: The download of estimate document ${documentId} was interrupted`,
 					description: 'The connection broke while the PDF was being received. Run the node again.',
 					failure: { cause: 'temporarily-unavailable' },
 				},
 			);
 		}
 		const expected = Number(headers['content-length']);
-		const size = typeof binary.bytes === 'number' ? binary.bytes : Number.isFinite(expected) ? expected : undefined;
-		if (typeof binary.bytes === 'number' && Number.isFinite(expected) && binary.bytes !== expected) {
+		const size =
+			typeof binary.bytes === 'number'
+				? binary.bytes
+				: Number.isFinite(expected)
+					? expected
+					: undefined;
+		if (
+			typeof binary.bytes === 'number' &&
+			Number.isFinite(expected) &&
+			binary.bytes !== expected
+		) {
 			throw new NodeApiError(
 				ctx.getNode(),
 				{ request: `GET ${path}`, expectedBytes: expected, receivedBytes: binary.bytes },
 				{
 					itemIndex,
-					message: `The download of estimate document ${documentId} is incomplete (${binary.bytes} of ${expected} bytes)`,
+					message: `${label}: The download of estimate document ${documentId} is incomplete (${binary.bytes} of ${expected} bytes)`,
 					description: 'The connection broke while the PDF was being received. Run the node again.',
 					failure: { cause: 'temporarily-unavailable' },
 				},

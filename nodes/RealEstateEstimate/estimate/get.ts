@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { apiJson } from '../transport';
 import { describeObject, objectPath } from '../identity';
 import type { ObjectIdentity } from '../identity';
-import { invalidParameter, readIdentity } from '../parameters';
+import { readIdentity } from '../parameters';
+import type { EstimateOperation } from '../read';
+import { dataToResults } from '../results';
 import { buildEstimateInput } from '../schema';
 import type { EstimateInputDto } from '../schema';
-import type { Operation } from '../types';
-import { dataToResults } from '../results';
+import { apiJson } from '../wording';
 
 const showOnlyForGet = { resource: ['estimate'], operation: ['get'] };
 
@@ -150,7 +150,8 @@ export const getDescription: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add valuation',
 		default: {},
-		description: 'A known sale or valuation of the object that the estimate should take into account',
+		description:
+			'A known sale or valuation of the object that the estimate should take into account',
 		displayOptions: { show: showOnlyForGet },
 		options: [
 			{
@@ -181,7 +182,8 @@ export const getDescription: INodeProperties[] = [
 						required: true,
 						default: '',
 						placeholder: 'Fritt salg',
-						description: 'Kind of sale, e.g. Fritt salg (free text, the service defines the allowed values)',
+						description:
+							'Kind of sale, e.g. Fritt salg (free text, the service defines the allowed values)',
 					},
 					{
 						displayName: 'Common Debt',
@@ -227,9 +229,10 @@ export interface GetPrepared {
 	body: EstimateInputDto | undefined;
 }
 
-export const get: Operation<GetPrepared> = {
-	prepare(ctx, itemIndex) {
-		const identity = readIdentity(ctx, itemIndex);
+export const get: EstimateOperation<GetPrepared> = {
+	identifiesObject: true,
+	prepare(ctx, { fields }, itemIndex) {
+		const identity = readIdentity(ctx, fields, itemIndex);
 		const result = buildEstimateInput({
 			overrides: ctx.getNodeParameter('overrides', itemIndex, {}),
 			valuation: ctx.getNodeParameter('valuation', itemIndex, {}),
@@ -239,26 +242,29 @@ export const get: Operation<GetPrepared> = {
 		});
 		if (result.issues) {
 			const [first, ...others] = result.issues;
-			throw invalidParameter(
-				ctx,
+			throw fields.error(
 				itemIndex,
-				first.label,
+				first.field,
 				first.message,
 				others.length
-					? `Also: ${others.map((issue) => `${issue.label} ${issue.message}`).join('; ')}. No request was sent for this item.`
+					? `Also: ${others.map((issue) => `"${fields.label(issue.field)}" ${issue.message}`).join('; ')}. No request was sent for this item.`
 					: undefined,
 			);
 		}
 		return { identity, body: result.body };
 	},
 
-	async run(ctx, api, itemIndex, { identity, body }) {
+	async run(ctx, env, itemIndex, { identity, body }) {
 		const target = describeObject(identity);
 		const data = await apiJson(
 			ctx,
-			api,
+			env,
 			itemIndex,
-			{ method: 'POST', path: `${objectPath(identity)}/EvEstimate`, body: body as IDataObject | undefined },
+			{
+				method: 'POST',
+				path: `${objectPath(identity)}/EvEstimate`,
+				body: body as IDataObject | undefined,
+			},
 			{
 				action: 'get the estimate',
 				target,

@@ -1,17 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { organizationNumberField } from '../descriptions';
 import { readOperation } from '../read';
 
 export const getHousingCooperativeDescription: INodeProperties[] = [
-	{
-		displayName: 'Organization Number',
-		name: 'organizationNumber',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '987654325',
-		description: "The housing cooperative's organization number: 9 digits with a valid check digit",
-		displayOptions: { show: { resource: ['estimate'], operation: ['getHousingCooperative'] } },
-	},
+	organizationNumberField({ resource: ['estimate'], operation: ['getHousingCooperative'] }),
 ];
 
 export const getHousingCooperative = readOperation({

@@ -18,13 +18,15 @@ export const estimateDescription: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				action: 'Get an estimate',
-				description: 'Compute an estimate for an object, optionally with overridden attributes or a known sale',
+				description:
+					'Compute an estimate for an object, optionally with overridden attributes or a known sale',
 			},
 			{
 				name: 'Get Basis',
 				value: 'getBasis',
 				action: 'Get the basis of an estimate',
-				description: 'Get the attributes and last valuation an estimate uses when nothing is overridden',
+				description:
+					'Get the attributes and last valuation an estimate uses when nothing is overridden',
 			},
 			{
 				name: 'Get Housing Cooperative',

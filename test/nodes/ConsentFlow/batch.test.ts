@@ -55,13 +55,13 @@ describe('Consent Flow: batches and Continue On Fail', () => {
 				/^Item 3: The Consent Flow service rejected the request \(400\): invalid fields: nationalId/,
 			),
 			description: expect.stringMatching(/^Fix these fields: National ID: /),
-			httpCode: '400',
+			httpCode: 400,
 			field: 'nationalId',
 		});
 		expect(output![3].json).toEqual({
 			error: 'Item 4: No consent flow "no-such-flow" exists (404) — it may already be deleted',
 			description: expect.stringMatching(/^Check the Flow ID/),
-			httpCode: '404',
+			httpCode: 404,
 			field: 'flowId',
 		});
 		expect(output![4].json).toEqual(

@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import codex from '../../../nodes/ConsentFlow/ConsentFlow.node.json';
-import { describeFailure, redact, unwrapData } from '../../../nodes/ConsentFlow/transport';
-import type { HttpFailure } from '../../../nodes/shared/http';
+import { describeFailure, unwrapData } from '../../../nodes/ConsentFlow/wording';
+import { failureFacts } from '../../../nodes/shared/transport';
+import type { HttpFailure } from '../../../nodes/shared/transport';
+import { makeRedactor } from '../../../nodes/shared/transport/redact';
+import { Fields } from '../../../nodes/shared/validation';
 
 const { description } = new ConsentFlow();
 const byName = (name: string, operation: string): INodeProperties => {
@@ -77,30 +80,36 @@ describe('Consent Flow: pure helpers', () => {
 	});
 
 	test('redact blanks out secrets, bearer/basic credentials and JWT-looking strings', () => {
-		const text = redact(
+		const text = makeRedactor(['s3cr3t-value'])(
 			'secret s3cr3t-value, Authorization: Bearer abc.def-ghi_jkl, Basic c2JsOnNlY3JldA==, token eyJhbGciOi.eyJzdWIiOiJ4.sig_part',
-			['s3cr3t-value'],
 		);
 		expect(text).not.toMatch(/s3cr3t|abc\.def|c2JsOnNlY3JldA|eyJ/);
 		expect(text).toContain('Bearer ***');
 	});
 
-	const failure = (
-		extra: Partial<HttpFailure & { attempts: number }>,
-	): HttpFailure & { attempts?: number } => ({
-		headers: {},
-		message: 'x',
-		tokenFailure: false,
-		...extra,
-	});
-	const policy = { maxDelayMs: 30_000, retryStatuses: [429, 503] };
-	const host = { host: 'api.example.com' };
+	const node = {
+		id: 'n',
+		name: 'Consent Flow',
+		type: 'consentFlow',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	const call = {
+		host: 'api.example.com',
+		fields: new Fields(node, description.properties),
+		retryStatuses: [429, 503],
+	};
+	const facts = (extra: Partial<HttpFailure>) =>
+		failureFacts(
+			{ headers: {}, message: 'x', tokenFailure: false, ...extra },
+			'POST /x',
+			{ maxDelayMs: 30_000 },
+			(t) => t,
+		);
 
 	test('a timeout on create is reported like a broken connection: maybe created', () => {
-		const text = describeFailure(failure({ code: 'ETIMEDOUT' }), host, policy, {
-			itemIndex: 0,
-			operation: 'create',
-		});
+		const text = describeFailure(facts({ code: 'ETIMEDOUT' }), { ...call, operation: 'create' });
 		expect(text.message).toBe(
 			'The connection to the Consent Flow API at api.example.com timed out after the request was sent — the flow may or may not have been created',
 		);
@@ -108,22 +117,26 @@ describe('Consent Flow: pure helpers', () => {
 
 	test('unauthorized_client and an unknown status have their own messages', () => {
 		expect(
-			describeFailure(
-				failure({ tokenFailure: true, oauthError: 'unauthorized_client' }),
-				host,
-				policy,
-				{
-					itemIndex: 0,
-					operation: 'create',
-				},
-			).message,
+			describeFailure(facts({ tokenFailure: true, oauthError: 'unauthorized_client' }), {
+				...call,
+				operation: 'create',
+			}).message,
 		).toMatch(/does not allow this client the client credentials grant/);
 		expect(
-			describeFailure(failure({ status: 418 }), host, policy, {
-				itemIndex: 0,
-				operation: 'delete',
-				flowId: 'f',
-			}).message,
+			describeFailure(facts({ status: 418 }), { ...call, operation: 'delete', flowId: 'f' })
+				.message,
 		).toBe('The Consent Flow service answered with HTTP 418');
+	});
+
+	test("the service's field names are shown with the node's own labels", () => {
+		const text = describeFailure(
+			facts({
+				status: 400,
+				body: { message: 'invalid', fields: [{ field: 'nationalId', message: 'unknown person' }] },
+			}),
+			{ ...call, operation: 'create' },
+		);
+		expect(text.description).toBe('Fix these fields: National ID: unknown person.');
+		expect(text.field).toBe('nationalId');
 	});
 });

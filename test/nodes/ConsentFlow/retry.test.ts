@@ -104,7 +104,7 @@ describe('Consent Flow: retries', () => {
 		expect(Date.now() - started).toBeLessThan(3000);
 		expect(error!.message).toMatch(/busy \(429\) and still refused after 1 attempt/);
 		expect(error!.description).toMatch(
-			/^It asked to wait \(Retry-After: 120\); that is longer than the node waits \(30 s\)/,
+			/^It asked to wait \(Retry-After: 120\)\. The service asked to wait 120 s \(Retry-After\), longer than the node waits \(30 s\)/,
 		);
 		expect(await apiRequests(sim, 'POST')).toHaveLength(1);
 	});

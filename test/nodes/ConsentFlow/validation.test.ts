@@ -150,10 +150,15 @@ describe('Consent Flow: validation before any request', () => {
 	});
 
 	test.each([
-		[{ maxRetries: 11 }, 'Max Retries', 'maxRetries', 'from 0 to 10'],
-		[{ maxRetries: -1 }, 'Max Retries', 'maxRetries', 'from 0 to 10'],
-		[{ maxRetries: 1.5 }, 'Max Retries', 'maxRetries', 'from 0 to 10'],
-		[{ retryDelayMs: 60000 }, 'Retry Wait (Ms)', 'retryDelayMs', 'from 0 to 30000'],
+		[{ maxRetries: 11 }, 'Options → Max Retries', 'options.maxRetries', 'from 0 to 10, got 11'],
+		[{ maxRetries: -1 }, 'Options → Max Retries', 'options.maxRetries', 'from 0 to 10, got -1'],
+		[{ maxRetries: 1.5 }, 'Options → Max Retries', 'options.maxRetries', 'from 0 to 10, got 1.5'],
+		[
+			{ retryDelayMs: 60000 },
+			'Options → Retry Wait (Ms)',
+			'options.retryDelayMs',
+			'from 0 to 30000, got 60000',
+		],
 	])('option %j is rejected', async (options, label, field, range) => {
 		await expectInvalid(
 			createParams({ options }),
@@ -173,7 +178,7 @@ describe('Consent Flow: validation before any request', () => {
 	])("the credential's API Base URL %j is rejected", async (apiBaseUrl, problem) => {
 		const { error } = await expectInvalid(
 			createParams(),
-			`Item 1: the credential's "API Base URL" ${problem}`,
+			`The credential's "API Base URL" ${problem}`,
 			undefined,
 			0,
 			{ ...credentialsFor(sim), apiBaseUrl },

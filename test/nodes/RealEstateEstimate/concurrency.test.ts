@@ -5,7 +5,17 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { TestContext } from '../../support/execute-context';
-import { addFault, cadastre, ORG, requestLog, resetSim, runNode, runNodeError, share, startSim } from './helpers';
+import {
+	addFault,
+	cadastre,
+	ORG,
+	requestLog,
+	resetSim,
+	runNode,
+	runNodeError,
+	share,
+	startSim,
+} from './helpers';
 import type { SimulatorHandle } from './helpers';
 
 let sim: SimulatorHandle;
@@ -38,7 +48,11 @@ function instrument(ctx: TestContext, record: { completed: string[]; maxInFlight
 	};
 }
 
-const basisFor = (gnr: number) => ({ resource: 'estimate', operation: 'getBasis', ...cadastre('0301', gnr, 1) });
+const basisFor = (gnr: number) => ({
+	resource: 'estimate',
+	operation: 'getBasis',
+	...cadastre('0301', gnr, 1),
+});
 const pathOf = (gnr: number) => `${prefix}/RealEstates/0301/${gnr}/1/0/0/EvEstimateBasis`;
 
 test('answers finishing out of order come out in input order, each paired with its input', async () => {
@@ -46,7 +60,9 @@ test('answers finishing out of order come out in input order, each paired with i
 	await addFault(sim, { latencyMs: 400, match: { pathPrefix: pathOf(12) } });
 	await addFault(sim, { latencyMs: 200, match: { pathPrefix: pathOf(13) } });
 	const record = { completed: [] as string[], maxInFlight: 0 };
-	const { output } = await runNode(sim, gnrs.map(basisFor), { prepare: (ctx) => instrument(ctx, record) });
+	const { output } = await runNode(sim, gnrs.map(basisFor), {
+		prepare: (ctx) => instrument(ctx, record),
+	});
 
 	const completedGnrs = record.completed.map((url) => Number(/0301\/(\d+)\//.exec(url)![1]));
 	expect(completedGnrs).not.toEqual(gnrs); // they really finished out of order …
@@ -75,17 +91,29 @@ test.each([
 	[50, 7], // the first item runs alone (a cold token is fetched once), then the other seven at once
 ])('Concurrent Requests %p: at most %p requests in flight', async (concurrency, expected) => {
 	const gnrs = [21, 22, 23, 24, 25, 26, 27, 28];
-	await addFault(sim, { latencyMs: 60, count: gnrs.length, match: { pathPrefix: `${prefix}/RealEstates/0301/` } });
+	await addFault(sim, {
+		latencyMs: 60,
+		count: gnrs.length,
+		match: { pathPrefix: `${prefix}/RealEstates/0301/` },
+	});
 	const record = { completed: [] as string[], maxInFlight: 0 };
-	const parameters = gnrs.map((gnr) => ({ ...basisFor(gnr), options: concurrency === undefined ? {} : { concurrency } }));
+	const parameters = gnrs.map((gnr) => ({
+		...basisFor(gnr),
+		options: concurrency === undefined ? {} : { concurrency },
+	}));
 	const { output } = await runNode(sim, parameters, { prepare: (ctx) => instrument(ctx, record) });
 	expect(record.maxInFlight).toBe(expected);
 	expect(record.completed[0]).toContain('/0301/21/1/'); // the first item alone, before the others
-	expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+	expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+		0, 1, 2, 3, 4, 5, 6, 7,
+	]);
 });
 
 test('Continue On Fail: a mixed batch gives one item per input, errors in place, pairing intact', async () => {
-	await addFault(sim, { status: 500, match: { pathPrefix: `${prefix}/RealEstates/${ORG.c}/5/EvEstimate` } });
+	await addFault(sim, {
+		status: 500,
+		match: { pathPrefix: `${prefix}/RealEstates/${ORG.c}/5/EvEstimate` },
+	});
 	const get = { resource: 'estimate', operation: 'get', dontStoreEstimate: true };
 	const { output } = await runNode(
 		sim,
@@ -99,20 +127,24 @@ test('Continue On Fail: a mixed batch gives one item per input, errors in place,
 		],
 		{ continueOnFail: true },
 	);
-	expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => ({ item })));
+	expect(output.map((item) => item.pairedItem)).toEqual(
+		[0, 1, 2, 3, 4, 5].map((item) => ({ item })),
+	);
 	expect(typeof output[0].json.approvedTotalMarketValue).toBe('number');
 	expect(output[1].json).toEqual({
-		error: 'Municipality Number (knr) must be exactly 4 digits with its leading zero, such as 0301, got "301" [item 1]',
+		error:
+			'Item 2: "Municipality Number (Knr)" must be exactly 4 digits with its leading zero, such as 0301, got "301"',
 		description: 'No request was sent for this item.',
+		field: 'knr',
 	});
 	expect(output[2].json).toMatchObject({
-		error: `Estimate could not be retrieved for housing cooperative ${ORG.a} share 404 (404)`,
+		error: `Item 3: Estimate could not be retrieved for housing cooperative ${ORG.a} share 404 (404)`,
 		httpCode: 404,
 	});
 	expect(typeof output[3].json.approvedTotalMarketValue).toBe('number');
 	expect(output[4].json).toMatchObject({ httpCode: 500 });
 	expect(String(output[4].json.error)).toContain('contact support');
-	expect(String(output[5].json.error)).toMatch(/^Usable Area \(BRA\) \(overrides\.usableArea\) .* \[item 5\]$/);
+	expect(String(output[5].json.error)).toMatch(/^Item 6: "Overrides → Usable Area \(BRA\)" /);
 	// only the four valid items were sent
 	const log = await requestLog(sim);
 	expect(log).toHaveLength(4);
@@ -120,7 +152,12 @@ test('Continue On Fail: a mixed batch gives one item per input, errors in place,
 
 test('Continue On Fail with lists: an empty list yields nothing, a failure one error item', async () => {
 	const credentialsFail = { resource: 'document', operation: 'getMany' };
-	await addFault(sim, { status: 503, retryAfter: 0, count: 4, match: { pathPrefix: `${prefix}/RealEstates/${ORG.c}/9/` } });
+	await addFault(sim, {
+		status: 503,
+		retryAfter: 0,
+		count: 4,
+		match: { pathPrefix: `${prefix}/RealEstates/${ORG.c}/9/` },
+	});
 	const { output } = await runNode(
 		sim,
 		[
@@ -141,7 +178,12 @@ test('without Continue On Fail the lowest failing item is reported, and no new i
 	const error = await runNodeError(
 		sim,
 		[
-			{ resource: 'estimate', operation: 'get', ...cadastre('0301', 208, 12), dontStoreEstimate: true },
+			{
+				resource: 'estimate',
+				operation: 'get',
+				...cadastre('0301', 208, 12),
+				dontStoreEstimate: true,
+			},
 			{ resource: 'estimate', operation: 'get', ...cadastre('0301', 404, 1) },
 			{ resource: 'estimate', operation: 'get', ...cadastre('0301', 404, 2) },
 			...Array.from({ length: 20 }, (_, index) => ({
@@ -153,7 +195,9 @@ test('without Continue On Fail the lowest failing item is reported, and no new i
 		],
 		{},
 	);
-	expect(error.message).toBe('Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)');
+	expect(error.message).toBe(
+		'Item 2: Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)',
+	);
 	expect(error.context.itemIndex).toBe(1);
 	const log = await requestLog(sim);
 	expect(log.length).toBeLessThan(23); // the pool stopped starting items

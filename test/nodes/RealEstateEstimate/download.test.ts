@@ -4,7 +4,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { cadastre, clearLog, directPdf, requestLog, runNode, runNodeError, startSim } from './helpers';
+import {
+	cadastre,
+	clearLog,
+	directPdf,
+	requestLog,
+	runNode,
+	runNodeError,
+	startSim,
+} from './helpers';
 import type { SimulatorHandle } from './helpers';
 
 let sim: SimulatorHandle;
@@ -21,7 +29,11 @@ beforeEach(async () => {
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 async function storedDocumentId(): Promise<number> {
-	const { output } = await runNode(sim, { resource: 'document', operation: 'getMany', ...cadastre('0301', 208, 12) });
+	const { output } = await runNode(sim, {
+		resource: 'document',
+		operation: 'getMany',
+		...cadastre('0301', 208, 12),
+	});
 	return output[0].json.estimateDocumentId as number;
 }
 
@@ -85,7 +97,12 @@ test('the node hands a stream (not a buffer) to prepareBinaryData and asks for e
 					return await prepare(input, fileName, mimeType);
 				};
 				const request = helpers.httpRequestWithAuthentication;
-				helpers.httpRequestWithAuthentication = async function (this: unknown, type, options, ...rest) {
+				helpers.httpRequestWithAuthentication = async function (
+					this: unknown,
+					type,
+					options,
+					...rest
+				) {
 					encodings.push(options.encoding);
 					return await request.call(this as IExecuteFunctions, type, options, ...rest);
 				};
@@ -102,7 +119,12 @@ test('several downloads keep their order and pairing', async () => {
 	const ids = [900002, 900001, 900003];
 	const { output } = await runNode(
 		sim,
-		ids.map((documentId) => ({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' })),
+		ids.map((documentId) => ({
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+		})),
 	);
 	expect(output.map((item) => item.json.documentId)).toEqual(ids);
 	expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -119,7 +141,7 @@ test('a document that does not exist: 404 "No estimate document <id>"', async ()
 		documentId: 4242,
 		binaryPropertyName: 'data',
 	});
-	expect(error.message).toBe('No estimate document 4242 (404)');
+	expect(error.message).toBe('Item 1: No estimate document 4242 (404)');
 	expect(error.httpCode).toBe('404');
 	expect(error.context.itemIndex).toBe(0);
 });

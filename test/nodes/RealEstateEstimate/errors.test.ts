@@ -34,7 +34,9 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-type NodeError = Awaited<ReturnType<typeof runNodeError>> & { failure?: { cause: string; retryAfterMs?: number } };
+type NodeError = Awaited<ReturnType<typeof runNodeError>> & {
+	failure?: { cause: string; retryAfterMs?: number };
+};
 
 /** Every string reachable from a value: own properties (also non-enumerable), causes, nested objects. */
 function inspect(value: unknown, seen = new Set<unknown>()): string {
@@ -60,7 +62,10 @@ function expectNoSecrets(error: unknown, tokens: TokenStore, client = 'estimate'
 	expect(everything).not.toMatch(/authorization/i);
 }
 
-async function failWith(parameters: Record<string, unknown>, options: Parameters<typeof runNode>[2] = {}) {
+async function failWith(
+	parameters: Record<string, unknown>,
+	options: Parameters<typeof runNode>[2] = {},
+) {
 	const tokenStore = options.tokenStore ?? createTokenStore();
 	const error = (await runNodeError(sim, parameters, { ...options, tokenStore })) as NodeError;
 	expect(error).toBeInstanceOf(NodeApiError);
@@ -73,7 +78,10 @@ const basis = { resource: 'estimate', operation: 'getBasis', ...cadastre('0301',
 
 describe('HTTP statuses', () => {
 	test('400: out of range — names what was asked', async () => {
-		await addFault(sim, { status: 400, match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimate` } });
+		await addFault(sim, {
+			status: 400,
+			match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimate` },
+		});
 		const error = await failWith({
 			resource: 'estimate',
 			operation: 'get',
@@ -81,7 +89,7 @@ describe('HTTP statuses', () => {
 			overrides: { usableArea: 70 },
 		});
 		expect(error.message).toBe(
-			'The estimate API rejected the request as out of range (400): check the object identification and the estimate fields sent (usableArea)',
+			'Item 1: The estimate API rejected the request as out of range (400): check the object identification and the estimate fields sent (usableArea)',
 		);
 		expect(error.description).toContain('Get the estimate for cadastre 0301-208/12/0/0');
 		expect(error.httpCode).toBe('400');
@@ -89,10 +97,18 @@ describe('HTTP statuses', () => {
 	});
 
 	test('400 for a document: the document ID is out of range', async () => {
-		await addFault(sim, { status: 400, match: { pathPrefix: `${prefix}/EvEstimate/Documents/77` } });
-		const error = await failWith({ resource: 'document', operation: 'download', documentId: 77, binaryPropertyName: 'data' });
+		await addFault(sim, {
+			status: 400,
+			match: { pathPrefix: `${prefix}/EvEstimate/Documents/77` },
+		});
+		const error = await failWith({
+			resource: 'document',
+			operation: 'download',
+			documentId: 77,
+			binaryPropertyName: 'data',
+		});
 		expect(error.message).toBe(
-			'The estimate API rejected the request as out of range (400): document ID 77 is missing or out of range',
+			'Item 1: The estimate API rejected the request as out of range (400): document ID 77 is missing or out of range',
 		);
 	});
 
@@ -106,7 +122,9 @@ describe('HTTP statuses', () => {
 		const error = (await runNodeError(sim, basis, { credentials, tokenStore })) as NodeError;
 		expectNoSecrets(error, tokenStore, 'consent');
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Not authenticated with the estimate API (401) while trying to get the estimate basis');
+		expect(error.message).toBe(
+			'Item 1: Not authenticated with the estimate API (401) while trying to get the estimate basis',
+		);
 		expect(error.description).toMatch(/Client ID, Client Secret and Access Token URL/);
 		expect(error.description).toMatch(/reconnect/);
 		expect(error.httpCode).toBe('401');
@@ -119,47 +137,87 @@ describe('HTTP statuses', () => {
 	test.each([
 		['get', { resource: 'estimate', operation: 'get', ...share(ORG.a, 1) }, 'get the estimate'],
 		['getBasis', basis, 'get the estimate basis'],
-		['getMany', { resource: 'document', operation: 'getMany', ...cadastre('0301', 208, 12) }, 'list the stored estimate documents'],
-		['getHousingCooperative', { resource: 'estimate', operation: 'getHousingCooperative', organizationNumber: ORG.c }, 'get the housing cooperative estimate'],
-	])('403 on %s: not authorized — the client lacks access or scope', async (_name, parameters, action) => {
-		const credentials = estimateCredentials(sim, 'estimateNoScope', { scope: '' });
-		const error = await failWith(parameters, { credentials });
-		expect(error.message).toBe(`Not authorized by the estimate API (403) to ${action}`);
-		expect(error.description).toMatch(/Scope/);
-		expect(error.httpCode).toBe('403');
-		expect(error.failure).toEqual({ cause: 'configuration-invalid' });
-	});
+		[
+			'getMany',
+			{ resource: 'document', operation: 'getMany', ...cadastre('0301', 208, 12) },
+			'list the stored estimate documents',
+		],
+		[
+			'getHousingCooperative',
+			{ resource: 'estimate', operation: 'getHousingCooperative', organizationNumber: ORG.c },
+			'get the housing cooperative estimate',
+		],
+	])(
+		'403 on %s: not authorized — the client lacks access or scope',
+		async (_name, parameters, action) => {
+			const credentials = estimateCredentials(sim, 'estimateNoScope', { scope: '' });
+			const error = await failWith(parameters, { credentials });
+			expect(error.message).toBe(`Item 1: Not authorized by the estimate API (403) to ${action}`);
+			expect(error.description).toMatch(/Scope/);
+			expect(error.httpCode).toBe('403');
+			expect(error.failure).toEqual({ cause: 'configuration-invalid' });
+		},
+	);
 
 	test('market estimate and PDF need no scope (they answer without 401/403)', async () => {
 		const credentials = estimateCredentials(sim, 'estimateNoScope', { scope: '' });
-		const market = await runNode(sim, { resource: 'estimate', operation: 'getMarketEstimate', ...cadastre('0301', 208, 12) }, { credentials });
-		const pdf = await runNode(sim, { resource: 'document', operation: 'download', documentId: 900001, binaryPropertyName: 'data' }, { credentials });
+		const market = await runNode(
+			sim,
+			{ resource: 'estimate', operation: 'getMarketEstimate', ...cadastre('0301', 208, 12) },
+			{ credentials },
+		);
+		const pdf = await runNode(
+			sim,
+			{
+				resource: 'document',
+				operation: 'download',
+				documentId: 900001,
+				binaryPropertyName: 'data',
+			},
+			{ credentials },
+		);
 		expect(typeof market.output[0].json.estimate).toBe('number');
 		expect(pdf.output[0].json.fileSize).toBeGreaterThan(1_000_000);
 	});
 
 	test('404 for an estimate in cadastre form: "Estimate could not be retrieved for <object>"', async () => {
-		const error = await failWith({ resource: 'estimate', operation: 'get', ...cadastre('0301', 404, 7, 0, 2) });
-		expect(error.message).toBe('Estimate could not be retrieved for cadastre 0301-404/7/0/2 (404)');
+		const error = await failWith({
+			resource: 'estimate',
+			operation: 'get',
+			...cadastre('0301', 404, 7, 0, 2),
+		});
+		expect(error.message).toBe(
+			'Item 1: Estimate could not be retrieved for cadastre 0301-404/7/0/2 (404)',
+		);
 		expect(error.httpCode).toBe('404');
 	});
 
 	test('404 for an estimate in share form', async () => {
 		const error = await failWith({ resource: 'estimate', operation: 'get', ...share(ORG.b, 404) });
-		expect(error.message).toBe(`Estimate could not be retrieved for housing cooperative ${ORG.b} share 404 (404)`);
+		expect(error.message).toBe(
+			`Item 1: Estimate could not be retrieved for housing cooperative ${ORG.b} share 404 (404)`,
+		);
 	});
 
 	test('404 for a document: "No estimate document <id>"', async () => {
-		const error = await failWith({ resource: 'document', operation: 'download', documentId: 31337, binaryPropertyName: 'data' });
-		expect(error.message).toBe('No estimate document 31337 (404)');
+		const error = await failWith({
+			resource: 'document',
+			operation: 'download',
+			documentId: 31337,
+			binaryPropertyName: 'data',
+		});
+		expect(error.message).toBe('Item 1: No estimate document 31337 (404)');
 		expect(error.description).toContain('GET /EvEstimate/Documents/31337');
 	});
 
 	test('500: unexpected failure — contact support, with what was asked; not retried', async () => {
-		await addFault(sim, { status: 500, match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis` } });
+		await addFault(sim, {
+			status: 500,
+			match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis` },
+		});
 		const error = await failWith(basis);
 		expect(error.message).toBe(
-			'Unexpected failure in the estimate API (500) while trying to get the estimate basis for cadastre 0301-208/12/0/0 — contact support',
+			'Item 1: Unexpected failure in the estimate API (500) while trying to get the estimate basis for cadastre 0301-208/12/0/0 — contact support',
 		);
 		expect(error.description).toContain('GET /RealEstates/0301/208/12/0/0/EvEstimateBasis');
 		expect(error.httpCode).toBe('500');
@@ -174,7 +232,7 @@ describe('token and network failures', () => {
 		});
 		const error = await failWith(basis, { credentials });
 		expect(error.message).toBe(
-			'Could not get an access token for the estimate API: the token endpoint rejected the client ID or secret (invalid_client)',
+			'Item 1: Could not get an access token for the estimate API: the token endpoint rejected the client ID or secret (invalid_client)',
 		);
 		expect(error.description).toMatch(/Client ID, Client Secret/);
 		expect(error.failure).toEqual({ cause: 'credential-invalid' });
@@ -186,7 +244,7 @@ describe('token and network failures', () => {
 		const credentials = estimateCredentials(sim, 'estimateNoScope', { scope: 'estimate:read' });
 		const error = await failWith(basis, { credentials });
 		expect(error.message).toBe(
-			'Could not get an access token for the estimate API: the requested scope is not allowed for this client (invalid_scope)',
+			'Item 1: Could not get an access token for the estimate API: the requested scope is not allowed for this client (invalid_scope)',
 		);
 	});
 
@@ -197,7 +255,11 @@ describe('token and network failures', () => {
 	});
 
 	test('a dropped connection is retried (the calls are idempotent)', async () => {
-		await addFault(sim, { drop: true, count: 1, match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis` } });
+		await addFault(sim, {
+			drop: true,
+			count: 1,
+			match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis` },
+		});
 		const { output } = await runNode(sim, basis);
 		expect(output).toHaveLength(1);
 		const log = await requestLog(sim);
@@ -211,7 +273,7 @@ describe('token and network failures', () => {
 		const credentials = estimateCredentials(sim, 'estimate', { apiBaseUrl: deadBaseUrl });
 		const error = await failWith(basis, { credentials });
 		expect(error.message).toBe(
-			'Could not reach the estimate API (connection refused) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
+			'Item 1: Could not reach the estimate API (the connection was refused) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
 		expect(error.description).toContain('ECONNREFUSED after 4 attempt(s)');
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
@@ -220,7 +282,7 @@ describe('token and network failures', () => {
 	test('an API Base URL that is not a URL fails before any request', async () => {
 		const credentials = estimateCredentials(sim, 'estimate', { apiBaseUrl: 'estimate/v1' });
 		const error = await runNodeError(sim, basis, { credentials });
-		expect(error.message).toMatch(/^The credential's API Base URL must be an absolute URL/);
+		expect(error.message).toMatch(/^The credential's "API Base URL" must be an absolute URL/);
 		expect(await requestLog(sim, '')).toEqual([]);
 	});
 });
@@ -239,7 +301,9 @@ describe('retries', () => {
 	test('503 beyond the bound: 1 + 3 retries, then a clear error', async () => {
 		await addFault(sim, { status: 503, retryAfter: 0, count: 10, match: { pathPrefix: path } });
 		const error = await failWith(basis);
-		expect(error.message).toBe('The estimate API is unavailable (503), gave up after 4 attempt(s)');
+		expect(error.message).toBe(
+			'Item 1: The estimate API is unavailable (503), gave up after 4 attempt(s)',
+		);
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable', retryAfterMs: 0 });
 		expect(await requestLog(sim)).toHaveLength(4);
 	});
@@ -247,7 +311,9 @@ describe('retries', () => {
 	test('429 beyond the bound', async () => {
 		await addFault(sim, { status: 429, retryAfter: 0, count: 10, match: { pathPrefix: path } });
 		const error = await failWith(basis);
-		expect(error.message).toBe('The estimate API kept rate limiting the requests (429), gave up after 4 attempt(s)');
+		expect(error.message).toBe(
+			'Item 1: The estimate API kept rate limiting the requests (429), gave up after 4 attempt(s)',
+		);
 		expect(error.failure).toEqual({ cause: 'rate-limited', retryAfterMs: 0 });
 		expect(await requestLog(sim)).toHaveLength(4);
 	});
@@ -255,15 +321,24 @@ describe('retries', () => {
 	test('a Retry-After longer than the longest wait is not waited for', async () => {
 		await addFault(sim, { status: 429, retryAfter: 3600, count: 1, match: { pathPrefix: path } });
 		const error = await failWith(basis);
-		expect(error.message).toBe('The estimate API kept rate limiting the requests (429), gave up after 1 attempt(s)');
-		expect(error.description).toContain('The service asked to wait 3600 s (Retry-After), longer than the node waits (30 s).');
+		expect(error.message).toBe(
+			'Item 1: The estimate API kept rate limiting the requests (429), gave up after 1 attempt(s)',
+		);
+		expect(error.description).toContain(
+			'The service asked to wait 3600 s (Retry-After), longer than the node waits (30 s), so it did not retry.',
+		);
 		expect(error.failure).toEqual({ cause: 'rate-limited', retryAfterMs: 3_600_000 });
 		expect(await requestLog(sim)).toHaveLength(1);
 	});
 
 	test('the POST estimate is retried too (policy idempotent)', async () => {
 		await addFault(sim, { status: 503, retryAfter: 0, count: 1, match: { method: 'POST' } });
-		const { output } = await runNode(sim, { resource: 'estimate', operation: 'get', ...cadastre('0301', 208, 12), dontStoreEstimate: true });
+		const { output } = await runNode(sim, {
+			resource: 'estimate',
+			operation: 'get',
+			...cadastre('0301', 208, 12),
+			dontStoreEstimate: true,
+		});
 		expect(typeof output[0].json.approvedTotalMarketValue).toBe('number');
 		const log = await requestLog(sim);
 		expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(['POST 503', 'POST 200']);

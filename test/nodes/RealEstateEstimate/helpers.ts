@@ -83,7 +83,11 @@ export interface RunResult {
 let sharedTokens: TokenStore | undefined;
 
 /** Runs the node with the parameters (one object for all items, or one per item). */
-export async function runNode(sim: SimulatorHandle, parameters: Params | Params[], options: RunOptions = {}): Promise<RunResult> {
+export async function runNode(
+	sim: SimulatorHandle,
+	parameters: Params | Params[],
+	options: RunOptions = {},
+): Promise<RunResult> {
 	let items: INodeExecutionData[];
 	if (Array.isArray(options.items)) items = options.items;
 	else {
@@ -107,31 +111,49 @@ export async function runNode(sim: SimulatorHandle, parameters: Params | Params[
 }
 
 /** Runs the node and returns the error it throws (fails the test when it does not throw). */
-export async function runNodeError(sim: SimulatorHandle, parameters: Params | Params[], options: RunOptions = {}) {
+export async function runNodeError(
+	sim: SimulatorHandle,
+	parameters: Params | Params[],
+	options: RunOptions = {},
+) {
 	let result: RunResult | undefined;
 	try {
 		result = await runNode(sim, parameters, options);
 	} catch (error) {
-		return error as Error & { description?: string; httpCode?: string | null; context: Record<string, unknown> };
+		return error as Error & {
+			description?: string;
+			httpCode?: string | null;
+			context: Record<string, unknown>;
+		};
 	}
 	throw new Error(`expected the node to fail, got ${JSON.stringify(result?.output).slice(0, 300)}`);
 }
 
-async function control(sim: SimulatorHandle, method: string, path: string, body?: unknown): Promise<unknown> {
+async function control(
+	sim: SimulatorHandle,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<unknown> {
 	const response = await fetch(`${sim.url}/__sim${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`simulator control ${method} ${path}: ${response.status} ${text}`);
+	if (!response.ok)
+		throw new Error(`simulator control ${method} ${path}: ${response.status} ${text}`);
 	return text ? JSON.parse(text) : undefined;
 }
 
 /** The simulator's request log (API calls and token requests), optionally under a path prefix. */
-export async function requestLog(sim: SimulatorHandle, pathPrefix = sim.estimatePrefix): Promise<LoggedRequest[]> {
+export async function requestLog(
+	sim: SimulatorHandle,
+	pathPrefix = sim.estimatePrefix,
+): Promise<LoggedRequest[]> {
 	const query = pathPrefix ? `?pathPrefix=${encodeURIComponent(pathPrefix)}` : '';
-	return ((await control(sim, 'GET', `/requests${query}`)) as { requests: LoggedRequest[] }).requests;
+	return ((await control(sim, 'GET', `/requests${query}`)) as { requests: LoggedRequest[] })
+		.requests;
 }
 
 export async function clearLog(sim: SimulatorHandle): Promise<void> {

@@ -4,21 +4,25 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
-import { describeObject, objectPath, parseIdentity } from '../../../nodes/RealEstateEstimate/identity';
-import { normalizeConcurrency, runPool } from '../../../nodes/RealEstateEstimate/pool';
+import {
+	describeObject,
+	objectPath,
+	parseIdentity,
+} from '../../../nodes/RealEstateEstimate/identity';
+import { normalizeConcurrency, runPool } from '../../../nodes/shared/pool';
 import {
 	buildEstimateInput,
 	estimateInputSchema,
 	OVERRIDE_FIELDS,
-	PARAMETER_LABELS,
 } from '../../../nodes/RealEstateEstimate/schema';
+import { checkKnr } from '../../../nodes/RealEstateEstimate/validators';
 import {
 	checkInteger,
-	checkKnr,
 	checkOrganizationNumber,
+	fieldLabel,
 	isIsoDateTime,
 	toNumber,
-} from '../../../nodes/RealEstateEstimate/validators';
+} from '../../../nodes/shared/validation';
 
 /** A promise with its resolve exposed, to finish work in a chosen order. */
 function deferred<T>() {
@@ -40,7 +44,9 @@ describe('runPool', () => {
 			gates[index].resolve(`item ${index}`);
 			await flush();
 		}
-		expect(await pending).toEqual([0, 1, 2, 3].map((index) => ({ ok: true, value: `item ${index}` })));
+		expect(await pending).toEqual(
+			[0, 1, 2, 3].map((index) => ({ ok: true, value: `item ${index}` })),
+		);
 	});
 
 	test('never runs more than `concurrency` workers at once, and starts the next as one ends', async () => {
@@ -93,7 +99,10 @@ describe('runPool', () => {
 			return index;
 		});
 		expect(outcomes[0]).toEqual({ ok: true, value: 0 });
-		expect(outcomes[1]).toMatchObject({ ok: false, error: expect.objectContaining({ message: 'boom' }) });
+		expect(outcomes[1]).toMatchObject({
+			ok: false,
+			error: expect.objectContaining({ message: 'boom' }),
+		});
 		expect(outcomes[2]).toEqual({ ok: true, value: 2 });
 	});
 
@@ -159,9 +168,12 @@ describe('validators', () => {
 		expect(checkKnr(value)).toEqual({ value: expected });
 	});
 
-	test.each(['301', '03011', '0x01', '0000', '', 0, 10000, 30.1, null, true])('knr %p is invalid', (value) => {
-		expect(checkKnr(value).error).toMatch(/4 digits/);
-	});
+	test.each(['301', '03011', '0x01', '0000', '', 0, 10000, 30.1, null, true])(
+		'knr %p is invalid',
+		(value) => {
+			expect(checkKnr(value).error).toMatch(/4 digits/);
+		},
+	);
 
 	test('integers: inclusive range, numeric strings accepted, fractions and words not', () => {
 		expect(checkInteger(1, 1, 9)).toEqual({ value: 1 });
@@ -217,13 +229,22 @@ describe('validators', () => {
 
 describe('identity → path (one abstraction for both forms)', () => {
 	test('cadastre keeps the leading zero of knr', () => {
-		const { identity } = parseIdentity('cadastre', { knr: '0301', gnr: 208, bnr: 12, fnr: 0, snr: 0 });
+		const { identity } = parseIdentity('cadastre', {
+			knr: '0301',
+			gnr: 208,
+			bnr: 12,
+			fnr: 0,
+			snr: 0,
+		});
 		expect(objectPath(identity!)).toBe('/RealEstates/0301/208/12/0/0');
 		expect(describeObject(identity!)).toBe('cadastre 0301-208/12/0/0');
 	});
 
 	test('share', () => {
-		const { identity } = parseIdentity('share', { organizationNumber: '987654325', shareNumber: '12' });
+		const { identity } = parseIdentity('share', {
+			organizationNumber: '987654325',
+			shareNumber: '12',
+		});
 		expect(objectPath(identity!)).toBe('/RealEstates/987654325/12');
 		expect(describeObject(identity!)).toBe('housing cooperative 987654325 share 12');
 	});
@@ -234,7 +255,13 @@ describe('identity → path (one abstraction for both forms)', () => {
 	});
 
 	test('fnr and snr default to 0 when empty', () => {
-		const { identity } = parseIdentity('cadastre', { knr: '4601', gnr: 1, bnr: 2, fnr: '', snr: undefined });
+		const { identity } = parseIdentity('cadastre', {
+			knr: '4601',
+			gnr: 1,
+			bnr: 2,
+			fnr: '',
+			snr: undefined,
+		});
 		expect(objectPath(identity!)).toBe('/RealEstates/4601/1/2/0/0');
 	});
 
@@ -243,7 +270,9 @@ describe('identity → path (one abstraction for both forms)', () => {
 			field: 'bnr',
 			error: 'must be a whole number from 1 to 9999, got 0',
 		});
-		expect(parseIdentity('share', { organizationNumber: '987654325', shareNumber: 0 }).issue?.field).toBe('shareNumber');
+		expect(
+			parseIdentity('share', { organizationNumber: '987654325', shareNumber: 0 }).issue?.field,
+		).toBe('shareNumber');
 	});
 });
 
@@ -269,7 +298,9 @@ describe('estimate input schema (zod)', () => {
 	test('the built body always satisfies the EstimateInputDto schema', () => {
 		const { body } = buildEstimateInput({
 			overrides: { usableArea: '80', floor: -1, siteType: ' Festet ' },
-			valuation: { valuationValues: { date: '2020-01-01', price: '1000000', saleType: 'Fritt salg' } },
+			valuation: {
+				valuationValues: { date: '2020-01-01', price: '1000000', saleType: 'Fritt salg' },
+			},
 		});
 		expect(body).toStrictEqual({
 			usableArea: 80,
@@ -283,13 +314,15 @@ describe('estimate input schema (zod)', () => {
 	test('the DTO schema rejects unknown fields and wrong types', () => {
 		expect(estimateInputSchema.safeParse({ usableArea: 80.5 }).success).toBe(false);
 		expect(estimateInputSchema.safeParse({ somethingElse: 1 }).success).toBe(false);
-		expect(estimateInputSchema.safeParse({ valuation: { date: '2020-01-01', price: 1 } }).success).toBe(false);
+		expect(
+			estimateInputSchema.safeParse({ valuation: { date: '2020-01-01', price: 1 } }).success,
+		).toBe(false);
 	});
 
 	test('an unknown override key is reported, not sent', () => {
 		const result = buildEstimateInput({ overrides: { bathrooms: 2 } });
 		expect(result.issues).toEqual([
-			{ field: 'overrides.bathrooms', label: 'overrides.bathrooms', message: 'is not a field of the estimate input' },
+			{ field: 'overrides.bathrooms', message: 'is not a field of the estimate input' },
 		]);
 	});
 });
@@ -298,14 +331,22 @@ describe('node description', () => {
 	const { description } = new RealEstateEstimate();
 	const property = (name: string, operation?: string): INodeProperties =>
 		description.properties.find(
-			(p) => p.name === name && (!operation || (p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation)),
+			(p) =>
+				p.name === name &&
+				(!operation ||
+					(p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation)),
 		)!;
 
 	test('identity, credential, tool use', () => {
 		expect(description.name).toBe('realEstateEstimate');
 		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'realEstateEstimateOAuth2Api', required: true }]);
-		expect(description.icon).toEqual({ light: 'file:../../icons/estimate.svg', dark: 'file:../../icons/estimate.dark.svg' });
+		expect(description.credentials).toEqual([
+			{ name: 'realEstateEstimateOAuth2Api', required: true },
+		]);
+		expect(description.icon).toEqual({
+			light: 'file:../../icons/estimate.svg',
+			dark: 'file:../../icons/estimate.dark.svg',
+		});
 		expect(description.subtitle).toContain('$parameter["operation"]');
 	});
 
@@ -314,8 +355,13 @@ describe('node description', () => {
 		expect(names.sort()).toEqual([...OVERRIDE_FIELDS].sort());
 		expect(names).toHaveLength(15);
 		for (const option of property('overrides').options as INodeProperties[]) {
-			expect(PARAMETER_LABELS[`overrides.${option.name}`]).toBe(option.displayName);
+			expect(fieldLabel(description.properties, `overrides.${option.name}`)).toBe(
+				`Overrides → ${option.displayName}`,
+			);
 		}
+		// a fixedCollection's group is not a level of its own
+		expect(fieldLabel(description.properties, 'valuation.date')).toBe('Valuation → Date');
+		expect(fieldLabel(description.properties, 'knr')).toBe('Municipality Number (Knr)');
 	});
 
 	test('all 19 DTO fields are reachable from the parameters', () => {
@@ -324,12 +370,20 @@ describe('node description', () => {
 			(p.displayOptions?.show?.operation as string[] | undefined)?.includes('get'),
 		);
 		const names = get.map((p) => p.name);
-		expect(names).toEqual(expect.arrayContaining(['estimateDate', 'includeComparables', 'dontStoreEstimate', 'valuation']));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'estimateDate',
+				'includeComparables',
+				'dontStoreEstimate',
+				'valuation',
+			]),
+		);
 		for (const name of ['estimateDate', 'includeComparables', 'valuation']) reachable.add(name);
 		reachable.add('storeEstimate'); // through "Don't Store Estimate"
 		expect([...reachable].sort()).toEqual(Object.keys(estimateInputSchema.shape).sort());
 		expect(reachable.size).toBe(19);
-		const valuation = (property('valuation').options as Array<{ values: INodeProperties[] }>)[0].values;
+		const valuation = (property('valuation').options as Array<{ values: INodeProperties[] }>)[0]
+			.values;
 		expect(valuation.map((v) => [v.name, v.required ?? false])).toEqual([
 			['date', true],
 			['price', true],
@@ -343,13 +397,17 @@ describe('node description', () => {
 		for (const name of ['estateType', 'ownershipType', 'siteType']) {
 			expect(overrides.find((o) => o.name === name)!.type).toBe('string');
 		}
-		const valuation = (property('valuation').options as Array<{ values: INodeProperties[] }>)[0].values;
+		const valuation = (property('valuation').options as Array<{ values: INodeProperties[] }>)[0]
+			.values;
 		expect(valuation.find((v) => v.name === 'saleType')!.type).toBe('string');
 	});
 
 	test('knr is a string parameter (keeps its leading zero); the binary property defaults to data', () => {
 		expect(property('knr').type).toBe('string');
 		expect(property('binaryPropertyName').default).toBe('data');
-		expect((property('options').options as INodeProperties[])[0]).toMatchObject({ name: 'concurrency', default: 5 });
+		expect((property('options').options as INodeProperties[])[0]).toMatchObject({
+			name: 'concurrency',
+			default: 5,
+		});
 	});
 });

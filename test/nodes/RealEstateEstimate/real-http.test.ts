@@ -8,7 +8,17 @@ import { createHash } from 'node:crypto';
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
-import { addFault, cadastre, directPdf, estimateCredentials, requestLog, resetSim, share, startSim, ORG } from './helpers';
+import {
+	addFault,
+	cadastre,
+	directPdf,
+	estimateCredentials,
+	requestLog,
+	resetSim,
+	share,
+	startSim,
+	ORG,
+} from './helpers';
 import type { SimulatorHandle } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -16,7 +26,11 @@ const bench = require('../../../scripts/bench/context') as {
 	initBinaryData(mode: 'filesystem' | 'memory'): Promise<string>;
 	readStoredBinary(storagePath: string, binary: IDataObject): Buffer;
 	removeBinaryData(storagePath: string): void;
-	createBenchContext(options: { parameters: IDataObject | IDataObject[]; itemCount: number; credentials: IDataObject }): IExecuteFunctions;
+	createBenchContext(options: {
+		parameters: IDataObject | IDataObject[];
+		itemCount: number;
+		credentials: IDataObject;
+	}): IExecuteFunctions;
 };
 
 let sim: SimulatorHandle;
@@ -33,7 +47,11 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-async function run(parameters: IDataObject | IDataObject[], client = 'estimate', extra: Record<string, string> = {}) {
+async function run(
+	parameters: IDataObject | IDataObject[],
+	client = 'estimate',
+	extra: Record<string, string> = {},
+) {
 	const ctx = bench.createBenchContext({
 		parameters,
 		itemCount: Array.isArray(parameters) ? parameters.length : 1,
@@ -43,7 +61,11 @@ async function run(parameters: IDataObject | IDataObject[], client = 'estimate',
 	return output;
 }
 
-async function runError(parameters: IDataObject, client = 'estimate', extra: Record<string, string> = {}) {
+async function runError(
+	parameters: IDataObject,
+	client = 'estimate',
+	extra: Record<string, string> = {},
+) {
 	try {
 		await run(parameters, client, extra);
 	} catch (error) {
@@ -53,31 +75,62 @@ async function runError(parameters: IDataObject, client = 'estimate', extra: Rec
 }
 
 test('404 for an estimate (JSON error body through axios)', async () => {
-	const error = await runError({ resource: 'estimate', operation: 'get', ...cadastre('0301', 404, 1) });
+	const error = await runError({
+		resource: 'estimate',
+		operation: 'get',
+		...cadastre('0301', 404, 1),
+	});
 	expect(error).toBeInstanceOf(NodeApiError);
-	expect(error.message).toBe('Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)');
+	expect(error.message).toBe(
+		'Item 1: Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)',
+	);
 	expect(error.httpCode).toBe('404');
 });
 
 test('404 for a document requested as a stream', async () => {
-	const error = await runError({ resource: 'document', operation: 'download', documentId: 4242, binaryPropertyName: 'data' });
-	expect(error.message).toBe('No estimate document 4242 (404)');
+	const error = await runError({
+		resource: 'document',
+		operation: 'download',
+		documentId: 4242,
+		binaryPropertyName: 'data',
+	});
+	expect(error.message).toBe('Item 1: No estimate document 4242 (404)');
 });
 
 test('403 without the scope', async () => {
-	const error = await runError({ resource: 'estimate', operation: 'getBasis', ...share(ORG.a, 1) }, 'estimateNoScope', { scope: '' });
-	expect(error.message).toBe('Not authorized by the estimate API (403) to get the estimate basis');
+	const error = await runError(
+		{ resource: 'estimate', operation: 'getBasis', ...share(ORG.a, 1) },
+		'estimateNoScope',
+		{ scope: '' },
+	);
+	expect(error.message).toBe(
+		'Item 1: Not authorized by the estimate API (403) to get the estimate basis',
+	);
 });
 
 test('429 with Retry-After is retried, then succeeds', async () => {
-	await addFault(sim, { status: 429, retryAfter: 0, count: 2, match: { pathPrefix: `${sim.estimatePrefix}/RealEstates/0301/208/` } });
-	const output = await run({ resource: 'estimate', operation: 'getMarketEstimate', ...cadastre('0301', 208, 12) });
+	await addFault(sim, {
+		status: 429,
+		retryAfter: 0,
+		count: 2,
+		match: { pathPrefix: `${sim.estimatePrefix}/RealEstates/0301/208/` },
+	});
+	const output = await run({
+		resource: 'estimate',
+		operation: 'getMarketEstimate',
+		...cadastre('0301', 208, 12),
+	});
 	expect(typeof output[0].json.estimate).toBe('number');
 	expect((await requestLog(sim)).map((r) => r.status)).toEqual([429, 429, 200]);
 });
 
 test('the PDF is streamed to disk by n8n-core (filesystem mode), byte for byte', async () => {
-	const output = await run({ resource: 'document', operation: 'download', documentId: 900004, binaryPropertyName: 'pdf' });
+	const output = await run({
+		resource: 'document',
+		operation: 'download',
+		documentId: 900004,
+		binaryPropertyName: 'pdf',
+	});
 	const binary = output[0].binary!.pdf;
 	expect(binary.id).toMatch(/^filesystem(-v2)?:/); // stored as a file, not kept in the item
 	expect(binary.data).not.toMatch(/^JVBER/); // no base64 PDF in the item

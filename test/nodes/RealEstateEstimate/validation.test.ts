@@ -4,7 +4,16 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { Params } from '../../support/execute-context';
-import { cadastre, clearLog, ORG, requestLog, runNode, runNodeError, share, startSim } from './helpers';
+import {
+	cadastre,
+	clearLog,
+	ORG,
+	requestLog,
+	runNode,
+	runNodeError,
+	share,
+	startSim,
+} from './helpers';
 import type { SimulatorHandle } from './helpers';
 
 let sim: SimulatorHandle;
@@ -18,12 +27,16 @@ beforeEach(async () => {
 	await clearLog(sim);
 });
 
-async function expectRejected(parameters: Params | Params[], field: string | RegExp, itemIndex = 0) {
+async function expectRejected(
+	parameters: Params | Params[],
+	field: string | RegExp,
+	itemIndex = 0,
+) {
 	const error = await runNodeError(sim, parameters);
 	expect(error).toBeInstanceOf(NodeOperationError);
 	if (typeof field === 'string') expect(error.message).toContain(field);
 	else expect(error.message).toMatch(field);
-	expect(error.message).toMatch(new RegExp(`\\[item ${itemIndex}\\]$`));
+	expect(error.message).toMatch(new RegExp(`^Item ${itemIndex + 1}: `));
 	expect(error.context.itemIndex).toBe(itemIndex);
 	// nothing at all reached the simulator: no token request, no API call
 	expect(await requestLog(sim, '')).toEqual([]);
@@ -39,8 +52,10 @@ const estimateGet = (extra: Params): Params => ({
 
 describe('cadastre', () => {
 	test('the message names the field, the rule, the value and the item', async () => {
-		const error = await expectRejected(estimateGet({ gnr: 0 }), 'Farm Number (gnr)');
-		expect(error.message).toBe('Farm Number (gnr) must be a whole number from 1 to 99999, got 0 [item 0]');
+		const error = await expectRejected(estimateGet({ gnr: 0 }), 'Farm Number (Gnr)');
+		expect(error.message).toBe(
+			'Item 1: "Farm Number (Gnr)" must be a whole number from 1 to 99999, got 0',
+		);
 		expect(error.description).toContain('No request was sent');
 	});
 
@@ -52,23 +67,23 @@ describe('cadastre', () => {
 		['', 'empty'],
 		[' 30 1', 'inner space'],
 	])('knr %p (%s) is rejected: exactly 4 digits', async (knr) => {
-		const error = await expectRejected(estimateGet({ knr }), 'Municipality Number (knr)');
+		const error = await expectRejected(estimateGet({ knr }), 'Municipality Number (Knr)');
 		expect(error.message).toMatch(/4 digits/);
 	});
 
 	test.each([
-		['gnr', 0, 'Farm Number (gnr)'],
-		['gnr', 100000, 'Farm Number (gnr)'],
-		['gnr', 12.5, 'Farm Number (gnr)'],
-		['gnr', 'twelve', 'Farm Number (gnr)'],
-		['gnr', '', 'Farm Number (gnr) is required'],
-		['bnr', 0, 'Title Number (bnr)'],
-		['bnr', 10000, 'Title Number (bnr)'],
-		['fnr', -1, 'Leasehold Number (fnr)'],
-		['fnr', 10000, 'Leasehold Number (fnr)'],
-		['snr', -1, 'Section Number (snr)'],
-		['snr', 1000, 'Section Number (snr)'],
-		['snr', 0.5, 'Section Number (snr)'],
+		['gnr', 0, 'Farm Number (Gnr)'],
+		['gnr', 100000, 'Farm Number (Gnr)'],
+		['gnr', 12.5, 'Farm Number (Gnr)'],
+		['gnr', 'twelve', 'Farm Number (Gnr)'],
+		['gnr', '', '"Farm Number (Gnr)" is required'],
+		['bnr', 0, 'Title Number (Bnr)'],
+		['bnr', 10000, 'Title Number (Bnr)'],
+		['fnr', -1, 'Leasehold Number (Fnr)'],
+		['fnr', 10000, 'Leasehold Number (Fnr)'],
+		['snr', -1, 'Section Number (Snr)'],
+		['snr', 1000, 'Section Number (Snr)'],
+		['snr', 0.5, 'Section Number (Snr)'],
 	])('%s = %p is rejected', async (field, value, label) => {
 		await expectRejected(estimateGet({ [field]: value }), label);
 	});
@@ -85,13 +100,17 @@ describe('cadastre', () => {
 			snr: 999,
 		});
 		const log = await requestLog(sim);
-		expect(log.map((r) => r.path)).toEqual([`${sim.estimatePrefix}/RealEstates/0301/99999/9999/9999/999/MarketEstimate`]);
+		expect(log.map((r) => r.path)).toEqual([
+			`${sim.estimatePrefix}/RealEstates/0301/99999/9999/9999/999/MarketEstimate`,
+		]);
 	});
 
 	test('empty fnr and snr mean none: sent as 0', async () => {
 		await runNode(sim, { ...estimateGet({ fnr: '', snr: null }), operation: 'getBasis' });
 		const log = await requestLog(sim);
-		expect(log.map((r) => r.path)).toEqual([`${sim.estimatePrefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis`]);
+		expect(log.map((r) => r.path)).toEqual([
+			`${sim.estimatePrefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis`,
+		]);
 	});
 });
 
@@ -100,7 +119,7 @@ describe('share and housing cooperative', () => {
 		['987654321', 'check digit'],
 		['98765432', '9 digits'],
 		['9876543250', '9 digits'],
-		['', 'required'],
+		['', 'is empty'],
 	])('organization number %p is rejected (%s)', async (organizationNumber, rule) => {
 		const error = await expectRejected(
 			{ resource: 'estimate', operation: 'getBasis', ...share(organizationNumber, 1) },
@@ -112,13 +131,19 @@ describe('share and housing cooperative', () => {
 	test('the housing cooperative checks the organization number too', async () => {
 		await expectRejected(
 			{ resource: 'estimate', operation: 'getHousingCooperative', organizationNumber: '923609017' },
-			'Organization Number has a wrong check digit',
+			'"Organization Number" has a wrong check digit',
 		);
 	});
 
-	test.each([0, -3, 2.5, 'abc'])('share number %p is rejected: positive whole number', async (shareNumber) => {
-		await expectRejected({ resource: 'document', operation: 'getMany', ...share(ORG.a, shareNumber as number) }, 'Share Number');
-	});
+	test.each([0, -3, 2.5, 'abc'])(
+		'share number %p is rejected: positive whole number',
+		async (shareNumber) => {
+			await expectRejected(
+				{ resource: 'document', operation: 'getMany', ...share(ORG.a, shareNumber as number) },
+				'Share Number',
+			);
+		},
+	);
 });
 
 describe('document', () => {
@@ -139,30 +164,33 @@ describe('document', () => {
 
 describe('estimate input', () => {
 	test.each([
-		['buildYear', 999, 'Build Year (overrides.buildYear)'],
-		['buildYear', 1937.5, 'Build Year (overrides.buildYear)'],
-		['usableArea', 82.5, 'Usable Area (BRA) (overrides.usableArea) must be a whole number'],
-		['usableArea', -1, 'Usable Area (BRA) (overrides.usableArea)'],
-		['numberOfBedrooms', 2.5, 'Number of Bedrooms (overrides.numberOfBedrooms)'],
-		['numberOfBedrooms', -1, 'Number of Bedrooms (overrides.numberOfBedrooms)'],
-		['numberOfFloorsInBuilding', 3.2, 'Number of Floors in Building (overrides.numberOfFloorsInBuilding)'],
-		['floor', 1.5, 'Floor (overrides.floor) must be a whole number'],
-		['floor', 2147483648, 'Floor (overrides.floor)'],
-		['primaryArea', -0.1, 'Primary Area (P-Rom) (overrides.primaryArea) must be a number of 0 or more'],
-		['internalUsableArea', -1, 'Internal Usable Area (BRA-I) (overrides.internalUsableArea)'],
-		['externalUsableArea', -1, 'External Usable Area (BRA-E) (overrides.externalUsableArea)'],
-		['glazedBalconyUsableArea', -1, 'Glazed Balcony Usable Area (BRA-B) (overrides.glazedBalconyUsableArea)'],
-		['grossArea', -1, 'Gross Area (BTA) (overrides.grossArea)'],
-		['siteArea', 'large', 'Site Area (overrides.siteArea)'],
-		['currentCommondebt', -5, 'Current Common Debt (overrides.currentCommondebt)'],
-		['estateType', 5, 'Estate Type (overrides.estateType) must be text'],
+		['buildYear', 999, '"Overrides → Build Year"'],
+		['buildYear', 1937.5, '"Overrides → Build Year"'],
+		['usableArea', 82.5, '"Overrides → Usable Area (BRA)" must be a whole number'],
+		['usableArea', -1, '"Overrides → Usable Area (BRA)"'],
+		['numberOfBedrooms', 2.5, '"Overrides → Number of Bedrooms"'],
+		['numberOfBedrooms', -1, '"Overrides → Number of Bedrooms"'],
+		['numberOfFloorsInBuilding', 3.2, '"Overrides → Number of Floors in Building"'],
+		['floor', 1.5, '"Overrides → Floor" must be a whole number'],
+		['floor', 2147483648, '"Overrides → Floor"'],
+		['primaryArea', -0.1, '"Overrides → Primary Area (P-Rom)" must be a number of 0 or more'],
+		['internalUsableArea', -1, '"Overrides → Internal Usable Area (BRA-I)"'],
+		['externalUsableArea', -1, '"Overrides → External Usable Area (BRA-E)"'],
+		['glazedBalconyUsableArea', -1, '"Overrides → Glazed Balcony Usable Area (BRA-B)"'],
+		['grossArea', -1, '"Overrides → Gross Area (BTA)"'],
+		['siteArea', 'large', '"Overrides → Site Area"'],
+		['currentCommondebt', -5, '"Overrides → Current Common Debt"'],
+		['estateType', 5, '"Overrides → Estate Type" must be text'],
 	])('override %s = %p is rejected', async (field, value, message) => {
 		await expectRejected(estimateGet({ overrides: { [field]: value } }), message);
 	});
 
 	test('the rejected value is quoted in the message', async () => {
-		const error = await expectRejected(estimateGet({ overrides: { usableArea: 82.5 } }), 'got 82.5');
-		expect(error.message).toContain('got 82.5 [item 0]');
+		const error = await expectRejected(
+			estimateGet({ overrides: { usableArea: 82.5 } }),
+			'got 82.5',
+		);
+		expect(error.message).toMatch(/got 82\.5$/);
 	});
 
 	test.each([
@@ -173,17 +201,26 @@ describe('estimate input', () => {
 		['2025-01-31 12:00', 'space instead of T'],
 		['yesterday', 'words'],
 	])('estimate date %p is rejected (%s)', async (estimateDate) => {
-		await expectRejected(estimateGet({ estimateDate }), 'Estimate Date (estimateDate) must be an ISO 8601 date');
+		await expectRejected(estimateGet({ estimateDate }), '"Estimate Date" must be an ISO 8601 date');
 	});
 
 	test.each([
-		[{ date: '2021-06-15', price: 100, saleType: '' }, 'Valuation Sale Type (valuation.saleType) is required'],
-		[{ date: '2021-06-15', saleType: 'Fritt salg' }, 'Valuation Price (valuation.price) is required'],
-		[{ price: 100, saleType: 'Fritt salg' }, 'Valuation Date (valuation.date) is required'],
-		[{ commondebt: 100 }, 'Valuation Date (valuation.date) is required'],
-		[{ date: '2021-06-15', price: -1, saleType: 'Fritt salg' }, 'Valuation Price (valuation.price) must be a number of 0 or more'],
-		[{ date: '15/06/2021', price: 1, saleType: 'Fritt salg' }, 'Valuation Date (valuation.date) must be an ISO 8601'],
-		[{ date: '2021-06-15', price: 1, saleType: 'Fritt salg', commondebt: -1 }, 'Valuation Common Debt (valuation.commondebt)'],
+		[{ date: '2021-06-15', price: 100, saleType: '' }, '"Valuation → Sale Type" is required'],
+		[{ date: '2021-06-15', saleType: 'Fritt salg' }, '"Valuation → Price" is required'],
+		[{ price: 100, saleType: 'Fritt salg' }, '"Valuation → Date" is required'],
+		[{ commondebt: 100 }, '"Valuation → Date" is required'],
+		[
+			{ date: '2021-06-15', price: -1, saleType: 'Fritt salg' },
+			'"Valuation → Price" must be a number of 0 or more',
+		],
+		[
+			{ date: '15/06/2021', price: 1, saleType: 'Fritt salg' },
+			'"Valuation → Date" must be an ISO 8601',
+		],
+		[
+			{ date: '2021-06-15', price: 1, saleType: 'Fritt salg', commondebt: -1 },
+			'"Valuation → Common Debt"',
+		],
 	])('valuation %p is rejected', async (valuationValues, message) => {
 		await expectRejected(estimateGet({ valuation: { valuationValues } }), message);
 	});
@@ -191,13 +228,16 @@ describe('estimate input', () => {
 	test('several bad fields: the first (in DTO order) in the message, the others in the description', async () => {
 		const error = await expectRejected(
 			estimateGet({ overrides: { usableArea: 1.5, grossArea: -2 } }),
-			'Gross Area (BTA) (overrides.grossArea)',
+			'"Overrides → Gross Area (BTA)"',
 		);
-		expect(error.description).toContain('Usable Area (BRA) (overrides.usableArea) must be a whole number');
+		expect(error.description).toContain('"Overrides → Usable Area (BRA)" must be a whole number');
 	});
 
 	test('a flag that is not a boolean is rejected', async () => {
-		await expectRejected(estimateGet({ includeComparables: 'yes' }), 'Include Comparables (includeComparables) must be true or false');
+		await expectRejected(
+			estimateGet({ includeComparables: 'yes' }),
+			'"Include Comparables" must be true or false',
+		);
 	});
 
 	test('dates from expressions (Date, Luxon-like objects) are accepted and sent as ISO strings', async () => {
@@ -222,9 +262,9 @@ describe('validation before any request', () => {
 				estimateGet({ knr: '31' }),
 				estimateGet({}),
 			],
-			'Municipality Number (knr)',
+			'Municipality Number (Knr)',
 			2,
 		);
-		expect(error.message).toMatch(/\[item 2\]$/);
+		expect(error.message).toMatch(/^Item 3: /);
 	});
 });

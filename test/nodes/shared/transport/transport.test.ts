@@ -1,15 +1,25 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import {
-	DEFAULT_RETRY,
-	describeBody,
+	classifyFailure,
 	normalizeHttpError,
+	serviceText,
+} from '../../../../nodes/shared/transport/failure';
+import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
+import {
+	DEFAULT_RETRY,
 	parseRetryAfter,
 	retryDelay,
-} from '../../../nodes/shared/http';
-import type { HttpFailure } from '../../../nodes/shared/http';
+} from '../../../../nodes/shared/transport/retry';
 
-const node: INode = { id: 'n', name: 'N', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: 'n',
+	name: 'N',
+	type: 't',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 function axiosError(status: number, headers: Record<string, string>, data: unknown): Error {
 	const error = new Error(`Request failed with status code ${status}`);
@@ -27,7 +37,10 @@ function failure(partial: Partial<HttpFailure>): HttpFailure {
 
 describe('normalizeHttpError', () => {
 	test('reads status, headers and body through a NodeApiError wrapper and drops request config', () => {
-		const wrapped = new NodeApiError(node, axiosError(429, { 'Retry-After': '2' }, '{"message":"slow down"}') as never);
+		const wrapped = new NodeApiError(
+			node,
+			axiosError(429, { 'Retry-After': '2' }, '{"message":"slow down"}') as never,
+		);
 		const result = normalizeHttpError(wrapped);
 		expect(result.status).toBe(429);
 		expect(result.headers['retry-after']).toBe('2');
@@ -37,10 +50,15 @@ describe('normalizeHttpError', () => {
 	});
 
 	test('recognises a token failure and its OAuth2 error code', () => {
-		const authError = Object.assign(new Error('Client authentication failed'), { body: { error: 'invalid_client' } });
-		const error = Object.assign(new Error('Failed to acquire OAuth2 access token: Client authentication failed'), {
-			cause: authError,
+		const authError = Object.assign(new Error('Client authentication failed'), {
+			body: { error: 'invalid_client' },
 		});
+		const error = Object.assign(
+			new Error('Failed to acquire OAuth2 access token: Client authentication failed'),
+			{
+				cause: authError,
+			},
+		);
 		const result = normalizeHttpError(new NodeApiError(node, error as never));
 		expect(result.tokenFailure).toBe(true);
 		expect(result.oauthError).toBe('invalid_client');
@@ -48,7 +66,9 @@ describe('normalizeHttpError', () => {
 	});
 
 	test('keeps the network error code when there is no response', () => {
-		const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+		const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+			code: 'ECONNREFUSED',
+		});
 		const result = normalizeHttpError(new NodeApiError(node, error as never));
 		expect(result.code).toBe('ECONNREFUSED');
 		expect(result.status).toBeUndefined();
@@ -78,8 +98,12 @@ describe('retryDelay', () => {
 	});
 
 	test('Retry-After wins, and a longer pause than the cap is not waited for', () => {
-		expect(retryDelay(failure({ status: 429, headers: { 'retry-after': '2' } }), 0, policy)).toBe(2000);
-		expect(retryDelay(failure({ status: 429, headers: { 'retry-after': '60' } }), 0, policy)).toBeUndefined();
+		expect(retryDelay(failure({ status: 429, headers: { 'retry-after': '2' } }), 0, policy)).toBe(
+			2000,
+		);
+		expect(
+			retryDelay(failure({ status: 429, headers: { 'retry-after': '60' } }), 0, policy),
+		).toBeUndefined();
 	});
 
 	test('other statuses are not retried', () => {
@@ -97,18 +121,72 @@ describe('retryDelay', () => {
 	});
 
 	test('token failures are not retried', () => {
-		expect(retryDelay(failure({ code: 'ECONNREFUSED', tokenFailure: true }), 0, policy)).toBeUndefined();
+		expect(
+			retryDelay(failure({ code: 'ECONNREFUSED', tokenFailure: true }), 0, policy),
+		).toBeUndefined();
 	});
 });
 
-describe('describeBody', () => {
+describe('serviceText', () => {
 	test('prefers the service message', () => {
-		expect(describeBody({ error: 'bad_request', message: 'nationalId: must be 11 digits' })).toBe(
-			'nationalId: must be 11 digits',
+		expect(
+			serviceText({ error: 'bad_request', message: 'nationalId: must be 11 digits' }).text,
+		).toBe('nationalId: must be 11 digits');
+		expect(serviceText({ error: 'invalid_client', error_description: 'wrong secret' }).text).toBe(
+			'wrong secret',
 		);
-		expect(describeBody({ error: 'invalid_client', error_description: 'wrong secret' })).toBe('wrong secret');
-		expect(describeBody('plain text')).toBe('plain text');
-		expect(describeBody(undefined)).toBeUndefined();
-		expect(describeBody({ other: 1 })).toBe('{"other":1}');
+		expect(serviceText('plain text').text).toBe('plain text');
+		expect(serviceText(undefined).text).toBeUndefined();
+		expect(serviceText({ other: 1 }).text).toBe('{"other":1}');
+	});
+
+	test('reads both field-error forms: fields[] and problem details errors{}', () => {
+		expect(
+			serviceText({ message: 'bad', fields: [{ field: 'nationalId', message: 'wrong' }] }).fields,
+		).toEqual([{ field: 'nationalId', message: 'wrong' }]);
+		const problem = serviceText({
+			title: 'Bad Request',
+			detail: 'Out of range',
+			errors: { knr: ['too big', 'odd'] },
+		});
+		expect(problem.text).toBe('Out of range');
+		expect(problem.fields).toEqual([{ field: 'knr', message: 'too big, odd' }]);
+	});
+
+	test('a stream or buffer body gives no text', () => {
+		expect(serviceText(Buffer.from('x')).text).toBeUndefined();
+		class FakeStream {
+			message = 'not a body';
+			pipe(): void {}
+		}
+		expect(serviceText(new FakeStream()).text).toBeUndefined();
+	});
+});
+
+describe('classifyFailure', () => {
+	// The kinds each node words: one table, checked status by status.
+	const cases: Array<[Partial<HttpFailure>, string]> = [
+		[{ tokenFailure: true }, 'token-refused'],
+		[{ oauthError: 'invalid_client' }, 'token-refused'],
+		[{ status: 401 }, 'not-authenticated'],
+		[{ status: 403 }, 'forbidden'],
+		[{ status: 404 }, 'not-found'],
+		[{ status: 400 }, 'rejected'],
+		[{ status: 422 }, 'rejected'],
+		[{ status: 429 }, 'rate-limited'],
+		[{ status: 502 }, 'unavailable'],
+		[{ status: 503 }, 'unavailable'],
+		[{ status: 504 }, 'unavailable'],
+		[{ status: 500 }, 'server-error'],
+		[{ status: 507 }, 'server-error'],
+		[{ status: 418 }, 'unexpected-status'],
+		[{ code: 'ECONNREFUSED' }, 'network-not-sent'],
+		[{ code: 'ENOTFOUND' }, 'network-not-sent'],
+		[{ code: 'ECONNRESET' }, 'network-maybe-sent'],
+		[{ code: 'ETIMEDOUT' }, 'network-maybe-sent'],
+		[{}, 'network-maybe-sent'],
+	];
+	test.each(cases)('%j → %s', (partial, kind) => {
+		expect(classifyFailure(failure(partial))).toBe(kind);
 	});
 });

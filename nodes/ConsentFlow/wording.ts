@@ -1,0 +1,194 @@
+/**
+ * What the Consent Flow node says about each kind of failure (the kinds come from the shared
+ * transport). Wording only: sending, retrying, classifying and redacting are shared.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { isNotSent } from '../shared/transport/failure';
+import type { ConnectionSpec, ErrorText, FailureFacts, Wording } from '../shared/transport';
+import type { Fields } from '../shared/validation';
+
+export const CONNECTION: ConnectionSpec = {
+	credentialType: 'consentFlowOAuth2Api',
+	baseUrlHint:
+		'Open the Consent Flow OAuth2 API credential and enter the base address of the consent flow API, for example https://api.example.com (without /api/…).',
+};
+
+/** What the messages need to know about the call. */
+export interface CallContext {
+	operation: 'create' | 'delete';
+	host: string;
+	flowId?: string;
+	fields: Fields;
+	/** Statuses this call retries (busy answers get the "try again later" wording). */
+	retryStatuses: number[];
+}
+
+function attemptsText(attempts: number): string {
+	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+}
+
+function tokenText(facts: FailureFacts): ErrorText {
+	const said = facts.tokenReason ? ` The identity provider said: ${facts.tokenReason}` : '';
+	switch (facts.oauthError) {
+		case 'invalid_client':
+			return {
+				message: 'The identity provider refused the client credentials (invalid_client)',
+				description: `Check Client ID and Client Secret in the Consent Flow OAuth2 API credential (test and production have different clients), and Client Authentication: the identity provider may expect the other method (Basic Auth Header or In Body).${said}`,
+			};
+		case 'invalid_scope':
+			return {
+				message: 'The identity provider refused the requested scopes (invalid_scope)',
+				description: `This client may not request one of the scopes selected in the credential (Scopes, Additional Scopes). For consent flows select only "Sbl (Consent Flows)", or ask the operator to grant the scopes to the client.${said}`,
+			};
+		case 'unauthorized_client':
+		case 'unsupported_grant_type':
+			return {
+				message: `The identity provider does not allow this client the client credentials grant (${facts.oauthError})`,
+				description: `Ask the operator to enable the client credentials grant for this client.${said}`,
+			};
+		case 'realm_not_found':
+			return realmText(said);
+		default:
+			break;
+	}
+	if (facts.status === 404) return realmText(said);
+	if (isNotSent(facts.code)) {
+		return {
+			message: `Cannot reach the identity provider to get an access token: ${facts.networkWords}`,
+			description: `Check the credential's Identity Provider URL and that the identity provider is up (${facts.code}).`,
+		};
+	}
+	return {
+		message: 'Could not get an access token from the identity provider',
+		description: `Check the credential's Identity Provider URL, Realm, Client ID, Client Secret and Scopes, then save the credential to reconnect.${said}`,
+	};
+}
+
+function realmText(said: string): ErrorText {
+	return {
+		message: 'The token endpoint was not found: unknown realm or wrong identity provider address',
+		description: `Check the credential's Identity Provider URL (the base address, without /realms/…) and Realm (leave it empty for agents-test or agents-prod, following Environment).${said}`,
+	};
+}
+
+/** The wording of one call (create or delete). */
+export function consentFlowWording(call: CallContext): Wording {
+	return (facts) => describeFailure(facts, call);
+}
+
+/** Decides message and description for a failure; exported for unit tests. */
+export function describeFailure(facts: FailureFacts, call: CallContext): ErrorText {
+	const said = facts.service ? ` The service said: ${facts.service}` : '';
+	const creating = call.operation === 'create';
+	const status = facts.status;
+	switch (facts.kind) {
+		case 'token-refused':
+			return tokenText(facts);
+		case 'not-authenticated':
+			return {
+				message: 'The Consent Flow API rejected the access token (401)',
+				description: `n8n fetched a new token and the API still refused it, so the token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (they must belong to the same environment as the API Base URL), then save the credential to reconnect.${said}`,
+			};
+		case 'forbidden':
+			return {
+				message: 'The access token lacks the "sbl" scope needed for consent flows (403)',
+				description: `Select "Sbl (Consent Flows)" in the credential's Scopes and save the credential so n8n fetches a new token. If it is already selected, ask the operator to grant scope sbl to this client.${said}`,
+			};
+		case 'not-found': {
+			if (creating) {
+				return {
+					message: `The flow endpoint was not found at ${call.host} (404)`,
+					description: `Check the credential's API Base URL: it is the base address of the consent flow API, without /api/….${said}`,
+				};
+			}
+			const earlier =
+				facts.attempts > 1
+					? ` An earlier attempt of this delete lost its connection (this was attempt ${facts.attempts}) and may have deleted it.`
+					: '';
+			return {
+				message: `No consent flow "${call.flowId ?? ''}" exists (404) — it may already be deleted`,
+				description: `Check the Flow ID: use the id returned by Create (also the "flow" field of webhook events).${earlier}${said}`,
+				field: 'flowId',
+			};
+		}
+		case 'rejected': {
+			const named = facts.fields.map(
+				(entry) => `${entry.field ? call.fields.label(entry.field) : 'request'}: ${entry.message}`,
+			);
+			const names = facts.fields.map((entry) => entry.field).filter(Boolean);
+			return {
+				message: `The Consent Flow service rejected the request (${status})${facts.service ? `: ${facts.service}` : ''}`,
+				description: named.length
+					? `Fix these fields: ${named.join('; ')}.`
+					: 'Check the values sent; the service did not say which field is wrong.',
+				field: names.length ? names.join(', ') : undefined,
+			};
+		}
+		case 'rate-limited':
+		case 'unavailable': {
+			if (status === undefined || !call.retryStatuses.includes(status)) break; // a gateway failure this call does not retry
+			const waited = facts.retryAfter ? `It asked to wait (Retry-After: ${facts.retryAfter})` : '';
+			const tooLong = facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '';
+			return {
+				message:
+					status === 429 || status === 503
+						? `The Consent Flow service is busy (${status}) and still refused after ${attemptsText(facts.attempts)} — try again later`
+						: `The Consent Flow service's gateway failed (${status}) after ${attemptsText(facts.attempts)} — try again later`,
+				description: `${waited ? `${waited}.${tooLong} ` : ''}Run the workflow again later, or send fewer items at a time (for example with a Loop Over Items node and a Wait node).${said}`,
+			};
+		}
+		case 'network-not-sent':
+			return {
+				message: `Cannot reach the Consent Flow API at ${call.host}: ${facts.networkWords} (${attemptsText(facts.attempts)})`,
+				description: `Check the credential's API Base URL and that the service is up (${facts.code}). Nothing was sent.`,
+			};
+		case 'network-maybe-sent': {
+			if (!facts.code) {
+				return {
+					message: `The request to the Consent Flow API at ${call.host} failed`,
+					description: said.trim() || undefined,
+				};
+			}
+			const how = /TIMEDOUT|TIMEOUT/i.test(facts.code) ? 'timed out' : 'broke';
+			return creating
+				? {
+						message: `The connection to the Consent Flow API at ${call.host} ${how} after the request was sent — the flow may or may not have been created`,
+						description: `The node does not send a create twice, to avoid duplicate flows. Before running this item again, check whether the flow exists (for example through the Consent Flow Trigger's consent.created event or your External ID) (${facts.code}).`,
+					}
+				: {
+						message: `The connection to the Consent Flow API at ${call.host} ${how} (${attemptsText(facts.attempts)}) — the flow may or may not have been deleted`,
+						description: `Deleting again is safe: run the item again later (${facts.code}).`,
+					};
+		}
+		default:
+			break;
+	}
+	if (status !== undefined && status >= 500) {
+		return {
+			message: `The Consent Flow service failed with an internal error (${status})`,
+			description: creating
+				? `The service may have processed part of the request: before running again, check whether the flow exists (for example through the Consent Flow Trigger's events or your External ID). If the problem persists, contact the operator.${said}`
+				: `Try again later; deleting again is safe. If the problem persists, contact the operator.${said}`,
+		};
+	}
+	return {
+		message: `The Consent Flow service answered with HTTP ${status ?? 'no status'}`,
+		description: `The node does not know this answer.${said}`,
+	};
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `{ data: {...} }` → the inner object, when the outer one carries nothing else of the flow. */
+export function unwrapData(response: unknown): IDataObject {
+	if (!isObject(response)) {
+		return response === undefined || response === null || response === ''
+			? {}
+			: { data: response as string };
+	}
+	const data = response.data;
+	if (isObject(data) && !('id' in response) && !('href' in response)) return data;
+	return response;
+}

@@ -1,0 +1,175 @@
+/**
+ * What the Real Estate Estimate node says about each kind of failure (the kinds come from the
+ * shared transport), and its JSON calls' `{ data }` envelope.
+ */
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { RunEnv } from '../shared/runner';
+import { apiRequest, DEFAULT_RETRY } from '../shared/transport';
+import type {
+	ApiRequest,
+	ConnectionSpec,
+	ErrorText,
+	FailureFacts,
+	RetryPolicy,
+	Wording,
+} from '../shared/transport';
+import { itemLabel } from '../shared/validation';
+
+export const CONNECTION: ConnectionSpec = {
+	credentialType: 'realEstateEstimateOAuth2Api',
+	baseUrlHint:
+		'Set API Base URL to the address of the estimate API including its path prefix, e.g. https://api.example.com/estimate/v1',
+};
+
+/** Every call of this API only reads (or computes) data: all are safe to send again. */
+export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
+
+/** What the caller was asking for, for messages: "get the estimate" for "cadastre 0301-…". */
+export interface Subject {
+	/** Verb phrase: `get the estimate`, `download the estimate document`. */
+	action: string;
+	/** The object or document the call was about. */
+	target: string;
+	/** Sentence for a 404, e.g. `Estimate could not be retrieved for cadastre 0301-208/12/0/0`. */
+	notFound: string;
+	/** Which parameters a 400 points at. */
+	badRequestHint: string;
+}
+
+const TOKEN_ERRORS: Record<string, string> = {
+	invalid_client: 'the token endpoint rejected the client ID or secret (invalid_client)',
+	unauthorized_client: 'the client may not use the client credentials grant (unauthorized_client)',
+	invalid_scope: 'the requested scope is not allowed for this client (invalid_scope)',
+	invalid_grant: 'the token endpoint rejected the grant (invalid_grant)',
+	invalid_request: 'the token endpoint rejected the token request (invalid_request)',
+};
+
+function capitalise(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The service's text: its message and the fields it names. */
+function detailOf(facts: FailureFacts): string | undefined {
+	const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`).join('; ');
+	const parts = [facts.service, fields].filter((part): part is string => !!part);
+	return parts.length ? parts.join(' — ') : undefined;
+}
+
+export function estimateWording(subject: Subject): Wording {
+	return (facts) => describeFailure(facts, subject);
+}
+
+export function describeFailure(facts: FailureFacts, subject: Subject): ErrorText {
+	const detail = detailOf(facts);
+	const said = detail ? ` The API said: ${detail}` : '';
+	const about = `while trying to ${subject.action} for ${subject.target}`;
+	const tooLong = facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '';
+	switch (facts.kind) {
+		case 'token-refused': {
+			const reason = (facts.oauthError && TOKEN_ERRORS[facts.oauthError]) ?? facts.oauthError;
+			return {
+				message: `Could not get an access token for the estimate API${reason ? `: ${reason}` : ''}`,
+				description:
+					"Check Client ID, Client Secret, Client Authentication, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
+			};
+		}
+		case 'network-not-sent':
+		case 'network-maybe-sent':
+			return {
+				message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
+				description: `Network error ${facts.code ?? 'unknown'} after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
+			};
+		case 'rejected':
+			return {
+				message: `The estimate API rejected the request as out of range (${facts.status}): ${subject.badRequestHint}`,
+				description: `${capitalise(subject.action)} for ${subject.target} (${facts.request}).${said}`,
+			};
+		case 'not-authenticated':
+			return {
+				message: `Not authenticated with the estimate API (401) while trying to ${subject.action}`,
+				description:
+					"The API did not accept the access token. Check Client ID, Client Secret and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
+			};
+		case 'forbidden':
+			return {
+				message: `Not authorized by the estimate API (403) to ${subject.action}`,
+				description:
+					"The client is authenticated but lacks access to this operation. Check the credential's Scope (e.g. estimate:read) and ask the provider to grant the client access.",
+			};
+		case 'not-found':
+			return {
+				message: `${subject.notFound} (404)`,
+				description: `The estimate API found nothing for ${facts.request}.${said}`,
+			};
+		case 'rate-limited':
+			return {
+				message: `The estimate API kept rate limiting the requests (429), gave up after ${facts.attempts} attempt(s)`,
+				description: `While trying to ${subject.action} for ${subject.target}.${tooLong} Lower Concurrent Requests or retry later.`,
+			};
+		case 'unavailable':
+			if (facts.status === 503) {
+				return {
+					message: `The estimate API is unavailable (503), gave up after ${facts.attempts} attempt(s)`,
+					description: `While trying to ${subject.action} for ${subject.target}.${tooLong} Retry later.`,
+				};
+			}
+			break;
+		case 'server-error':
+			if (facts.status === 500) {
+				return {
+					message: `Unexpected failure in the estimate API (500) ${about} — contact support`,
+					description: `The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
+				};
+			}
+			break;
+		default:
+			break;
+	}
+	return {
+		message: `The estimate API answered ${facts.status ?? 'nothing'} ${about}`,
+		description: `${facts.request}.${said}`,
+	};
+}
+
+/** A JSON call: returns the unwrapped `data` (may be null). */
+export async function apiJson(
+	ctx: IExecuteFunctions,
+	env: RunEnv,
+	itemIndex: number,
+	request: ApiRequest,
+	subject: Subject,
+): Promise<unknown> {
+	const response = await apiRequest(ctx, env.connection, request, {
+		itemIndex,
+		policy: RETRY_POLICY,
+		wording: estimateWording(subject),
+	});
+	let parsed: unknown = response;
+	if (typeof parsed === 'string') {
+		// text/plain is one of the offered response types: parse it ourselves
+		try {
+			parsed = JSON.parse(parsed);
+		} catch {
+			parsed = undefined;
+		}
+	}
+	if (
+		parsed === null ||
+		typeof parsed !== 'object' ||
+		Array.isArray(parsed) ||
+		!('data' in parsed)
+	) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ problem: 'unexpected response shape' },
+			{
+				itemIndex,
+				message: `${itemLabel(itemIndex)}: Unexpected answer from the estimate API while trying to ${subject.action} for ${subject.target}`,
+				description:
+					'Expected a JSON object of the form { "data": … }. Check that API Base URL points at the estimate API including its path prefix.',
+			},
+		);
+	}
+	return (parsed as { data: unknown }).data;
+}

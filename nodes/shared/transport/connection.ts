@@ -1,0 +1,61 @@
+/**
+ * The connection of an action node: the credential's API Base URL (checked, https in
+ * Production), and the redactor of the credential's secrets. Read once per execution.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { validateHttpUrl } from '../identifiers';
+import { makeRedactor } from './redact';
+import type { Redactor } from './redact';
+
+export interface ConnectionSpec {
+	/** n8n name of the credential type, e.g. `consentFlowOAuth2Api`. */
+	credentialType: string;
+	/** What to tell the user when the API Base URL is wrong. */
+	baseUrlHint: string;
+}
+
+export interface Connection {
+	credentialType: string;
+	/** API Base URL without trailing slashes. */
+	baseUrl: string;
+	/** Host (and port) of the API, for messages. */
+	host: string;
+	/** The credential's Environment is Production (credentials without one: false). */
+	production: boolean;
+	/** Blanks the credential's secrets (client secret, stored tokens) and token-like text. */
+	redact: Redactor;
+}
+
+/** Reads and checks the credential (no request). */
+export async function loadConnection(
+	ctx: IExecuteFunctions,
+	spec: ConnectionSpec,
+): Promise<Connection> {
+	const credentials = await ctx.getCredentials(spec.credentialType);
+	const production = credentials.environment === 'production';
+	const baseUrl = String(credentials.apiBaseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	const problem = baseUrl ? validateHttpUrl(baseUrl) : 'is empty';
+	if (problem) {
+		throw new NodeOperationError(ctx.getNode(), `The credential's "API Base URL" ${problem}`, {
+			itemIndex: 0,
+			description: spec.baseUrlHint,
+		});
+	}
+	const tokenData = credentials.oauthTokenData as IDataObject | undefined;
+	const redact = makeRedactor([
+		credentials.clientSecret,
+		tokenData?.access_token,
+		tokenData?.refresh_token,
+		tokenData?.id_token,
+	]);
+	return {
+		credentialType: spec.credentialType,
+		baseUrl,
+		host: new URL(baseUrl).host,
+		production,
+		redact,
+	};
+}

@@ -1,0 +1,243 @@
+/**
+ * The one transport of both action nodes. `apiRequest` sends through n8n's authenticated helper
+ * with retries (retry.ts), sorts a failure into a kind (failure.ts), asks the node for its
+ * wording of that kind, and throws a NodeApiError built from a clean summary (never from the
+ * raw error, which holds the request and its Authorization header), every text redacted.
+ */
+import { NodeApiError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
+import { itemLabel } from '../validation';
+import type { Connection } from './connection';
+import {
+	classifyFailure,
+	isHttpFailure,
+	networkWords,
+	normalizeHttpError,
+	serviceText,
+	tokenFailureReason,
+} from './failure';
+import type { FailureKind, HttpFailure, ServiceField } from './failure';
+import { parseRetryAfter, releaseBody, retryAfterTooLong, sendWithRetry } from './retry';
+import type { RetryPolicy } from './retry';
+
+export type { Connection, ConnectionSpec } from './connection';
+export { loadConnection } from './connection';
+export type { FailureKind, HttpFailure, ServiceField } from './failure';
+export { DEFAULT_RETRY } from './retry';
+export type { RetryPolicy } from './retry';
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the API Base URL, starting with `/`. */
+	path: string;
+	body?: IDataObject;
+	/** Return the response body as a readable stream, with the response headers. */
+	stream?: boolean;
+	/** Accept header for a streamed request (JSON calls accept application/json). */
+	accept?: string;
+}
+
+/** Everything a node may say about a failure, already free of secrets. */
+export interface FailureFacts {
+	kind: FailureKind;
+	status?: number;
+	attempts: number;
+	/** `POST /api/flow-definitions/sbl` */
+	request: string;
+	/** The service's own text (its error body), redacted. */
+	service?: string;
+	/** Fields the service named as wrong. */
+	fields: ServiceField[];
+	/** Network error code and its words, for network kinds. */
+	code?: string;
+	networkWords: string;
+	/** The token endpoint's OAuth2 error code, for token-refused. */
+	oauthError?: string;
+	/** Why no token was issued, in the identity provider's or n8n's words, redacted. */
+	tokenReason?: string;
+	/** The Retry-After the service sent, as sent, and in ms when it could be read. */
+	retryAfter?: string;
+	retryAfterMs?: number;
+	/** A sentence when the service asked to wait longer than the node waits, else ''. */
+	retryAfterTooLong: string;
+}
+
+/** A node's text for one failure. `field` names the parameter it points at, if any. */
+export interface ErrorText {
+	message: string;
+	description?: string;
+	field?: string;
+}
+
+export type Wording = (facts: FailureFacts) => ErrorText;
+
+export interface CallOptions {
+	itemIndex: number;
+	policy: RetryPolicy;
+	wording: Wording;
+}
+
+const FAILURE_CAUSE: Partial<
+	Record<FailureKind, NonNullable<ConstructorParameters<typeof NodeApiError>[2]>['failure']>
+> = {
+	'token-refused': { cause: 'credential-invalid' },
+	'not-authenticated': { cause: 'credential-invalid' },
+	forbidden: { cause: 'configuration-invalid' },
+	'not-found': { cause: 'configuration-invalid' },
+	rejected: { cause: 'configuration-invalid' },
+	'rate-limited': { cause: 'rate-limited' },
+	unavailable: { cause: 'temporarily-unavailable' },
+	'server-error': { cause: 'temporarily-unavailable' },
+	'network-not-sent': { cause: 'temporarily-unavailable' },
+	'network-maybe-sent': { cause: 'temporarily-unavailable' },
+};
+
+/** The facts of a failure, every text redacted. */
+export function failureFacts(
+	failure: HttpFailure,
+	request: string,
+	policy: Pick<RetryPolicy, 'maxDelayMs'>,
+	redact: (text: string) => string,
+): FailureFacts {
+	const kind = classifyFailure(failure);
+	const service = serviceText(failure.body);
+	const retryAfter = failure.headers['retry-after'];
+	const facts: FailureFacts = {
+		kind,
+		status: failure.status,
+		attempts: failure.attempts ?? 1,
+		request,
+		service: service.text === undefined ? undefined : redact(service.text),
+		fields: service.fields.map((entry) => ({
+			field: redact(entry.field),
+			message: redact(entry.message),
+		})),
+		code: failure.code,
+		networkWords: networkWords(failure.code),
+		oauthError: failure.oauthError,
+		retryAfterTooLong: retryAfterTooLong(failure, policy),
+	};
+	if (kind === 'token-refused') {
+		const reason = facts.service ?? redact(tokenFailureReason(failure.message));
+		if (reason) facts.tokenReason = reason;
+	}
+	if (retryAfter !== undefined) {
+		facts.retryAfter = redact(retryAfter);
+		const ms = parseRetryAfter(retryAfter);
+		if (ms !== undefined) facts.retryAfterMs = ms;
+	}
+	return facts;
+}
+
+/** Builds the NodeApiError of a failure: clean summary, node wording, item counted from 1. */
+export function failureError(
+	ctx: IExecuteFunctions,
+	connection: Connection,
+	facts: FailureFacts,
+	text: ErrorText,
+	itemIndex: number,
+): NodeApiError {
+	const message = connection.redact(`${itemLabel(itemIndex)}: ${text.message}`);
+	const description =
+		text.description === undefined ? undefined : connection.redact(text.description);
+	const summary: JsonObject = { message, request: facts.request, attempts: facts.attempts };
+	if (description) summary.description = description;
+	if (facts.status !== undefined) summary.status = facts.status;
+	if (facts.service) summary.detail = facts.service;
+	if (facts.oauthError) summary.oauthError = facts.oauthError;
+	if (facts.code) summary.networkCode = facts.code;
+	let failure = FAILURE_CAUSE[facts.kind];
+	if (
+		failure &&
+		'cause' in failure &&
+		(failure.cause === 'rate-limited' || failure.cause === 'temporarily-unavailable') &&
+		facts.retryAfterMs !== undefined
+	) {
+		failure = { cause: failure.cause, retryAfterMs: facts.retryAfterMs };
+	}
+	const error = new NodeApiError(ctx.getNode(), summary, {
+		message,
+		description,
+		httpCode: facts.status !== undefined ? String(facts.status) : undefined,
+		itemIndex,
+		...(failure ? { failure } : {}),
+	});
+	if (text.field) error.context.field = text.field;
+	return error;
+}
+
+function requestOptions(connection: Connection, request: ApiRequest): IHttpRequestOptions {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${connection.baseUrl}${request.path}`,
+	};
+	if (request.stream) {
+		options.encoding = 'stream';
+		options.returnFullResponse = true;
+		options.json = false;
+		options.headers = { Accept: request.accept ?? '*/*' };
+	} else {
+		options.json = true;
+		options.headers = { Accept: 'application/json' };
+	}
+	if (request.body !== undefined) options.body = request.body;
+	return options;
+}
+
+/** Sends one request; resolves with the response (body, or full response when streaming) or throws a NodeApiError. */
+export async function apiRequest(
+	ctx: IExecuteFunctions,
+	connection: Connection,
+	request: ApiRequest,
+	call: CallOptions,
+): Promise<unknown> {
+	try {
+		return await sendWithRetry(
+			ctx,
+			connection.credentialType,
+			requestOptions(connection, request),
+			call.policy,
+		);
+	} catch (error) {
+		const failure = isHttpFailure(error) ? error : normalizeHttpError(error);
+		releaseBody(failure.body);
+		const facts = failureFacts(
+			failure,
+			`${request.method} ${request.path}`,
+			call.policy,
+			connection.redact,
+		);
+		throw failureError(ctx, connection, facts, call.wording(facts), call.itemIndex);
+	}
+}
+
+/** A streamed response: the body stream and the response headers (lower-case names). */
+export interface StreamResponse {
+	body: unknown;
+	headers: Record<string, string>;
+}
+
+export async function apiStream(
+	ctx: IExecuteFunctions,
+	connection: Connection,
+	request: ApiRequest,
+	call: CallOptions,
+): Promise<StreamResponse> {
+	const response = (await apiRequest(ctx, connection, { ...request, stream: true }, call)) as {
+		body?: unknown;
+		headers?: Record<string, unknown>;
+	};
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(response?.headers ?? {})) {
+		if (value !== undefined && value !== null) {
+			headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+		}
+	}
+	return { body: response?.body, headers };
+}

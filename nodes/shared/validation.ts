@@ -1,0 +1,246 @@
+/**
+ * The one validation style of both action nodes:
+ *  - pure checks return a `Check<T>`: the normalised value, or a sentence saying which rule the
+ *    value breaks (and optionally a hint);
+ *  - `Fields.take` turns a failed check into a NodeOperationError "Item 3: "National ID" …",
+ *    items counted from 1, the label taken from the node's own property definitions.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import { daysInMonth } from './dates';
+import { validateOrganizationNumber } from './identifiers';
+
+export type Check<T> =
+	| { value: T; error?: undefined }
+	| { value?: undefined; error: string; hint?: string };
+
+export function ok<T>(value: T): Check<T> {
+	return { value };
+}
+
+export function fail<T>(error: string, hint?: string): Check<T> {
+	return hint === undefined ? { error } : { error, hint };
+}
+
+/** "Item 3" for itemIndex 2: items are counted from 1 in messages, as people count them. */
+export function itemLabel(itemIndex: number): string {
+	return `Item ${itemIndex + 1}`;
+}
+
+type PropertyLike = INodeProperties | INodePropertyCollection;
+
+function childrenOf(property: PropertyLike): PropertyLike[] {
+	if ('values' in property && Array.isArray(property.values)) return property.values;
+	const options = (property as INodeProperties).options;
+	if (!Array.isArray(options)) return [];
+	return (options as unknown[]).filter(
+		(option): option is PropertyLike =>
+			option !== null &&
+			typeof option === 'object' &&
+			'displayName' in option &&
+			('type' in option || 'values' in option),
+	);
+}
+
+/**
+ * The display name of a parameter path from the property definitions: `nationalId` → "National
+ * ID"; `overrides.usableArea` → "Overrides → Usable Area (BRA)"; fixedCollection groups are
+ * skipped (`valuation.date` → "Valuation → Date"). Unknown paths are returned as they are.
+ */
+export function fieldLabel(properties: readonly INodeProperties[], path: string): string {
+	const names = path.split('.');
+	const labels: string[] = [];
+	let level: readonly PropertyLike[] = properties;
+	for (const name of names) {
+		const found = level.find((property) => property.name === name);
+		if (!found) return labels.length ? `${labels.join(' → ')} → ${name}` : path;
+		labels.push(found.displayName);
+		level = childrenOf(found);
+		// a fixedCollection's single group (Valuation → Valuation → Date) is not a level people see
+		if (level.length === 1 && 'values' in level[0] && level[0].displayName === found.displayName) {
+			level = childrenOf(level[0]);
+		}
+	}
+	return labels.join(' → ');
+}
+
+/** Validation errors of one node: labels from its property definitions. */
+export class Fields {
+	constructor(
+		private readonly node: INode,
+		private readonly properties: readonly INodeProperties[],
+	) {}
+
+	label(path: string): string {
+		return fieldLabel(this.properties, path);
+	}
+
+	/** `Item 3: "National ID" is empty`; the parameter path is kept in `context.field`. */
+	error(
+		itemIndex: number,
+		path: string,
+		problem: string,
+		description?: string,
+	): NodeOperationError {
+		const error = new NodeOperationError(
+			this.node,
+			`${itemLabel(itemIndex)}: "${this.label(path)}" ${problem}`,
+			{
+				itemIndex,
+				description: description ?? 'No request was sent for this item.',
+			},
+		);
+		error.context.field = path;
+		return error;
+	}
+
+	/** The checked value, or the error of `path` thrown. */
+	take<T>(itemIndex: number, path: string, check: Check<T>): T {
+		if (check.error !== undefined) throw this.error(itemIndex, path, check.error, check.hint);
+		return check.value as T;
+	}
+}
+
+// ---- pure checks shared by both nodes -------------------------------------------------------
+
+/** A short, quoted rendering of a rejected value for messages. */
+export function show(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'number') return String(value);
+	let text: string;
+	try {
+		text = JSON.stringify(value) ?? String(value);
+	} catch {
+		text = String(value);
+	}
+	return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+export function isEmpty(value: unknown): boolean {
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
+}
+
+/** A parameter value as text: null/undefined → '', numbers and booleans → their text. */
+export function asText(value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return JSON.stringify(value) ?? '';
+}
+
+/** Removes all whitespace (people write "010190 12345" or "923 609 016"). */
+export function stripSpaces(value: string): string {
+	return value.replace(/\s+/g, '');
+}
+
+/** A number, or a string holding a plain decimal number; anything else is undefined. */
+export function toNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) {
+		return Number(value);
+	}
+	return undefined;
+}
+
+/** Trimmed, non-empty text. */
+export function checkRequiredText(value: unknown, hint?: string): Check<string> {
+	const text = asText(value).trim();
+	return text ? ok(text) : fail('is empty', hint);
+}
+
+/** A whole number in [min, max] (numbers or numeric strings). */
+export function checkInteger(value: unknown, min: number, max: number): Check<number> {
+	const rule = `must be a whole number from ${min} to ${max}`;
+	if (isEmpty(value)) return fail(`is required (${rule.replace('must be ', '')})`);
+	const number = toNumber(value);
+	if (number === undefined || !Number.isInteger(number) || number < min || number > max) {
+		return fail(`${rule}, got ${show(value)}`);
+	}
+	return ok(number);
+}
+
+/** Like checkInteger, but an unset value gives `fallback`. */
+export function checkOptionalInteger(
+	value: unknown,
+	fallback: number,
+	min: number,
+	max: number,
+): Check<number> {
+	return isEmpty(value) ? ok(fallback) : checkInteger(value, min, max);
+}
+
+export const INT32_MAX = 2147483647;
+export const INT32_MIN = -2147483648;
+
+/** A positive whole number that fits the APIs' int32 path parameters. */
+export function checkPositiveInteger(value: unknown): Check<number> {
+	return checkInteger(value, 1, INT32_MAX);
+}
+
+export const NUMBER_HINT =
+	'The value arrived as a number, so a leading zero may have been lost: map it as text, not as a number.';
+
+/** Organization number: 9 digits with a valid mod-11 check digit; whitespace is removed. */
+export function checkOrganizationNumber(value: unknown, hint?: string): Check<string> {
+	if (isEmpty(value)) return fail('is empty', hint ?? 'Enter the 9-digit organization number.');
+	if (typeof value !== 'string' && typeof value !== 'number')
+		return fail(`must be 9 digits, got ${show(value)}`);
+	const text = stripSpaces(asText(value));
+	const error = validateOrganizationNumber(text);
+	if (!error) return ok(text);
+	const details = [
+		`Got ${show(value)}, ${text.length} character${text.length === 1 ? '' : 's'} after removing spaces.`,
+		typeof value === 'number' ? NUMBER_HINT : undefined,
+	];
+	return fail(error, details.filter(Boolean).join(' '));
+}
+
+const ISO_DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * ISO 8601 calendar date or date-time as the API's date-time fields take it: `2024-05-31`,
+ * `2024-05-31T12:00`, `2024-05-31T12:00:00.000Z`, `2024-05-31T12:00:00+02:00`. The date must
+ * exist (no 2023-02-29), hours 00–23, minutes and seconds 00–59, offsets up to ±14:00.
+ */
+export function isIsoDateTime(text: string): boolean {
+	const match = ISO_DATE_TIME.exec(text);
+	if (!match) return false;
+	const [, y, mo, d, h, mi, s, zone, oh, om] = match;
+	const year = Number(y);
+	const month = Number(mo);
+	const day = Number(d);
+	if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+		return false;
+	if (h !== undefined && (Number(h) > 23 || Number(mi) > 59)) return false;
+	if (s !== undefined && Number(s) > 59) return false;
+	if (zone !== undefined && zone !== 'Z' && (Number(oh) > 14 || Number(om) > 59)) return false;
+	return true;
+}
+
+/**
+ * What n8n may hand over for a date parameter: a string, a JS Date, or a Luxon DateTime from an
+ * expression such as `{{ $now }}`. Dates become ISO strings; anything else is returned unchanged.
+ */
+export function dateInputToString(value: unknown): unknown {
+	if (value instanceof Date)
+		return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+	if (value !== null && typeof value === 'object') {
+		const toISO = (value as { toISO?: unknown }).toISO;
+		if (typeof toISO === 'function') return (toISO as () => unknown).call(value);
+	}
+	return typeof value === 'string' ? value.trim() : value;
+}
+
+export const ISO_RULE =
+	'must be an ISO 8601 date or date-time such as 2024-05-31 or 2024-05-31T12:00:00Z';
+
+export function checkIsoDateTime(value: unknown): Check<string> {
+	const text = dateInputToString(value);
+	if (typeof text !== 'string' || !isIsoDateTime(text))
+		return fail(`${ISO_RULE}, got ${show(value)}`);
+	return ok(text);
+}
