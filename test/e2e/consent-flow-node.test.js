@@ -284,7 +284,7 @@ describe.each(versions())('n8n %s.x: Consent Flow node', (major) => {
 		expect(out[2].json).toEqual({ flowId: flowB, deleted: true, id: flowB });
 		expect(out[1].json).toMatchObject({
 			error: `Item 2: No consent flow "${unknown}" exists (404) — it may already be deleted`,
-			httpCode: '404',
+			httpCode: 404,
 			field: 'flowId',
 		});
 		expect(out[1].json.description).toMatch(/^Check the Flow ID/);

@@ -276,7 +276,7 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 		expect(get.res.status).toBe(500);
 		expect(get.exec.status).toBe('error');
 		const err = W.executionError(get.exec);
-		expect(err.message).toBe('Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)');
+		expect(err.message).toBe('Item 1: Estimate could not be retrieved for cadastre 0301-404/1/0/0 (404)');
 		expect(String(err.httpCode)).toBe('404');
 		expect(err.description).toMatch(/^The estimate API found nothing for POST \/RealEstates\/0301\/404\/1\/0\/0\/EvEstimate\. The API said: estimate could not be retrieved/);
 		expect(get.apiCalls.map((c) => c.status)).toEqual([404]); // not retried
@@ -284,7 +284,7 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 		const doc = await runNode('document', 'download', { documentId: 31337, binaryPropertyName: 'data' });
 		expect(doc.res.status).toBe(500);
 		const docErr = W.executionError(doc.exec);
-		expect(docErr.message).toBe('No estimate document 31337 (404)');
+		expect(docErr.message).toBe('Item 1: No estimate document 31337 (404)');
 		expect(String(docErr.httpCode)).toBe('404');
 		expect(doc.apiCalls.map((c) => [c.path, c.status])).toEqual([[api('/EvEstimate/Documents/31337'), 404]]);
 	});
@@ -294,7 +294,7 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 		const run = await runNode('estimate', 'getBasis', CADASTRE);
 		expect(run.res.status).toBe(500);
 		const err = W.executionError(run.exec);
-		expect(err.message).toBe(`Unexpected failure in the estimate API (500) while trying to get the estimate basis for ${CADASTRE_LABEL} — contact support`);
+		expect(err.message).toBe(`Item 1: Unexpected failure in the estimate API (500) while trying to get the estimate basis for ${CADASTRE_LABEL} — contact support`);
 		expect(err.description).toMatch(/^The request was GET \/RealEstates\/0301\/208\/12\/0\/0\/EvEstimateBasis at \d{4}-\d\d-\d\dT[\d:.]+Z; give support this request and time\. The API said: fault \S+ injected by the simulator$/);
 		expect(String(err.httpCode)).toBe('500');
 		expect(run.apiCalls.map((c) => [c.status, Boolean(c.fault)])).toEqual([[500, true]]);

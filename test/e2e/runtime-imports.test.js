@@ -186,7 +186,7 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		expect(refused.res.status).toBe(500);
 		expect(refused.apiCalls).toHaveLength(0);
 		expect(W.executionError(refused.exec).message).toBe(
-			'Usable Area (BRA) (overrides.usableArea) must be a whole number of square metres, 0 or more (the API takes an integer), got 74.5 [item 0]',
+			'Item 1: "Overrides → Usable Area (BRA)" must be a whole number of square metres, 0 or more (the API takes an integer), got 74.5',
 		);
 
 		// Which zod: the schema file's require('zod') in n8n's own process resolved to n8n's zod.
