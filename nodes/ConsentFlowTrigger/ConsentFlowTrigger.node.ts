@@ -20,13 +20,7 @@ import {
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
 } from './events';
-import {
-	bodyText,
-	checkFreshness,
-	eventItem,
-	parseDelivery,
-	unrecognisedItem,
-} from './envelope';
+import { bodyText, checkFreshness, eventItem, parseDelivery, unrecognisedItem } from './envelope';
 import {
 	findSignatureHeader,
 	headersWithoutSecrets,
@@ -240,7 +234,7 @@ export class ConsentFlowTrigger implements INodeType {
 
 		// 2. Parse (tolerant; anything signed but not understood goes to `Unrecognised`).
 		const text = bodyText(rawBody);
-		const delivery = parseDelivery(text);
+		const delivery = parseDelivery(rawBody);
 		const receivedAt = new Date().toISOString();
 		const eventName = delivery.event;
 		const ack = (status: DeliveryStatus): DeliveryAck => ({
@@ -265,9 +259,10 @@ export class ConsentFlowTrigger implements INodeType {
 			return { webhookResponse: ack('filtered') };
 		}
 
-		// 5. Duplicate suppression on webhookId (deliveries without an id are always emitted).
+		// 5. Duplicate suppression on the exact key of the id (deliveries without one are always
+		//    emitted).
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
-		if (ignoreDuplicates && delivery.webhookId !== null) {
+		if (ignoreDuplicates && delivery.deliveryKey !== null) {
 			const remembered = this.getNodeParameter(
 				'rememberedDeliveries',
 				DEFAULT_REMEMBERED,
@@ -277,7 +272,7 @@ export class ConsentFlowTrigger implements INodeType {
 			const decision = recordDeliveryShared(
 				memoryKey,
 				staticData[DEDUPE_KEY],
-				delivery.webhookId,
+				delivery.deliveryKey,
 				remembered,
 			);
 			if (decision.duplicate) {

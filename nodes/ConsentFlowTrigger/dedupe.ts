@@ -3,8 +3,13 @@
  * imports.
  *
  * Shape under the node's static data key {@link DEDUPE_KEY}:
- *   { version: 1, ids: string[] }   ids in the order they were first emitted, oldest first,
- *                                   at most `limit` of them.
+ *   { version: 2, ids: string[] }   delivery keys (see webhook-id.ts) in the order they were
+ *                                   first emitted, oldest first, at most `limit` of them; each
+ *                                   at most MAX_KEY_JSON_BYTES of JSON, so the whole state at
+ *                                   most {@link maxStateBytes}.
+ * Version 1 stored the ids themselves (numbers as String(n), strings trimmed); they are read as
+ * string ids and turned into keys, so ids remembered before an upgrade still match (except a
+ * numeric id, which version 1 could not tell from its string).
  *
  * Why the node always assigns the state object to the top-level key instead of pushing into
  * the stored array: n8n wraps static data in an ObservableObject whose change flag
@@ -15,9 +20,11 @@
  * node makes n8n save it.
  */
 
+import { MAX_KEY_JSON_BYTES, keyOfStringValue } from './webhook-id';
+
 export const DEDUPE_KEY = 'consentFlowDeliveries';
 
-export const DEDUPE_VERSION = 1;
+export const DEDUPE_VERSION = 2;
 
 export const DEFAULT_REMEMBERED = 1000;
 
@@ -28,12 +35,34 @@ export interface DedupeState {
 	ids: string[];
 }
 
-/** Reads the remembered ids from whatever is stored (tolerates absence and junk). */
-export function readRememberedIds(stored: unknown): string[] {
+/** Upper bound of the JSON size of a stored state of `limit` ids (bytes, UTF-8). */
+export function maxStateBytes(limit: number): number {
+	const wrapper = JSON.stringify({ version: DEDUPE_VERSION, ids: [] }).length;
+	return wrapper + limit * (MAX_KEY_JSON_BYTES + 1) - 1;
+}
+
+/** Printable ASCII without `"` and `\\`: JSON text of the same length. */
+const PLAIN_ASCII = /^[ !#-[\]-~]*$/;
+
+/** Whether a stored string can be a key: its JSON text is at most MAX_KEY_JSON_BYTES. */
+function fitsKey(id: string): boolean {
+	if (id.length > MAX_KEY_JSON_BYTES - 2) return false;
+	if (PLAIN_ASCII.test(id)) return true;
+	return Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
+}
+
+/**
+ * Reads the remembered keys from whatever is stored (tolerates absence and junk): version 1
+ * ids are turned into keys; anything longer than a key is not one and is dropped (`known`
+ * keys are not checked again).
+ */
+export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
 	if (typeof stored !== 'object' || stored === null) return [];
-	const ids = (stored as { ids?: unknown }).ids;
+	const { ids, version } = stored as { ids?: unknown; version?: unknown };
 	if (!Array.isArray(ids)) return [];
-	return ids.filter((id): id is string => typeof id === 'string');
+	const strings = ids.filter((id): id is string => typeof id === 'string');
+	if (version === 1) return strings.map(keyOfStringValue);
+	return strings.filter((id) => known?.has(id) === true || fitsKey(id));
 }
 
 /** Clamps the configured memory size to 1..MAX_REMEMBERED (defaults on junk). */
@@ -49,17 +78,26 @@ export interface DedupeDecision {
 	next: DedupeState | null;
 }
 
-/**
- * Decides whether `webhookId` was already emitted and, if not, returns the new state with
- * the id appended and the oldest ids dropped beyond `limit`.
- */
-export function recordDelivery(stored: unknown, webhookId: string, limit: number): DedupeDecision {
-	const ids = readRememberedIds(stored);
-	if (ids.includes(webhookId)) return { duplicate: true, next: null };
+/** Appends `key` to (clean, distinct) `ids` unless present, keeping the last `limit`. */
+function recordKey(
+	ids: string[],
+	key: string,
+	limit: number,
+	present = ids.includes(key),
+): DedupeDecision {
+	if (present) return { duplicate: true, next: null };
 	const max = clampLimit(limit);
 	const kept = ids.length >= max ? ids.slice(ids.length - max + 1) : ids.slice();
-	kept.push(webhookId);
+	kept.push(key);
 	return { duplicate: false, next: { version: DEDUPE_VERSION, ids: kept } };
+}
+
+/**
+ * Decides whether the delivery key was already emitted and, if not, returns the new state
+ * with the key appended and the oldest keys dropped beyond `limit`.
+ */
+export function recordDelivery(stored: unknown, key: string, limit: number): DedupeDecision {
+	return recordKey(readRememberedIds(stored), key, limit);
 }
 
 /**
@@ -78,24 +116,28 @@ const processMemory = new Map<string, DedupeState>();
 
 const MAX_TRIGGERS_IN_MEMORY = 1000;
 
-/** Merges `stored` into the process memory of `key`, records `webhookId`; returns the decision and the shared state. */
+/** Merges `stored` into the process memory `memoryKey`, records `key`; returns the decision and the shared state. */
 export function recordDeliveryShared(
-	key: string,
+	memoryKey: string,
 	stored: unknown,
-	webhookId: string,
+	key: string,
 	limit: number,
 ): { duplicate: boolean; state: DedupeState } {
-	let state = processMemory.get(key);
+	let state = processMemory.get(memoryKey);
 	if (state === undefined) {
 		if (processMemory.size >= MAX_TRIGGERS_IN_MEMORY) {
 			const oldest = processMemory.keys().next().value;
 			if (oldest !== undefined) processMemory.delete(oldest);
 		}
 		state = { version: DEDUPE_VERSION, ids: [] };
-		processMemory.set(key, state);
+		processMemory.set(memoryKey, state);
 	}
-	const merged = [...new Set([...readRememberedIds(stored), ...state.ids])];
-	const decision = recordDelivery({ ids: merged }, webhookId, limit);
+	// One set of the process's keys; only keys the database has and the process lacks are
+	// checked and added (in front: they are older).
+	const known = new Set(state.ids);
+	const fromDb = [...new Set(readRememberedIds(stored, known).filter((id) => !known.has(id)))];
+	const merged = fromDb.length === 0 ? state.ids : [...fromDb, ...state.ids];
+	const decision = recordKey(merged, key, limit, known.has(key) || fromDb.includes(key));
 	state.ids = decision.next ? decision.next.ids : merged.slice(-clampLimit(limit));
 	return { duplicate: decision.duplicate, state };
 }

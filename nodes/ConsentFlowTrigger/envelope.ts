@@ -6,45 +6,46 @@
  *   { webhookId, type, payload }                      rejected / deleted as published
  *   { id, type, ... }                                 older form (`id` instead of `webhookId`)
  * The event comes from `event`, else the deprecated `type`; the delivery id from `webhookId`,
- * else `id`; `timestamp` is optional. A signed body that is not JSON, or names no event or
+ * else `id`, read from the exact bytes of its token (see webhook-id.ts); `timestamp` is optional. A signed body that is not JSON, or names no event or
  * an event we do not know, is reported as unrecognised together with its raw text so that
  * nothing signed is lost.
  */
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
+import { topLevelMembers, withoutBom } from './json-scan';
+import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 
-export {
-	CONSENT_EVENTS,
-	OUTPUT_NAMES,
-	UNRECOGNISED_INDEX,
-	type ConsentEvent,
-} from './events';
+export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
 
 export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event';
 
 type JsonObject = { [key: string]: unknown };
 
-export interface RecognisedDelivery {
-	kind: 'event';
-	event: ConsentEvent;
-	/** Output index of the event (0-9). */
-	outputIndex: number;
+/** What every parsed delivery carries besides its kind. */
+interface DeliveryFields {
+	/** The delivery id as shown (a string; numbers exactly as written), or null. */
 	webhookId: string | null;
+	/** The exact duplicate key of the id (see webhook-id.ts); null: never remembered. */
+	deliveryKey: string | null;
 	/** `timestamp` as sent when it is a string; null when absent or not a string. */
 	timestamp: string | null;
 	/** Whether the envelope has a `timestamp` field at all (of any type). */
 	hasTimestamp: boolean;
+}
+
+export interface RecognisedDelivery extends DeliveryFields {
+	kind: 'event';
+	event: ConsentEvent;
+	/** Output index of the event (0-9). */
+	outputIndex: number;
 	payload: JsonObject | null;
 }
 
-export interface UnrecognisedDelivery {
+export interface UnrecognisedDelivery extends DeliveryFields {
 	kind: 'unrecognised';
 	reason: UnrecognisedReason;
 	/** The event name found (for `unknown-event`), else null. */
 	event: string | null;
-	webhookId: string | null;
-	timestamp: string | null;
-	hasTimestamp: boolean;
 }
 
 export type ParsedDelivery = RecognisedDelivery | UnrecognisedDelivery;
@@ -65,9 +66,15 @@ function nonEmptyString(value: unknown): string | null {
 	return null;
 }
 
-function idValue(value: unknown): string | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return nonEmptyString(value);
+/** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
+function deliveryIdOf(bytes: Buffer): DeliveryId | null {
+	const members = topLevelMembers(bytes, ['webhookId', 'id']);
+	for (const name of ['webhookId', 'id']) {
+		const token = members.get(name);
+		const id = token === undefined ? null : deliveryIdOfToken(token);
+		if (id !== null) return id;
+	}
+	return null;
 }
 
 /** Maps an event name to the canonical one (exact, else case-insensitive), or null. */
@@ -84,68 +91,47 @@ export function bodyText(rawBody: Buffer): string {
 
 /** Parses a (verified) body. Never throws. */
 export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
-	const text = typeof rawBody === 'string' ? rawBody : bodyText(rawBody);
+	const bytes = withoutBom(Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8'));
+	const unrecognised = (
+		reason: UnrecognisedReason,
+		fields: Partial<DeliveryFields> = {},
+		event: string | null = null,
+	): UnrecognisedDelivery => ({
+		kind: 'unrecognised',
+		reason,
+		event,
+		webhookId: null,
+		deliveryKey: null,
+		timestamp: null,
+		hasTimestamp: false,
+		...fields,
+	});
 
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		parsed = JSON.parse(bytes.toString('utf8'));
 	} catch {
-		return {
-			kind: 'unrecognised',
-			reason: 'not-json',
-			event: null,
-			webhookId: null,
-			timestamp: null,
-			hasTimestamp: false,
-		};
+		return unrecognised('not-json');
 	}
+	if (!isObject(parsed)) return unrecognised('no-event');
 
-	if (!isObject(parsed)) {
-		return {
-			kind: 'unrecognised',
-			reason: 'no-event',
-			event: null,
-			webhookId: null,
-			timestamp: null,
-			hasTimestamp: false,
-		};
-	}
+	const id = deliveryIdOf(bytes);
+	const fields: DeliveryFields = {
+		webhookId: id?.display ?? null,
+		deliveryKey: id?.key ?? null,
+		timestamp: typeof parsed.timestamp === 'string' ? parsed.timestamp : null,
+		hasTimestamp: parsed.timestamp !== undefined && parsed.timestamp !== null,
+	};
 
 	const name = nonEmptyString(parsed.event) ?? nonEmptyString(parsed.type);
-	const webhookId = idValue(parsed.webhookId) ?? idValue(parsed.id);
-	const hasTimestamp = parsed.timestamp !== undefined && parsed.timestamp !== null;
-	const timestamp = typeof parsed.timestamp === 'string' ? parsed.timestamp : null;
-
-	if (name === null) {
-		return {
-			kind: 'unrecognised',
-			reason: 'no-event',
-			event: null,
-			webhookId,
-			timestamp,
-			hasTimestamp,
-		};
-	}
-
+	if (name === null) return unrecognised('no-event', fields);
 	const event = canonicalEvent(name);
-	if (event === null) {
-		return {
-			kind: 'unrecognised',
-			reason: 'unknown-event',
-			event: name,
-			webhookId,
-			timestamp,
-			hasTimestamp,
-		};
-	}
-
+	if (event === null) return unrecognised('unknown-event', fields, name);
 	return {
 		kind: 'event',
 		event,
 		outputIndex: CONSENT_EVENTS.indexOf(event),
-		webhookId,
-		timestamp,
-		hasTimestamp,
+		...fields,
 		payload: isObject(parsed.payload) ? parsed.payload : null,
 	};
 }

@@ -11,41 +11,11 @@ import type {
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
-import { createDatabase, startHarness, type Harness, type HarnessOptions } from './http-harness';
+import { createDatabase } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
+import { emitted, useTriggerHarness } from './trigger-harness';
 
-// The duplicate memory also lives in the process; every test starts as a fresh process.
-beforeEach(() => resetProcessMemory());
-
-const CREDENTIALS = { secret: SIGNING_KEY, signatureHeader: '' };
-
-const open: Harness[] = [];
-
-async function harness(options: Partial<HarnessOptions> = {}): Promise<Harness> {
-	const started = await startHarness({
-		createNode: () => new ConsentFlowTrigger(),
-		credentials: CREDENTIALS,
-		...options,
-	});
-	open.push(started);
-	return started;
-}
-
-afterEach(async () => {
-	while (open.length > 0) await open.pop()!.close();
-});
-
-/** The single emitted item and its output index; fails unless exactly one item was emitted. */
-function emitted(h: Harness, execution = h.executions.length - 1) {
-	const data = h.executions[execution].workflowData;
-	expect(data).toHaveLength(OUTPUT_NAMES.length);
-	const filled = data
-		.map((items, index) => ({ items, index }))
-		.filter(({ items }) => items.length > 0);
-	expect(filled).toHaveLength(1);
-	expect(filled[0].items).toHaveLength(1);
-	return { index: filled[0].index, json: filled[0].items[0].json as IDataObject };
-}
+const harness = useTriggerHarness();
 
 describe('description', () => {
 	const node = new ConsentFlowTrigger();
@@ -369,7 +339,6 @@ describe('webhook() over HTTP: duplicates', () => {
 		expect(db.writes).toBe(3);
 		expect(before.deliveries.every((d) => d.staticDataSaved === true)).toBe(true);
 		await before.close();
-		open.splice(open.indexOf(before), 1);
 		resetProcessMemory(); // a restart is a new process
 
 		// "Restart": a new node instance and a new server, the same stored static data.

@@ -2,6 +2,7 @@ import { Workflow, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import {
 	DEDUPE_KEY,
+	DEDUPE_VERSION,
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
 	clampLimit,
@@ -15,7 +16,7 @@ import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlo
 describe('recordDelivery', () => {
 	it('records a new id and reports a repeat as duplicate', () => {
 		const first = recordDelivery(undefined, 'a', 10);
-		expect(first).toEqual({ duplicate: false, next: { version: 1, ids: ['a'] } });
+		expect(first).toEqual({ duplicate: false, next: { version: DEDUPE_VERSION, ids: ['a'] } });
 		const second = recordDelivery(first.next, 'b', 10);
 		expect(second.next?.ids).toEqual(['a', 'b']);
 		expect(recordDelivery(second.next, 'a', 10)).toEqual({ duplicate: true, next: null });
@@ -48,6 +49,8 @@ describe('recordDelivery', () => {
 		expect(readRememberedIds({ ids: 'a,b' })).toEqual([]);
 		expect(readRememberedIds({ ids: ['a', 1, null, 'b'] })).toEqual(['a', 'b']);
 		expect(recordDelivery({ ids: [1, 2] }, '1', 10).duplicate).toBe(false);
+		// Nothing longer than a key is a key (version 2).
+		expect(readRememberedIds({ version: 2, ids: ['x'.repeat(100), 'k'] })).toEqual(['k']);
 	});
 
 	it('clamps the limit', () => {
@@ -131,7 +134,7 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 		expect(workflow.staticData.__dataChanged).toBe(false);
 		// The data itself is intact; only the flag that decides whether it is saved is gone.
 		expect(JSON.parse(JSON.stringify(workflow.staticData))).toEqual({
-			[`node:${node.name}`]: { [DEDUPE_KEY]: { version: 1, ids: ['a', 'b'] } },
+			[`node:${node.name}`]: { [DEDUPE_KEY]: { version: DEDUPE_VERSION, ids: ['a', 'b'] } },
 		});
 	});
 
@@ -164,11 +167,14 @@ describe('recordDeliveryShared (per-process memory against stale reads)', () => 
 		recordDeliveryShared('wf1\u0000T', undefined, 'x', 10);
 		expect(recordDeliveryShared('wf2\u0000T', undefined, 'x', 10).duplicate).toBe(false);
 		let state;
-		for (const id of ['a', 'b', 'c', 'd']) state = recordDeliveryShared('wf3\u0000T', { ids: ['z'] }, id, 3).state;
+		for (const id of ['a', 'b', 'c', 'd'])
+			state = recordDeliveryShared('wf3\u0000T', { ids: ['z'] }, id, 3).state;
 		expect(state!.ids).toEqual(['b', 'c', 'd']);
 	});
 
 	test('ids stored in the database (another process, or before a restart) count as seen', () => {
-		expect(recordDeliveryShared('k', { version: 1, ids: ['from-db'] }, 'from-db', 10).duplicate).toBe(true);
+		expect(
+			recordDeliveryShared('k', { version: 1, ids: ['from-db'] }, 'from-db', 10).duplicate,
+		).toBe(true);
 	});
 });
