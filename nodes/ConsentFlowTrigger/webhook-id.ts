@@ -33,9 +33,22 @@ export interface DeliveryId {
 
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-// eslint-disable-next-line no-control-regex
-const NOT_PLAIN =
-	/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]|^~/;
+/** No control character, no lone surrogate, not starting with `~`. */
+function isPlain(value: string): boolean {
+	if (value.startsWith('~')) return false;
+	for (let i = 0; i < value.length; i++) {
+		const unit = value.charCodeAt(i);
+		if (unit < 0x20 || unit === 0x7f) return false;
+		if (unit >= 0xd800 && unit <= 0xdbff) {
+			const next = value.charCodeAt(i + 1);
+			if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+			i++;
+		} else if (unit >= 0xdc00 && unit <= 0xdfff) {
+			return false;
+		}
+	}
+	return true;
+}
 
 /** The bounded form of a key: itself when short, else its digest. */
 function bounded(key: string): string {
@@ -45,7 +58,7 @@ function bounded(key: string): string {
 
 /** The key of a string id given by its value (also used for ids stored by version 1). */
 export function keyOfStringValue(value: string): string {
-	return bounded(NOT_PLAIN.test(value) ? `~s:${JSON.stringify(value)}` : value);
+	return bounded(isPlain(value) ? value : `~s:${JSON.stringify(value)}`);
 }
 
 function isValidUtf8(bytes: Buffer): boolean {

@@ -176,8 +176,12 @@ interface IdToken {
 const escapeAll = (s: string) =>
 	`"${Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`;
 
+// Strings that look like the tagged key forms are ids like any other.
+const lookalike = fc.constantFrom('', '', '', '~', '~s:"', '~n:1', '~b:ff', '~h:');
+
 const stringToken = fc
-	.tuple(fc.string({ unit: 'binary', maxLength: 90 }), fc.boolean())
+	.tuple(lookalike, fc.string({ unit: 'binary', maxLength: 90 }), fc.boolean())
+	.map(([prefix, rest, escaped]) => [prefix + rest, escaped] as const)
 	.filter(([s]) => s.trim() !== '')
 	.map(
 		([s, escaped]): IdToken => ({
