@@ -12,12 +12,22 @@
  */
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
-import { topLevelMembers, withoutBom } from './json-scan';
+import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 
 export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
 
-export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event';
+export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event' | 'too-deep';
+
+/**
+ * Deepest nesting parsed (the top-level object or array is level 1). A deeper body is not
+ * parsed: n8n could not save an item holding it (its serialiser recurses), so it goes to
+ * Unrecognised as `too-deep`.
+ */
+export const MAX_DEPTH = 64;
+
+/** Characters of a `too-deep` body kept in the item's `rawBody`. */
+export const TOO_DEEP_RAW_LIMIT = 8192;
 
 type JsonObject = { [key: string]: unknown };
 
@@ -107,6 +117,11 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 		...fields,
 	});
 
+	// Checked on the bytes before JSON.parse; the id is shown in the answer, never remembered.
+	if (exceedsDepth(bytes, MAX_DEPTH)) {
+		return unrecognised('too-deep', { webhookId: deliveryIdOf(bytes)?.display ?? null });
+	}
+
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(bytes.toString('utf8'));
@@ -172,6 +187,13 @@ export function unrecognisedItem(
 		rawBody: rawText,
 		receivedAt,
 	};
+	if (delivery.reason === 'too-deep') {
+		let kept = rawText.slice(0, TOO_DEEP_RAW_LIMIT);
+		// Do not end on half a surrogate pair.
+		if (kept.length < rawText.length && /[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
+		item.rawBody = kept;
+		item.rawBodyTruncated = kept.length < rawText.length;
+	}
 	if (delivery.webhookId !== null) item.webhookId = delivery.webhookId;
 	return item;
 }

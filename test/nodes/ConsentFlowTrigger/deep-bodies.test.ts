@@ -1,0 +1,120 @@
+// Anything acknowledged must be runnable: n8n has to be able to save the item. A body nested
+// deeper than 64 levels (the top-level object or array is level 1) is not parsed; it goes to
+// Unrecognised as `too-deep` with at most the first 8,192 characters of its text, and its id
+// is not remembered.
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { parseDelivery } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { postSigned } from './helpers';
+import { emitted, useTriggerHarness } from './trigger-harness';
+
+const harness = useTriggerHarness();
+
+const MAX_DEPTH = 64;
+const RAW_LIMIT = 8192;
+
+/** An envelope whose payload nests `levels` objects (the envelope itself is one more level). */
+const nestedEnvelope = (webhookId: string, levels: number) =>
+	`{"webhookId":"${webhookId}","event":"consent.data","payload":${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}}`;
+
+/** Deepest bracket nesting outside strings, computed independently of the node. */
+function depthOf(text: string): number {
+	let depth = 0;
+	let max = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (inString) {
+			if (c === '\\') i++;
+			else if (c === '"') inString = false;
+		} else if (c === '"') inString = true;
+		else if (c === '{' || c === '[') max = Math.max(max, ++depth);
+		else if (c === '}' || c === ']') depth--;
+	}
+	return max;
+}
+
+describe('nesting depth over HTTP', () => {
+	it('a signed body nested 200,000 levels deep goes to Unrecognised as too-deep, savable, not remembered', async () => {
+		const h = await harness();
+		const body = nestedEnvelope('deep-1', 200000);
+		const first = await postSigned(h.url, body);
+		expect(first.status).toBe(200);
+		expect(first.json).toEqual({
+			received: true,
+			event: null,
+			webhookId: 'deep-1',
+			status: 'emitted',
+		});
+		const item = emitted(h);
+		expect(item.index).toBe(10);
+		expect(item.json).toMatchObject({ reason: 'too-deep', event: null, webhookId: 'deep-1' });
+		const raw = item.json.rawBody as string;
+		expect(raw.length).toBeLessThanOrEqual(RAW_LIMIT);
+		expect(body.startsWith(raw)).toBe(true);
+		expect(item.json.rawBodyTruncated).toBe(true);
+		// n8n can save it: the item serialises.
+		expect(() => JSON.stringify(item.json)).not.toThrow();
+		// Not remembered: a second copy is emitted again, and nothing was written.
+		const again = await postSigned(h.url, body);
+		expect(again.json).toMatchObject({ status: 'emitted' });
+		expect(h.executions).toHaveLength(2);
+		expect(h.db.staticData ?? '').not.toContain('deep-1');
+	});
+
+	it('64 levels are an ordinary delivery; 65 are too deep', async () => {
+		const h = await harness();
+		const ok = nestedEnvelope('depth-64', MAX_DEPTH - 1);
+		const deep = nestedEnvelope('depth-65', MAX_DEPTH);
+		expect([depthOf(ok), depthOf(deep)]).toEqual([MAX_DEPTH, MAX_DEPTH + 1]);
+		await postSigned(h.url, ok);
+		expect(emitted(h)).toMatchObject({ index: 4, json: { webhookId: 'depth-64' } });
+		expect(() => JSON.stringify(emitted(h).json)).not.toThrow();
+		expect(h.db.staticData).toContain('depth-64');
+		await postSigned(h.url, deep);
+		expect(emitted(h)).toMatchObject({
+			index: 10,
+			json: { reason: 'too-deep', rawBody: deep, rawBodyTruncated: false },
+		});
+		expect(h.db.staticData).not.toContain('depth-65');
+	});
+
+	it('is filtered like any unrecognised delivery when Unrecognised is not selected', async () => {
+		const h = await harness({ parameters: { events: ['consent.data'] } });
+		const r = await postSigned(h.url, nestedEnvelope('deep-2', 1000));
+		expect(r.json).toMatchObject({ status: 'filtered', webhookId: 'deep-2' });
+		expect(h.executions).toHaveLength(0);
+	});
+});
+
+describe('depth is measured on the raw bytes', () => {
+	it.each([
+		['deep arrays', `${'['.repeat(100000)}${']'.repeat(100000)}`, true],
+		[
+			'brackets inside strings do not count',
+			JSON.stringify({ event: 'consent.data', s: '[{'.repeat(5000) }),
+			false,
+		],
+		[
+			'escaped quotes inside strings',
+			`{"event":"consent.data","s":"\\"${'['.repeat(200)}"}`,
+			false,
+		],
+		['text that is not JSON, with many braces', '{'.repeat(MAX_DEPTH + 1), true],
+		['text that is not JSON, shallow', 'x{y[z', false],
+	])('%s', (_label, body, tooDeep) => {
+		expect(depthOf(body) > MAX_DEPTH).toBe(tooDeep);
+		const parsed = parseDelivery(body);
+		expect(parsed.kind === 'unrecognised' && parsed.reason === 'too-deep').toBe(tooDeep);
+	});
+
+	it('keeps the id of a too-deep body for the answer but gives it no duplicate key', () => {
+		const parsed = parseDelivery(Buffer.from(nestedEnvelope('w-deep', 500)));
+		expect(parsed).toMatchObject({
+			kind: 'unrecognised',
+			reason: 'too-deep',
+			webhookId: 'w-deep',
+			deliveryKey: null,
+		});
+		expect(JSON.stringify(parsed)).not.toContain(DEDUPE_KEY);
+	});
+});
