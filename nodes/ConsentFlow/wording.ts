@@ -137,6 +137,18 @@ export function describeFailure(facts: FailureFacts, call: CallContext): ErrorTe
 				description: `${waited ? `${waited}.${tooLong} ` : ''}Run the workflow again later, or send fewer items at a time (for example with a Loop Over Items node and a Wait node).${said}`,
 			};
 		}
+		case 'cancelled':
+			return creating
+				? {
+						message:
+							'The execution was stopped while this flow was being created — it may or may not have been created',
+						description:
+							"Nothing more was sent. Before running this item again, check whether the flow exists (for example through the Consent Flow Trigger's consent.created event or your External ID).",
+					}
+				: {
+						message: 'The execution was stopped while this flow was being deleted',
+						description: 'Nothing more was sent. Deleting again is safe: run the item again.',
+					};
 		case 'network-not-sent':
 			return {
 				message: `Cannot reach the Consent Flow API at ${call.host}: ${facts.networkWords} (${attemptsText(facts.attempts)})`,

@@ -74,6 +74,11 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 					"Check Client ID, Client Secret, Client Authentication, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
 			};
 		}
+		case 'cancelled':
+			return {
+				message: `The execution was stopped ${about}`,
+				description: 'Nothing more was sent. Run the node again to get the result.',
+			};
 		case 'network-not-sent':
 		case 'network-maybe-sent':
 			return {

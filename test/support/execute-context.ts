@@ -30,6 +30,8 @@ export interface ContextOptions {
 	nodeName?: string;
 	/** Shared token cache: pass the same object to several contexts to mimic n8n's stored token. */
 	tokenStore?: TokenStore;
+	/** The execution's cancel signal (n8n aborts it when the execution is stopped). */
+	signal?: AbortSignal;
 }
 
 export interface TokenStore {
@@ -163,6 +165,7 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 				body,
 				headersTimeout: requestOptions.timeout ?? 60_000,
 				bodyTimeout: requestOptions.timeout ?? 60_000,
+				signal: requestOptions.abortSignal as AbortSignal | undefined,
 			});
 		} catch (error) {
 			sent.push({ method, url });
@@ -235,7 +238,7 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		getNode: () => node,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getMode: () => 'manual',
-		getExecutionCancelSignal: () => undefined,
+		getExecutionCancelSignal: () => options.signal,
 		getCredentials: async (type: string) => {
 			const data = options.credentials[type];
 			if (!data) throw new Error(`no credentials of type ${type}`);

@@ -22,6 +22,8 @@ export interface HttpFailure {
 	oauthError?: string;
 	/** How many times the request was sent (set by the retry loop). */
 	attempts?: number;
+	/** The execution was stopped: nothing more was sent. */
+	cancelled?: boolean;
 }
 
 export type FailureKind =
@@ -230,8 +232,9 @@ export function isHttpFailure(value: unknown): value is HttpFailure {
 	);
 }
 
-/** One failure → one kind. `cancelled` is decided by the caller (it knows the signal). */
+/** One failure → one kind. */
 export function classifyFailure(failure: HttpFailure): FailureKind {
+	if (failure.cancelled) return 'cancelled';
 	if (failure.tokenFailure || failure.oauthError) return 'token-refused';
 	const status = failure.status;
 	if (status === undefined)

@@ -34,14 +34,65 @@ export const DEFAULT_RETRY: RetryPolicy = {
 	idempotent: true,
 };
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unparsable. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const DAY_LONG = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = `(${MONTHS.join('|')})`;
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+/** IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7). */
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+/** Obsolete RFC 850 form, e.g. `Sunday, 06-Nov-94 08:49:37 GMT`. */
+const RFC850_DATE = new RegExp(`^${DAY_LONG}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+/** ANSI C asctime() form, e.g. `Sun Nov  6 08:49:37 1994`. */
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
+
+function utc(
+	year: number,
+	month: string,
+	day: number,
+	h: string,
+	m: string,
+	s: string,
+): number | undefined {
+	const monthIndex = MONTHS.indexOf(month);
+	const [hours, minutes, seconds] = [Number(h), Number(m), Number(s)];
+	if (hours > 23 || minutes > 59 || seconds > 60) return undefined;
+	const time = Date.UTC(year, monthIndex, day, hours, minutes, Math.min(seconds, 59));
+	// Date.UTC rolls 31 Nov over into December: such a date does not exist
+	if (new Date(time).getUTCDate() !== day) return undefined;
+	return time;
+}
+
+/** An HTTP-date (RFC 9110 §5.6.7: IMF-fixdate or one of the two obsolete forms) as epoch ms. */
+export function parseHttpDate(text: string): number | undefined {
+	let match = IMF_FIXDATE.exec(text);
+	if (match) return utc(Number(match[4]), match[3], Number(match[2]), match[5], match[6], match[7]);
+	match = RFC850_DATE.exec(text);
+	if (match) {
+		// RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is in the past century
+		const twoDigit = Number(match[4]);
+		const thisYear = new Date().getUTCFullYear();
+		let year = Math.floor(thisYear / 100) * 100 + twoDigit;
+		if (year > thisYear + 50) year -= 100;
+		return utc(year, match[3], Number(match[2]), match[5], match[6], match[7]);
+	}
+	match = ASCTIME_DATE.exec(text);
+	if (match)
+		return utc(Number(match[7]), match[2], Number(match[3].trim()), match[4], match[5], match[6]);
+	return undefined;
+}
+
+/**
+ * Retry-After as milliseconds (RFC 9110 §10.2.3: `HTTP-date / delay-seconds`, delay-seconds =
+ * 1*DIGIT); undefined when absent or anything else (a negative number, a list from a duplicated
+ * header, a fraction, words): the caller then falls back to its own backoff.
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined) return undefined;
 	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - now);
+	if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+	const date = parseHttpDate(text);
+	return date === undefined ? undefined : Math.max(0, date - now);
 }
 
 /** " It asked to wait 3600 s (Retry-After), longer than the node waits (30 s)." or ''. */
@@ -82,9 +133,36 @@ export function releaseBody(body: unknown): void {
 	if (typeof destroy === 'function') (destroy as () => void).call(body);
 }
 
+/** Waits `ms`, or less when `signal` aborts first. */
+async function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	if (!signal) return await sleep(ms);
+	if (signal.aborted) return;
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<void>((resolve) => {
+		onAbort = resolve;
+		signal.addEventListener('abort', resolve, { once: true });
+	});
+	try {
+		await Promise.race([sleep(ms), aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+	}
+}
+
+function cancelled(attempts: number): HttpFailure {
+	return {
+		headers: {},
+		message: 'The execution was stopped',
+		tokenFailure: false,
+		cancelled: true,
+		attempts,
+	};
+}
+
 /**
  * Sends one request through n8n's authenticated helper, retrying per `policy`. Resolves with the
- * response; rejects with the last `HttpFailure` (a plain object with `attempts`).
+ * response; rejects with the last `HttpFailure` (a plain object with `attempts`). The execution's
+ * cancel signal aborts the request in flight and any wait, and nothing is sent after it.
  */
 export async function sendWithRetry<T = unknown>(
 	ctx: IExecuteFunctions,
@@ -92,17 +170,29 @@ export async function sendWithRetry<T = unknown>(
 	options: IHttpRequestOptions,
 	policy: RetryPolicy,
 ): Promise<T> {
+	const signal = ctx.getExecutionCancelSignal?.();
 	for (let retry = 0; ; retry++) {
+		if (signal?.aborted) throw cancelled(retry);
 		try {
-			return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, {
-				...options,
-			})) as T;
+			const request: IHttpRequestOptions = signal
+				? { ...options, abortSignal: signal }
+				: { ...options };
+			return (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				credentialType,
+				request,
+			)) as T;
 		} catch (error) {
 			const failure = normalizeHttpError(error);
 			failure.attempts = retry + 1;
+			if (signal?.aborted) {
+				releaseBody(failure.body);
+				throw cancelled(retry + 1);
+			}
 			const wait = retryDelay(failure, retry, policy);
 			if (wait === undefined) throw failure;
-			await sleep(wait);
+			releaseBody(failure.body); // a retried answer's unread stream would hold its socket
+			await waitUnlessAborted(wait, signal);
 		}
 	}
 }

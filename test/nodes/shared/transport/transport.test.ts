@@ -78,7 +78,7 @@ describe('normalizeHttpError', () => {
 describe('parseRetryAfter', () => {
 	test('delta seconds and HTTP dates', () => {
 		expect(parseRetryAfter('3')).toBe(3000);
-		expect(parseRetryAfter('0.5')).toBe(500);
+		expect(parseRetryAfter('0.5')).toBeUndefined(); // RFC 9110 §10.2.3: delay-seconds = 1*DIGIT
 		const now = Date.parse('2026-11-22T10:00:00Z');
 		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:07 GMT', now)).toBe(7000);
 		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
