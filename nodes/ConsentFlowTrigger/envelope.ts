@@ -13,6 +13,7 @@
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
+import { parseTimestamp } from './timestamp';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 
 export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
@@ -203,7 +204,8 @@ export type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
 /**
  * Checks the envelope's signed `timestamp` against `maxAgeSeconds` (0 = off → 'fresh').
  * A timestamp further than `maxAgeSeconds` in the past or in the future is 'stale'; one that
- * is present but not an ISO 8601 date-time is 'unparsable'; no timestamp is 'absent'.
+ * is present but not an ISO 8601 date-time is 'unparsable' (see timestamp.ts); no timestamp is
+ * 'absent'.
  */
 export function checkFreshness(
 	delivery: Pick<ParsedDelivery, 'timestamp' | 'hasTimestamp'>,
@@ -213,9 +215,8 @@ export function checkFreshness(
 	if (!(maxAgeSeconds > 0)) return 'fresh';
 	if (!delivery.hasTimestamp) return 'absent';
 	if (delivery.timestamp === null) return 'unparsable';
-	// ISO 8601 date-time with a time part; bare numbers or free text are not accepted.
-	if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(delivery.timestamp)) return 'unparsable';
-	const sentMs = Date.parse(delivery.timestamp);
-	if (Number.isNaN(sentMs)) return 'unparsable';
+	// RFC 3339 / ISO 8601 date-time, no zone = UTC; bare numbers or free text are not accepted.
+	const sentMs = parseTimestamp(delivery.timestamp);
+	if (sentMs === null) return 'unparsable';
 	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
 }
