@@ -22,10 +22,10 @@ import {
 } from './events';
 import { bodyText, checkFreshness, eventItem, parseDelivery, unrecognisedItem } from './envelope';
 import {
-	findSignatureHeader,
 	headersWithoutSecrets,
+	signatureCandidates,
 	signingCredentialProblem,
-	verifySignature,
+	verifyAnySignature,
 	type HeaderBag,
 } from './signature';
 
@@ -223,12 +223,14 @@ export class ConsentFlowTrigger implements INodeType {
 			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '';
 		if (secret === '') return unauthorized(res);
 
+		// Every candidate signature counts (several matching headers, repeated or comma-joined
+		// values), at most MAX_SIGNATURE_CANDIDATES: the answer never depends on header order.
 		const headers: HeaderBag = req.headers ?? {};
-		const signature = findSignatureHeader(headers, configuredHeader);
-		if (signature === undefined) return unauthorized(res);
+		const candidates = signatureCandidates(headers, configuredHeader);
+		if (candidates.length === 0) return unauthorized(res);
 
 		const rawBody = await readRawBody(req);
-		if (rawBody === undefined || !verifySignature(rawBody, signature.value, secret)) {
+		if (rawBody === undefined || !verifyAnySignature(rawBody, candidates, secret)) {
 			return unauthorized(res);
 		}
 

@@ -29,6 +29,9 @@ export interface FoundHeader {
 	value: string;
 }
 
+/** At most this many candidate signatures are checked; more → nothing verifies. */
+export const MAX_SIGNATURE_CANDIDATES = 8;
+
 function headerValue(value: string | string[] | undefined): string | undefined {
 	if (value === undefined) return undefined;
 	if (Array.isArray(value)) return value.length === 0 ? undefined : value.join(', ');
@@ -36,23 +39,41 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Finds the signature header. When `configuredName` is non-empty only that header is used
- * (case-insensitive); otherwise the first header, in arrival order, whose name matches
+ * The headers that may carry the signature, in arrival order: only the one named
+ * `configuredName` (case-insensitive) when it is non-empty, else every header matching
  * {@link SIGNATURE_HEADER_PATTERN}.
+ */
+function signatureHeaders(headers: HeaderBag, configuredName?: string | null): FoundHeader[] {
+	const wanted = (configuredName ?? '').trim().toLowerCase();
+	const found: FoundHeader[] = [];
+	for (const [name, raw] of Object.entries(headers)) {
+		const matches = wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER_PATTERN.test(name);
+		const value = matches ? headerValue(raw) : undefined;
+		if (value !== undefined) found.push({ name, value });
+	}
+	return found;
+}
+
+/**
+ * The first signature header in arrival order (see {@link signatureCandidates}, which the node
+ * uses: it does not depend on the order). Kept for scripts/bench-signature.js.
  */
 export function findSignatureHeader(
 	headers: HeaderBag,
 	configuredName?: string | null,
 ): FoundHeader | undefined {
-	const wanted = (configuredName ?? '').trim().toLowerCase();
-	for (const [name, raw] of Object.entries(headers)) {
-		const matches = wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER_PATTERN.test(name);
-		if (!matches) continue;
-		const value = headerValue(raw);
-		if (value === undefined) continue;
-		return { name, value };
-	}
-	return undefined;
+	return signatureHeaders(headers, configuredName)[0];
+}
+
+/**
+ * Every candidate signature: each non-empty comma-separated piece of the value of every
+ * signature header (repeated headers arrive comma-joined or as an array), in arrival order.
+ */
+export function signatureCandidates(headers: HeaderBag, configuredName?: string | null): string[] {
+	return signatureHeaders(headers, configuredName)
+		.flatMap((header) => header.value.split(','))
+		.map((piece) => piece.trim())
+		.filter((piece) => piece !== '');
 }
 
 /** Lower-case hex HMAC-SHA256 of `rawBody` keyed with `secret` (what the service sends). */
@@ -73,18 +94,39 @@ export function verifySignature(
 	header: string | undefined | null,
 	secret: string | undefined | null,
 ): boolean {
-	if (typeof secret !== 'string' || secret.length === 0) return false;
-	if (typeof header !== 'string') return false;
-	if (!Buffer.isBuffer(rawBody)) return false;
+	return typeof header === 'string' && verifyAnySignature(rawBody, [header], secret);
+}
 
-	const candidate = header.trim().replace(DIGEST_PREFIX, '');
-	if (!HEX_DIGEST.test(candidate)) return false;
+/** The 32 digest bytes of a candidate (hex, optional `sha256=`, surrounding spaces), or null. */
+function digestBytes(candidate: string): Buffer | null {
+	const hex = candidate.trim().replace(DIGEST_PREFIX, '');
+	return HEX_DIGEST.test(hex) ? Buffer.from(hex, 'hex') : null;
+}
+
+/**
+ * True when at least one of `candidates` verifies (see {@link verifySignature}); false for no
+ * candidates or more than {@link MAX_SIGNATURE_CANDIDATES}. Every well-formed candidate is
+ * compared, in constant time, whatever the earlier results: neither the answer nor the time
+ * depends on which position the valid one has.
+ */
+export function verifyAnySignature(
+	rawBody: Buffer,
+	candidates: readonly string[],
+	secret: string | undefined | null,
+): boolean {
+	if (typeof secret !== 'string' || secret.length === 0) return false;
+	if (!Buffer.isBuffer(rawBody)) return false;
+	if (candidates.length === 0 || candidates.length > MAX_SIGNATURE_CANDIDATES) return false;
 
 	const expected = createHmac('sha256', secret).update(rawBody).digest();
-	const received = Buffer.from(candidate, 'hex');
-	// Both are 32 bytes here; the check keeps timingSafeEqual from ever throwing.
-	if (received.length !== expected.length) return false;
-	return timingSafeEqual(received, expected);
+	let verified = false;
+	for (const candidate of candidates) {
+		const received = typeof candidate === 'string' ? digestBytes(candidate) : null;
+		// Both are 32 bytes here; the check keeps timingSafeEqual from ever throwing.
+		if (received === null || received.length !== expected.length) continue;
+		verified = timingSafeEqual(received, expected) || verified;
+	}
+	return verified;
 }
 
 /** Headers never copied into output items: credentials and the signature itself. */

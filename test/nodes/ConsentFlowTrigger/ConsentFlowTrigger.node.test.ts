@@ -300,6 +300,72 @@ describe('webhook() over HTTP: signature', () => {
 		expect(h.executions).toHaveLength(0);
 	});
 
+	describe('several candidate signatures: the answer does not depend on their order', () => {
+		const good = sign(body);
+		const bogus = sign(body, 'another-secret-0123456');
+		const bogusHeader = ['x-first-sbl-signature', bogus];
+		const goodHeader = ['x-second-sbl-signature', good];
+
+		it.each([
+			['bogus', bogusHeader, goodHeader],
+			['valid', goodHeader, bogusHeader],
+		])('two matching headers, one bogus: 200 with the %s one first', async (_label, a, b) => {
+			const h = await harness();
+			const response = await post(h.url, body, { [a[0]]: a[1], [b[0]]: b[1] });
+			expect(response.status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+		});
+
+		it.each([
+			['bogus', [bogus, good]],
+			['valid', [good, bogus]],
+		])('one header sent twice, the %s one first: 200', async (_label, values) => {
+			const h = await harness();
+			const response = await post(h.url, body, { 'x-acme-sbl-signature': values } as never);
+			expect(response.status).toBe(200);
+		});
+
+		it('a comma-joined value with a valid signature: 200', async () => {
+			const h = await harness();
+			const response = await post(h.url, body, {
+				'x-acme-sbl-signature': `${bogus}, sha256=${good}`,
+			});
+			expect(response.status).toBe(200);
+		});
+
+		it('only bogus candidates: 401', async () => {
+			const h = await harness();
+			const response = await post(h.url, body, {
+				'x-first-sbl-signature': bogus,
+				'x-second-sbl-signature': `${bogus}, ${good.slice(1)}`,
+			});
+			expect(response.status).toBe(401);
+			expect(h.executions).toHaveLength(0);
+		});
+
+		it('more than 8 candidates: 401 even with a valid one among them', async () => {
+			const h = await harness();
+			const eight = Array(7).fill(bogus).concat(good).join(', ');
+			expect((await post(h.url, body, { 'x-acme-sbl-signature': eight })).status).toBe(200);
+			const nine = Array(8).fill(bogus).concat(good).join(', ');
+			expect((await post(h.url, body, { 'x-acme-sbl-signature': nine })).status).toBe(401);
+			expect(h.executions).toHaveLength(1);
+		});
+
+		it('with a configured header, a valid signature in another header does not count', async () => {
+			const h = await harness({
+				credentials: { secret: SIGNING_KEY, signatureHeader: 'x-bank-signature' },
+			});
+			const response = await post(h.url, body, {
+				'x-bank-signature': bogus,
+				'x-acme-sbl-signature': good,
+			});
+			expect(response.status).toBe(401);
+			const both = await post(h.url, body, { 'x-bank-signature': [bogus, good] } as never);
+			expect(both.status).toBe(200);
+		});
+	});
+
 	it('reads the raw body with readRawBody() when rawBody is not set yet', async () => {
 		const h = await harness({ provideRawBody: false });
 		const response = await postSigned(h.url, body);

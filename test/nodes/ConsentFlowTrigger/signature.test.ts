@@ -7,13 +7,18 @@ jest.mock('crypto', () => {
 	return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
+import * as fc from 'fast-check';
+
 import {
+	MAX_SIGNATURE_CANDIDATES,
 	MIN_SECRET_LENGTH,
 	SIGNATURE_HEADER_PATTERN,
 	computeSignature,
 	findSignatureHeader,
 	headersWithoutSecrets,
+	signatureCandidates,
 	signingCredentialProblem,
+	verifyAnySignature,
 	verifySignature,
 } from '../../../nodes/ConsentFlowTrigger/signature';
 import { SIGNING_KEY, sign } from './helpers';
@@ -175,9 +180,89 @@ describe('findSignatureHeader', () => {
 		).toBeUndefined();
 	});
 
-	it('joins repeated header values (which then never verify)', () => {
+	it('joins repeated header values', () => {
 		expect(findSignatureHeader({ 'x-acme-sbl-signature': ['a', 'b'] })?.value).toBe('a, b');
 		expect(findSignatureHeader({ 'x-acme-sbl-signature': [] })).toBeUndefined();
+	});
+});
+
+describe('signatureCandidates', () => {
+	it('collects every piece of every matching header, arrays and comma-joined values included', () => {
+		expect(
+			signatureCandidates({
+				'x-a-sbl-signature': 'one, two',
+				'content-type': 'application/json',
+				'X-B-SBL-Signature': ['three', ' four ,, '],
+				'x-c-sbl-signature': undefined,
+				'x-sbl-signature': 'not matching',
+			}),
+		).toEqual(['one', 'two', 'three', 'four']);
+	});
+
+	it('takes only the configured header when one is set', () => {
+		const headers = { 'x-a-sbl-signature': 'one', 'X-Bank-Signature': ['two', 'three'] };
+		expect(signatureCandidates(headers, ' x-bank-signature ')).toEqual(['two', 'three']);
+		expect(signatureCandidates(headers, 'x-other')).toEqual([]);
+	});
+});
+
+describe('verifyAnySignature', () => {
+	const body = bytes('{"webhookId":"w8","event":"consent.data"}');
+	const good = sign(body);
+	const bogus = sign(body, 'another-secret-0123456');
+	const spy = crypto.timingSafeEqual as unknown as jest.Mock;
+
+	it.each(Array.from({ length: MAX_SIGNATURE_CANDIDATES }, (_, i) => i))(
+		'finds the valid one at position %i of 8, comparing all 8 in constant time',
+		(position) => {
+			const candidates = Array<string>(MAX_SIGNATURE_CANDIDATES).fill(bogus);
+			candidates[position] = good;
+			spy.mockClear();
+			expect(verifyAnySignature(body, candidates, SIGNING_KEY)).toBe(true);
+			expect(spy).toHaveBeenCalledTimes(MAX_SIGNATURE_CANDIDATES);
+		},
+	);
+
+	it('refuses more than 8 candidates, none, or no secret', () => {
+		expect(verifyAnySignature(body, [...Array<string>(8).fill(bogus), good], SIGNING_KEY)).toBe(
+			false,
+		);
+		expect(verifyAnySignature(body, [], SIGNING_KEY)).toBe(false);
+		expect(verifyAnySignature(body, [sign(body, '')], '')).toBe(false);
+	});
+
+	// The rule, written again: a candidate verifies when, without surrounding spaces and an
+	// optional case-insensitive `sha256=`, it is the 64-character hex digest in any case.
+	const verifies = (candidate: string) =>
+		candidate
+			.trim()
+			.replace(/^sha256=/i, '')
+			.toLowerCase() === good;
+
+	const candidate = fc.oneof(
+		fc.constant(good),
+		fc.constant(bogus),
+		fc.constant(good.toUpperCase()),
+		fc.constant(` sha256=${good} `),
+		fc.constant(`SHA256=${good}`),
+		fc.constant(good.slice(1)),
+		fc.constant(`${good}0`),
+		fc.constant(Buffer.from(good, 'hex').toString('base64')),
+		fc.constant(`sha512=${good}`),
+		fc.string({ maxLength: 70 }),
+	);
+
+	it('verifies exactly when 1 to 8 candidates are given and one follows the rule, in any order', () => {
+		fc.assert(
+			fc.property(fc.array(candidate, { maxLength: 10 }), fc.nat(), (list, seed) => {
+				const expected = list.length >= 1 && list.length <= 8 && list.some(verifies);
+				const rotated = list.map((_, i) => list[(i + seed) % list.length]);
+				expect(verifyAnySignature(body, list, SIGNING_KEY)).toBe(expected);
+				expect(verifyAnySignature(body, rotated, SIGNING_KEY)).toBe(expected);
+				expect(verifyAnySignature(body, [...list].reverse(), SIGNING_KEY)).toBe(expected);
+			}),
+			{ numRuns: 2000 },
+		);
 	});
 });
 
