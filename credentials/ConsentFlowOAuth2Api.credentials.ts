@@ -104,8 +104,10 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
 			type: 'hidden',
+			// In Production an identity provider address that is not https becomes a reserved .invalid
+			// host (RFC 6761: never resolves): the client secret is never sent in clear text.
 			default:
-				"={{ String($self.identityProviderUrl || '').replace(/\\/+$/, '') + '/realms/' + ($self.realm ? $self.realm : ($self.environment === 'production' ? 'agents-prod' : 'agents-test')) + '/protocol/openid-connect/token' }}",
+				"={{ ($self.environment === 'production' && !/^https:\\/\\//i.test(String($self.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String($self.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + ($self.realm ? $self.realm : ($self.environment === 'production' ? 'agents-prod' : 'agents-test')) + '/protocol/openid-connect/token' }}",
 		},
 		{
 			displayName: 'Scope',
@@ -119,7 +121,9 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ String($credentials.apiBaseUrl).replace(/\\/+$/, "") }}',
+			// Production never sends the token to an http API Base URL (see accessTokenUrl)
+			baseURL:
+				'={{ $credentials.environment === "production" && !/^https:\\/\\//i.test(String($credentials.apiBaseUrl).trim()) ? "https://api-base-url-must-use-https-in-production.invalid" : String($credentials.apiBaseUrl).trim().replace(/\\/+$/, "") }}',
 			url: '/api/resource',
 			method: 'GET',
 		},

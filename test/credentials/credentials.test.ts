@@ -24,7 +24,14 @@ function resolve(credential: ICredentialType, data: INodeParameters): INodeParam
 		parameters: {},
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const full = NodeHelpers.getNodeParameters(credential.properties, data, true, false, null, null) as INodeParameters;
+	const full = NodeHelpers.getNodeParameters(
+		credential.properties,
+		data,
+		true,
+		false,
+		null,
+		null,
+	) as INodeParameters;
 	return workflow.expression.getParameterValue(
 		full,
 		null,
@@ -42,7 +49,11 @@ function resolve(credential: ICredentialType, data: INodeParameters): INodeParam
 
 describe('Consent Flow OAuth2 API credential', () => {
 	const credential = new ConsentFlowOAuth2Api();
-	const base = { identityProviderUrl: 'https://auth.example', apiBaseUrl: 'https://api.example', clientId: 'c' };
+	const base = {
+		identityProviderUrl: 'https://auth.example',
+		apiBaseUrl: 'https://api.example',
+		clientId: 'c',
+	};
 
 	test('extends oAuth2Api with the client-credentials grant, hidden', () => {
 		expect(credential.extends).toEqual(['oAuth2Api']);
@@ -51,12 +62,78 @@ describe('Consent Flow OAuth2 API credential', () => {
 	});
 
 	test.each([
-		[{ environment: 'test' }, 'https://auth.example/realms/agents-test/protocol/openid-connect/token'],
-		[{ environment: 'production' }, 'https://auth.example/realms/agents-prod/protocol/openid-connect/token'],
-		[{ environment: 'production', realm: 'sbl' }, 'https://auth.example/realms/sbl/protocol/openid-connect/token'],
-		[{ identityProviderUrl: 'https://auth.example/base//' }, 'https://auth.example/base/realms/agents-test/protocol/openid-connect/token'],
+		[
+			{ environment: 'test' },
+			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
+		],
+		[
+			{ environment: 'production' },
+			'https://auth.example/realms/agents-prod/protocol/openid-connect/token',
+		],
+		[
+			{ environment: 'production', realm: 'sbl' },
+			'https://auth.example/realms/sbl/protocol/openid-connect/token',
+		],
+		[
+			{ identityProviderUrl: 'https://auth.example/base//' },
+			'https://auth.example/base/realms/agents-test/protocol/openid-connect/token',
+		],
 	])('token URL for %j', (fields, expected) => {
 		expect(resolve(credential, { ...base, ...fields }).accessTokenUrl).toBe(expected);
+	});
+
+	// Issue "Hostile input", item 10: in Production the client secret and tokens never travel over
+	// plain http. The computed token URL of an http identity provider (and the credential test's
+	// API address) become a reserved .invalid host (RFC 6761 §6.4: never resolves), so n8n's token
+	// request and credential test fail before sending anything, naming the rule in the host.
+	test.each([
+		[{ environment: 'production', identityProviderUrl: 'http://auth.example' }],
+		[{ environment: 'production', identityProviderUrl: ' HTTP://auth.example ' }],
+		[{ environment: 'production', identityProviderUrl: 'auth.example' }],
+	])('Production with %j: the token URL cannot be reached over http', (fields) => {
+		const url = new URL(String(resolve(credential, { ...base, ...fields }).accessTokenUrl));
+		expect(url.protocol).toBe('https:');
+		expect(url.hostname).toBe('identity-provider-url-must-use-https-in-production.invalid');
+	});
+
+	test('Test may use http (the simulator)', () => {
+		const resolved = resolve(credential, {
+			...base,
+			environment: 'test',
+			identityProviderUrl: 'http://127.0.0.1:8080',
+		});
+		expect(resolved.accessTokenUrl).toBe(
+			'http://127.0.0.1:8080/realms/agents-test/protocol/openid-connect/token',
+		);
+	});
+
+	test('Production: the credential test never calls an http API Base URL', () => {
+		const baseURL = credential.test!.request.baseURL as string;
+		const evaluate = (data: INodeParameters) =>
+			resolve(
+				{
+					...credential,
+					properties: [
+						...credential.properties,
+						{
+							displayName: 'T',
+							name: 't',
+							type: 'hidden',
+							default: baseURL.replace(/\$credentials/g, '$self'),
+						},
+					],
+				} as ICredentialType,
+				data,
+			).t;
+		expect(
+			evaluate({ ...base, environment: 'production', apiBaseUrl: 'http://api.example/' }),
+		).toBe('https://api-base-url-must-use-https-in-production.invalid');
+		expect(
+			evaluate({ ...base, environment: 'production', apiBaseUrl: 'https://api.example/' }),
+		).toBe('https://api.example');
+		expect(evaluate({ ...base, environment: 'test', apiBaseUrl: 'http://api.example/' })).toBe(
+			'http://api.example',
+		);
 	});
 
 	test('scope joins the selected and additional scopes with spaces, without duplicates', () => {
@@ -65,7 +142,9 @@ describe('Consent Flow OAuth2 API credential', () => {
 			scopes: ['sbl', 'loan-application:create:es', 'loan-application:accept:fi'],
 			additionalScopes: ' extra:one, sbl  extra:two ',
 		});
-		expect(resolved.scope).toBe('sbl loan-application:create:es loan-application:accept:fi extra:one extra:two');
+		expect(resolved.scope).toBe(
+			'sbl loan-application:create:es loan-application:accept:fi extra:one extra:two',
+		);
 	});
 
 	test('default scope is sbl', () => {
@@ -78,18 +157,24 @@ describe('Consent Flow OAuth2 API credential', () => {
 		expect(values).toHaveLength(13);
 		expect(values).toContain('sbl');
 		for (const action of ['create', 'update', 'delete', 'accept']) {
-			for (const country of ['es', 'se', 'fi']) expect(values).toContain(`loan-application:${action}:${country}`);
+			for (const country of ['es', 'se', 'fi'])
+				expect(values).toContain(`loan-application:${action}:${country}`);
 		}
 	});
 
 	test('client authentication maps to oAuth2Api "authentication": header (Basic) or body', () => {
 		const auth = credential.properties.find((p) => p.name === 'authentication');
-		expect((auth?.options as Array<{ value: string }>).map((o) => o.value)).toEqual(['header', 'body']);
+		expect((auth?.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
+			'header',
+			'body',
+		]);
 		expect(resolve(credential, { ...base, authentication: 'body' }).authentication).toBe('body');
 	});
 
 	test('secret is a password field and the credential has a test request', () => {
-		expect(credential.properties.find((p) => p.name === 'clientSecret')?.typeOptions?.password).toBe(true);
+		expect(
+			credential.properties.find((p) => p.name === 'clientSecret')?.typeOptions?.password,
+		).toBe(true);
 		expect(credential.test?.request.url).toBe('/api/resource');
 	});
 });

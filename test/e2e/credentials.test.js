@@ -96,18 +96,20 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(apiCalls[0]).toMatchObject({ status: 200, tokenScope: want.join(' ') });
 	});
 
-	test('an empty realm follows Environment: Test → agents-test, Production → agents-prod', async () => {
-		for (const [environment, realm] of [
-			['test', 'agents-test'],
-			['production', 'agents-prod'],
-		]) {
-			const cred = await credential(`realm-${environment}`, { realm: '', environment });
-			const wf = await resourceWorkflow(cred);
-			const { res, tokenCalls } = await run(wf);
-			expect(res.status).toBe(200);
-			expect(res.json[0].realm).toBe(realm);
-			expect(tokenCalls.map((t) => t.path)).toEqual([TOKEN_PATH(realm)]);
-		}
+	test('an empty realm follows Environment (Test → agents-test); Production never sends the secret to an http identity provider', async () => {
+		const cred = await credential('realm-test', { realm: '', environment: 'test' });
+		const wf = await resourceWorkflow(cred);
+		const { res, tokenCalls } = await run(wf);
+		expect(res.status).toBe(200);
+		expect(res.json[0].realm).toBe('agents-test');
+		expect(tokenCalls.map((t) => t.path)).toEqual([TOKEN_PATH('agents-test')]);
+		// Production + the simulator's http address: the computed token URL is a reserved .invalid
+		// host, so n8n's own OAuth2 client fails without sending anything (agents-prod is covered by
+		// the credential's unit tests with an https address).
+		const prod = await credential('realm-production', { realm: '', environment: 'production' });
+		const refused = await run(await resourceWorkflow(prod));
+		expect(refused.res.status).not.toBe(200);
+		expect(refused.tokenCalls).toEqual([]);
 	});
 
 	test('a wrong client secret fails the run with a clear error, and no secret leaks', async () => {

@@ -37,12 +37,32 @@ export async function loadConnection(
 	const baseUrl = String(credentials.apiBaseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
-	const problem = baseUrl ? validateHttpUrl(baseUrl) : 'is empty';
+	const problem = baseUrl ? validateHttpUrl(baseUrl, production) : 'is empty';
 	if (problem) {
 		throw new NodeOperationError(ctx.getNode(), `The credential's "API Base URL" ${problem}`, {
 			itemIndex: 0,
 			description: spec.baseUrlHint,
 		});
+	}
+	// Production: the client secret and tokens never travel in clear text (checked before any request)
+	if (production) {
+		for (const [field, label] of [
+			['identityProviderUrl', 'Identity Provider URL'],
+			['accessTokenUrl', 'Access Token URL'],
+		]) {
+			const value = String(credentials[field] ?? '').trim();
+			if (value && !/^https:\/\//i.test(value)) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The credential's "${label}" must use https when the credential environment is Production`,
+					{
+						itemIndex: 0,
+						description:
+							'In Production the client secret and access tokens are only sent over https. Change the address to https:// (Test may use http).',
+					},
+				);
+			}
+		}
 	}
 	const tokenData = credentials.oauthTokenData as IDataObject | undefined;
 	const redact = makeRedactor([
