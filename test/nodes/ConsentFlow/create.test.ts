@@ -1,20 +1,16 @@
+import { control, simFlows, simRequests, useSimulator } from '../../support/simulator';
 import {
 	FLOW_PATH,
 	NATIONAL_ID,
 	ORGANIZATION_ID,
+	SIM_OPTIONS,
 	apiRequests,
-	control,
 	createParams,
 	credentialsFor,
 	runNode,
-	simFlows,
-	simRequests,
-	useSimulator,
 } from './helpers';
-import type { Sim } from './helpers';
 
-let sim: Sim;
-useSimulator((started) => (sim = started));
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 
 describe('Consent Flow: create', () => {
 	test('creates a flow: one bearer POST with exactly the five fields, output is the flow as returned', async () => {
@@ -131,11 +127,20 @@ describe('Consent Flow: create', () => {
 	});
 
 	test('Production environment accepts https URLs', async () => {
-		const { output, error } = await runNode(createParams(), {
-			credentials: credentialsFor(sim, { environment: 'production' }),
+		// Production sends nothing over http, so the simulator (http) cannot answer: an https address
+		// that refuses the connection shows that the parameters passed validation and a request was tried.
+		const { error } = await runNode(createParams(), {
+			credentials: {
+				...credentialsFor(sim, { environment: 'production' }),
+				apiBaseUrl: 'https://127.0.0.1:1',
+				identityProviderUrl: 'https://127.0.0.1:1',
+				accessTokenUrl: 'https://127.0.0.1:1/realms/agents-prod/protocol/openid-connect/token',
+			},
 		});
-		expect(error).toBeUndefined();
-		expect(output![0].json.redirectUrl).toBe('https://bank.example.com/loan/after-consent');
+		expect(error!.message).toBe(
+			'Item 1: Cannot reach the identity provider to get an access token: the connection was refused',
+		);
+		expect(error!.context.field).toBeUndefined();
 	});
 
 	test('several items are sent one after the other, in order, one token for all', async () => {

@@ -1,17 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import {
-	createParams,
-	credentialsFor,
-	deleteParams,
-	runNode,
-	simRequests,
-	useSimulator,
-} from './helpers';
-import type { RunResult, Sim } from './helpers';
+import { simRequests, useSimulator } from '../../support/simulator';
+import { SIM_OPTIONS, createParams, credentialsFor, deleteParams, runNode } from './helpers';
+import type { RunResult } from './helpers';
 import type { Params } from '../../support/execute-context';
 
-let sim: Sim;
-useSimulator((started) => (sim = started));
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 
 /** Runs the node and checks the common shape of a validation failure: nothing reached the simulator. */
 async function expectInvalid(
@@ -31,6 +24,13 @@ async function expectInvalid(
 	expect(await simRequests(sim)).toEqual([]);
 	return result;
 }
+
+/** Production credentials must use https everywhere (these addresses are never called: validation fails first). */
+const PRODUCTION_HTTPS = {
+	apiBaseUrl: 'https://api.example.com',
+	identityProviderUrl: 'https://auth.example.com',
+	accessTokenUrl: 'https://auth.example.com/realms/agents-prod/protocol/openid-connect/token',
+};
 
 describe('Consent Flow: validation before any request', () => {
 	test.each([
@@ -130,7 +130,7 @@ describe('Consent Flow: validation before any request', () => {
 			`Item 1: "${label}" must use https when the credential environment is Production`,
 			field,
 			0,
-			credentialsFor(sim, { environment: 'production' }),
+			{ ...{ ...credentialsFor(sim, { environment: 'production' }), ...PRODUCTION_HTTPS }, ...PRODUCTION_HTTPS },
 		);
 	});
 
@@ -140,7 +140,7 @@ describe('Consent Flow: validation before any request', () => {
 			`Item 1: "Webhook URL" is the Consent Flow Trigger's Test URL, which only listens while you test the workflow`,
 			'webhookUrl',
 			0,
-			credentialsFor(sim, { environment: 'production' }),
+			{ ...{ ...credentialsFor(sim, { environment: 'production' }), ...PRODUCTION_HTTPS }, ...PRODUCTION_HTTPS },
 		);
 		expect(error!.description).toMatch(/Production URL/);
 	});
