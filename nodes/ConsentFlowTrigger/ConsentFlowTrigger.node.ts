@@ -154,7 +154,7 @@ export class ConsentFlowTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to add the request headers to each item. The signature, cookie and authorization headers are left out.',
+							'Whether to add the request headers to each item. Headers that carry a credential (authorization, cookies, sessions, signatures, API keys, tokens, secrets, passwords) are left out.',
 					},
 					{
 						displayName: 'Maximum Age (Seconds)',

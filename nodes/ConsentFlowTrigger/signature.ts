@@ -129,12 +129,19 @@ export function verifyAnySignature(
 	return verified;
 }
 
-/** Headers never copied into output items: credentials and the signature itself. */
-const PRIVATE_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
+/**
+ * Names of headers that carry a credential, never copied into output items: authorization
+ * (also proxy-, x-auth…, www-authenticate), cookies, sessions, any signature, secret,
+ * password, token (access, CSRF, security, …), credentials, and API or access keys
+ * (x-api-key, apikey, x-n8n-api-key, subscription and function keys, …). Matched anywhere in
+ * the lower-cased name.
+ */
+export const CREDENTIAL_HEADER_PATTERN =
+	/(^|[-_.])auth|cookie|session|signature|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key/;
 
 /**
- * The request headers without the signature header (the one used, the configured name and
- * anything matching {@link SIGNATURE_HEADER_PATTERN}) and without cookie / authorization.
+ * The request headers without any that carries a credential ({@link CREDENTIAL_HEADER_PATTERN})
+ * and without the configured signature header.
  */
 export function headersWithoutSecrets(
 	headers: HeaderBag,
@@ -145,8 +152,7 @@ export function headersWithoutSecrets(
 	for (const [name, value] of Object.entries(headers)) {
 		if (value === undefined) continue;
 		const lower = name.toLowerCase();
-		if (PRIVATE_HEADERS.has(lower)) continue;
-		if (SIGNATURE_HEADER_PATTERN.test(lower)) continue;
+		if (CREDENTIAL_HEADER_PATTERN.test(lower)) continue;
 		if (configured && lower === configured) continue;
 		kept[name] = value;
 	}

@@ -524,6 +524,9 @@ describe('webhook() over HTTP: options', () => {
 				'x-request-id': 'req-9',
 				cookie: 'session=1',
 				authorization: 'Bearer abc',
+				'x-api-key': 'k-1',
+				'x-auth-token': 't-1',
+				'x-n8n-api-key': 'n-1',
 			},
 		});
 		const headers = emitted(h).json.headers as Record<string, string>;
@@ -532,6 +535,7 @@ describe('webhook() over HTTP: options', () => {
 		expect(headers).not.toHaveProperty('x-acme-sbl-signature');
 		expect(headers).not.toHaveProperty('cookie');
 		expect(headers).not.toHaveProperty('authorization');
+		expect(JSON.stringify(headers)).not.toMatch(/k-1|t-1|n-1|Bearer|session/);
 	});
 
 	it('leaves headers out by default', async () => {

@@ -285,6 +285,79 @@ describe('headersWithoutSecrets', () => {
 	});
 });
 
+describe('headersWithoutSecrets: every header that carries a credential is dropped', () => {
+	// Headers that carry a secret, a token or a signature somewhere in the wild.
+	const CREDENTIAL_HEADERS = [
+		'authorization',
+		'proxy-authorization',
+		'cookie',
+		'set-cookie',
+		'x-acme-sbl-signature',
+		'x-signature',
+		'x-hub-signature-256',
+		'stripe-signature',
+		'x-api-key',
+		'x-apikey',
+		'api-key',
+		'apikey',
+		'x_api_key',
+		'x-n8n-api-key',
+		'x-auth-token',
+		'x-auth',
+		'x-authorization',
+		'x-access-token',
+		'x-amz-security-token',
+		'x-csrf-token',
+		'x-xsrf-token',
+		'x-refresh-token',
+		'x-id-token',
+		'x-token',
+		'x-webhook-secret',
+		'x-client-secret',
+		'x-password',
+		'x-db-passwd',
+		'x-user-credentials',
+		'x-session-id',
+		'x-goog-api-key',
+		'ocp-apim-subscription-key',
+		'x-functions-key',
+		'x-private-key',
+		'x-access-key',
+		'X-Api-Key',
+		'X-Auth-Token',
+	];
+	const ORDINARY_HEADERS = [
+		'content-type',
+		'content-length',
+		'user-agent',
+		'accept',
+		'accept-encoding',
+		'host',
+		'connection',
+		'x-request-id',
+		'x-correlation-id',
+		'x-forwarded-for',
+		'x-forwarded-proto',
+		'x-real-ip',
+		'traceparent',
+		'x-idempotency-key',
+		'idempotency-key',
+		'x-delivery-attempt',
+		'date',
+	];
+
+	it.each(CREDENTIAL_HEADERS)('drops %s', (name) => {
+		expect(headersWithoutSecrets({ [name]: 'value', 'x-request-id': 'r' })).toEqual({
+			'x-request-id': 'r',
+		});
+	});
+
+	it('keeps ordinary headers', () => {
+		const headers = Object.fromEntries(ORDINARY_HEADERS.map((name) => [name, `v-${name}`]));
+		expect(headersWithoutSecrets(headers)).toEqual(headers);
+	});
+});
+
 describe('signingCredentialProblem (the credential test rule)', () => {
 	const good = 'k'.repeat(MIN_SECRET_LENGTH);
 
