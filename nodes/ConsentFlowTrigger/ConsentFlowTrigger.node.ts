@@ -19,6 +19,8 @@ import {
 	OUTPUT_NAMES,
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
+	normaliseEventSelection,
+	type EventSelection,
 } from './events';
 import { bodyText, checkFreshness, eventItem, parseDelivery, unrecognisedItem } from './envelope';
 import {
@@ -234,7 +236,27 @@ export class ConsentFlowTrigger implements INodeType {
 			return unauthorized(res);
 		}
 
-		// 2. Parse (tolerant; anything signed but not understood goes to `Unrecognised`).
+		// 2. The Events selection. An unknown value (e.g. from an expression) is a configuration
+		//    error: answered 500 so that the service retries rather than the delivery being lost.
+		let selection: EventSelection;
+		try {
+			selection = normaliseEventSelection(
+				this.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown,
+			);
+		} catch (error) {
+			selection = {
+				ok: false,
+				message: `The trigger is misconfigured: Events could not be read (${(error as Error).message}).`,
+			};
+		}
+		if (!selection.ok) {
+			res
+				.status(500)
+				.json({ received: false, status: 'misconfigured', message: selection.message });
+			return { noWebhookResponse: true };
+		}
+
+		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`).
 		const text = bodyText(rawBody);
 		const delivery = parseDelivery(rawBody);
 		const receivedAt = new Date().toISOString();
@@ -246,7 +268,7 @@ export class ConsentFlowTrigger implements INodeType {
 			status,
 		});
 
-		// 3. Replay window on the signed timestamp (off by default).
+		// 4. Replay window on the signed timestamp (off by default).
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const maxAgeSeconds = Number(options.maxAgeSeconds ?? 0);
 		const freshness = checkFreshness(delivery, maxAgeSeconds, Date.now());
@@ -254,14 +276,13 @@ export class ConsentFlowTrigger implements INodeType {
 			return { webhookResponse: ack('stale') };
 		}
 
-		// 4. Event filter.
-		const selected = this.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as string[];
+		// 5. Event filter.
 		const optionValue = delivery.kind === 'event' ? delivery.event : UNRECOGNISED_EVENT_OPTION;
-		if (!selected.includes(optionValue)) {
+		if (!selection.values.has(optionValue)) {
 			return { webhookResponse: ack('filtered') };
 		}
 
-		// 5. Duplicate suppression on the exact key of the id (deliveries without one are always
+		// 6. Duplicate suppression on the exact key of the id (deliveries without one are always
 		//    emitted).
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
 		if (ignoreDuplicates && delivery.deliveryKey !== null) {
@@ -285,7 +306,7 @@ export class ConsentFlowTrigger implements INodeType {
 			staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
-		// 6. Emit on the event's own output.
+		// 7. Emit on the event's own output.
 		const json =
 			delivery.kind === 'event'
 				? eventItem(delivery, receivedAt)

@@ -97,3 +97,36 @@ export const EVENT_OPTIONS: Array<{ name: string; value: string; description: st
 ]
 	.map((entry) => ({ name: entry.displayName, value: entry.value, description: entry.description }))
 	.sort((a, b) => a.name.localeCompare(b.name));
+
+const OPTION_BY_LOWER_VALUE = new Map(
+	ALL_EVENT_OPTIONS.map((value) => [value.toLowerCase(), value]),
+);
+
+export type EventSelection = { ok: true; values: Set<string> } | { ok: false; message: string };
+
+/**
+ * Reads the Events parameter, also when an expression gave it as a string: an array, or one
+ * string separated by commas; values are trimmed, matched case-insensitively to the known
+ * option values, empty pieces ignored. Anything unknown is a configuration error whose message
+ * names the parameter and the value.
+ */
+export function normaliseEventSelection(value: unknown): EventSelection {
+	const known = ALL_EVENT_OPTIONS.join(', ');
+	const problem = (what: string): EventSelection => ({
+		ok: false,
+		message: `The trigger is misconfigured: Events contains ${what}, which is not a known event. Use an array or a comma-separated string of: ${known}.`,
+	});
+	const items: unknown[] = Array.isArray(value) ? value : [value];
+	const values = new Set<string>();
+	for (const item of items) {
+		if (typeof item !== 'string') return problem(JSON.stringify(item) ?? String(item));
+		for (const piece of item.split(',')) {
+			const name = piece.trim();
+			if (name === '') continue;
+			const option = OPTION_BY_LOWER_VALUE.get(name.toLowerCase());
+			if (option === undefined) return problem(JSON.stringify(name));
+			values.add(option);
+		}
+	}
+	return { ok: true, values };
+}

@@ -6,6 +6,7 @@ import {
 	EVENT_TABLE,
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
+	normaliseEventSelection,
 } from '../../../nodes/ConsentFlowTrigger/events';
 import { PUBLISHED_EVENTS } from './helpers';
 
@@ -45,5 +46,37 @@ describe('the one event table feeds the whole description', () => {
 		const names = options.map((o) => o.name);
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		expect(events?.default).toEqual([...PUBLISHED, 'unrecognised']);
+	});
+});
+
+describe('normaliseEventSelection', () => {
+	const values = (value: unknown) => {
+		const selection = normaliseEventSelection(value);
+		return selection.ok ? [...selection.values].sort() : selection.message;
+	};
+
+	it.each([
+		[
+			['consent.data', 'unrecognised'],
+			['consent.data', 'unrecognised'],
+		],
+		['Consent.Data, UNRECOGNISED', ['consent.data', 'unrecognised']],
+		[' user.timedOut ,, ', ['user.timedOut']],
+		[['tax.dataFailed,income.dataFailed'], ['income.dataFailed', 'tax.dataFailed']],
+		['', []],
+		[[], []],
+		[PUBLISHED_EVENTS.join(','), [...PUBLISHED_EVENTS].sort()],
+	])('%j selects %j', (value, expected) => {
+		expect(values(value)).toEqual(expected);
+	});
+
+	it.each([
+		['consent.dat'],
+		[['consent.data', null]],
+		[{ events: 'consent.data' }],
+		[undefined],
+		['consent.data unrecognised'],
+	])('%j is a configuration error naming Events', (value) => {
+		expect(values(value)).toMatch(/^The trigger is misconfigured: Events contains /);
 	});
 });
