@@ -4,6 +4,7 @@
 
 const crypto = require('node:crypto');
 const http = require('node:http');
+const { call, controlResponse } = require('../support/sim-control');
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -50,28 +51,9 @@ async function token(sim, clientName, options) {
 	return body.access_token;
 }
 
-/** fetch + body: { status, headers, body (parsed JSON when possible), text }. */
-async function call(url, { method = 'GET', token: bearer, headers = {}, json, body } = {}) {
-	const h = { ...headers };
-	if (bearer) h.authorization = `Bearer ${bearer}`;
-	let payload = body;
-	if (json !== undefined) {
-		h['content-type'] = h['content-type'] || 'application/json';
-		payload = JSON.stringify(json);
-	}
-	const res = await fetch(url, { method, headers: h, body: payload });
-	const text = await res.text();
-	let parsed = null;
-	try {
-		parsed = text ? JSON.parse(text) : null;
-	} catch {
-		parsed = null;
-	}
-	return { status: res.status, headers: res.headers, body: parsed, text };
-}
-
+/** A control API call (`/__sim<path>`) as answered: { status, headers, body, text }. */
 async function control(sim, path, { method = 'GET', json } = {}) {
-	return call(`${sim.url}/__sim${path}`, { method, json });
+	return controlResponse(sim, method, path, json);
 }
 
 /** A local webhook receiver recording raw bytes. respond(req, raw) may return { status, body, delayMs }. */

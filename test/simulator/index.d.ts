@@ -45,4 +45,35 @@ export interface SimulatorHandle {
 	close(): Promise<void>;
 }
 
+/** One entry of the request log (`GET /__sim/requests`), secrets redacted. */
+export interface SimulatorRequest {
+	seq: number;
+	time: string;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, unknown>;
+	authScheme: string | null;
+	authClientId?: string | null;
+	tokenScope?: string | null;
+	tokenJti?: string | null;
+	contentType: string | null;
+	body: unknown;
+	status: number | null;
+	fault?: unknown;
+	aborted?: boolean;
+}
+
+/** A fault for the next `count` matching requests (`POST /__sim/faults`). */
+export interface SimulatorFault {
+	count?: number;
+	status?: number;
+	retryAfter?: number;
+	latencyMs?: number;
+	drop?: boolean;
+	truncate?: number;
+	chunked?: boolean;
+	match?: { method?: string; pathPrefix?: string };
+}
+
 export function startSimulator(options?: SimulatorOptions): Promise<SimulatorHandle>;

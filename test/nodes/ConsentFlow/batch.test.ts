@@ -1,21 +1,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { control, resetSim, simFlows, simRequests, useSimulator } from '../../support/simulator';
 import {
 	FLOW_PATH,
+	SIM_OPTIONS,
 	apiRequests,
-	control,
 	createParams,
 	credentialsFor,
 	deleteParams,
-	resetSim,
 	runNode,
-	simFlows,
-	simRequests,
-	useSimulator,
 } from './helpers';
-import type { Sim } from './helpers';
 
-let sim: Sim;
-useSimulator((started) => (sim = started));
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 
 const ext = (id: string) => ({ additionalFields: { externalId: id } });
 

@@ -1,17 +1,15 @@
+import { simFlows, useSimulator } from '../../support/simulator';
 import {
+	SIM_OPTIONS,
 	apiRequests,
 	createFlowFor,
 	createParams,
 	credentialsFor,
 	deleteParams,
 	runNode,
-	simFlows,
-	useSimulator,
 } from './helpers';
-import type { Sim } from './helpers';
 
-let sim: Sim;
-useSimulator((started) => (sim = started));
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 
 const createFlow = async (): Promise<string> => await createFlowFor(sim);
 

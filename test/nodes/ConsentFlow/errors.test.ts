@@ -1,40 +1,31 @@
 import { NodeApiError, sleep } from 'n8n-workflow';
 import { createTokenStore } from '../../support/execute-context';
+import { addFault, control, simFlows, simRequests, useSimulator } from '../../support/simulator';
+import type { SimulatorHandle } from '../../support/simulator';
 import {
 	FLOW_PATH,
-	addFault,
+	SIM_OPTIONS,
 	apiRequests,
-	control,
 	createParams,
 	credentialsFor,
 	deepText,
 	deleteParams,
-	resetSim,
 	runNode,
-	simFlows,
-	simRequests,
 	startSim,
 } from './helpers';
-import type { RunResult, Sim } from './helpers';
+import type { RunResult } from './helpers';
 
-let sim: Sim;
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 /** A client secret the identity provider does not know. */
 const wrongValue = 'wrong-value-Zq81xVb3';
 /** Every run of this file, to search them all for secrets at the end. */
 const runs: RunResult[] = [];
 
 /** A simulator that was started and closed again: nobody listens at its address. */
-let dead: Sim;
-
+let dead: SimulatorHandle;
 beforeAll(async () => {
-	[sim, dead] = await Promise.all([startSim(), startSim()]);
+	dead = await startSim();
 	await dead.close();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
 });
 
 async function run(...args: Parameters<typeof runNode>): Promise<RunResult> {

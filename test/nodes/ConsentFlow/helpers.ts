@@ -1,91 +1,34 @@
 /**
- * Helpers for the Consent Flow node tests: a simulator per test file, its control API, the
- * credential as n8n hands it to the node, and a runner that executes the node with the real-HTTP
- * test context. Nothing here answers a request itself: every response comes from the simulator.
+ * Helpers for the Consent Flow node tests: the simulator as they run it, the credential as n8n
+ * hands it to the node, and a runner that executes the node with the real-HTTP test context.
+ * Nothing here answers a request itself: every response comes from the simulator
+ * (test/support/simulator).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { createExecuteContext, createTokenStore } from '../../support/execute-context';
 import type { Params, TestContext, TokenStore } from '../../support/execute-context';
-import * as simulator from '../../simulator';
-
-export interface SimClient {
-	clientId: string;
-	clientSecret: string;
-}
-
-export interface Sim {
-	url: string;
-	authUrl: string;
-	consentBaseUrl: string;
-	clients: Record<'consent' | 'limited' | 'estimate', SimClient> & Record<string, SimClient>;
-	close(): Promise<void>;
-}
-
-export interface SimRequest {
-	seq: number;
-	method: string;
-	path: string;
-	body: unknown;
-	status: number | null;
-	aborted?: boolean;
-	authScheme: string | null;
-	tokenScope?: string | null;
-	contentType: string | null;
-	fault?: unknown;
-}
+import { clearLog, simRequests, startSim as startSimOnFreePort } from '../../support/simulator';
+import type { SimulatorHandle, SimulatorOptions, SimulatorRequest } from '../../support/simulator';
 
 /** A valid test national identity number (the simulator's "happy" scenario) and organization number. */
 export const NATIONAL_ID = '01017003689';
 export const ORGANIZATION_ID = '923456783';
 export const FLOW_PATH = '/consent/api/flow-definitions/sbl';
 
-export async function startSim(options: IDataObject = {}): Promise<Sim> {
-	const start = (simulator as unknown as { startSimulator(o: IDataObject): Promise<Sim> })
-		.startSimulator;
-	return await start({ port: 0, autoLifecycle: false, ...options });
-}
+/** No lifecycle webhooks: the webhook URLs these tests send are never called. */
+export const SIM_OPTIONS: SimulatorOptions = { autoLifecycle: false };
 
-/** Calls the simulator's control API (/__sim…) and returns the parsed answer. */
-export async function control(
-	sim: Sim,
-	method: string,
-	path: string,
-	body?: IDataObject,
-): Promise<IDataObject> {
-	const response = await fetch(`${sim.url}/__sim${path}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const json = (await response.json()) as IDataObject;
-	if (response.status >= 400)
-		throw new Error(`control ${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-	return json;
-}
-
-export async function resetSim(sim: Sim): Promise<void> {
-	await control(sim, 'POST', '/reset');
-}
-
-/** Every request the simulator received (token requests included), oldest first. */
-export async function simRequests(sim: Sim): Promise<SimRequest[]> {
-	return (await control(sim, 'GET', '/requests')).requests as unknown as SimRequest[];
+export async function startSim(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
+	return await startSimOnFreePort({ ...SIM_OPTIONS, ...options });
 }
 
 /** Requests to the consent API only (no token requests). */
-export async function apiRequests(sim: Sim, method?: string): Promise<SimRequest[]> {
-	return (await simRequests(sim)).filter(
-		(request) => request.path.startsWith('/consent/') && (!method || request.method === method),
-	);
-}
-
-export async function simFlows(sim: Sim): Promise<IDataObject[]> {
-	return (await control(sim, 'GET', '/flows')).flows as IDataObject[];
-}
-
-export async function addFault(sim: Sim, fault: IDataObject): Promise<void> {
-	await control(sim, 'POST', '/faults', fault);
+export async function apiRequests(
+	sim: SimulatorHandle,
+	method?: string,
+): Promise<SimulatorRequest[]> {
+	return await simRequests(sim, { pathPrefix: '/consent/', method });
 }
 
 export interface CredentialOptions {
@@ -99,7 +42,7 @@ export interface CredentialOptions {
 }
 
 /** The credential as n8n hands it to the node: hidden accessTokenUrl and scope already resolved. */
-export function credentialsFor(sim: Sim, options: CredentialOptions = {}): IDataObject {
+export function credentialsFor(sim: SimulatorHandle, options: CredentialOptions = {}): IDataObject {
 	const client = sim.clients[options.client ?? 'consent'];
 	return {
 		environment: options.environment ?? 'test',
@@ -215,28 +158,10 @@ export function deepText(value: unknown): string {
 	return parts.join('\n');
 }
 
-/**
- * One simulator for the test file: started before all tests, reset before each, closed after
- * all. `assign` receives it (test files keep a plain `sim` variable).
- */
-export function useSimulator(assign: (sim: Sim) => void): void {
-	let started: Sim | undefined;
-	beforeAll(async () => {
-		started = await startSim();
-		assign(started);
-	});
-	afterAll(async () => {
-		await started?.close();
-	});
-	beforeEach(async () => {
-		if (started) await resetSim(started);
-	});
-}
-
 /** Creates a flow through the node and clears the request log; returns the flow id. */
-export async function createFlowFor(sim: Sim): Promise<string> {
+export async function createFlowFor(sim: SimulatorHandle): Promise<string> {
 	const { output, error } = await runNode(createParams(), { credentials: credentialsFor(sim) });
 	if (error) throw error;
-	await control(sim, 'DELETE', '/requests');
+	await clearLog(sim);
 	return String(output![0].json.id);
 }

@@ -1,21 +1,17 @@
 import { NodeApiError } from 'n8n-workflow';
+import { addFault, control, simFlows, useSimulator } from '../../support/simulator';
 import {
 	FLOW_PATH,
-	addFault,
+	SIM_OPTIONS,
 	apiRequests,
-	control,
 	createFlowFor,
 	createParams,
 	credentialsFor,
 	deleteParams,
 	runNode,
-	simFlows,
-	useSimulator,
 } from './helpers';
-import type { Sim } from './helpers';
 
-let sim: Sim;
-useSimulator((started) => (sim = started));
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 
 const createFlow = async (): Promise<string> => await createFlowFor(sim);
 

@@ -5,30 +5,13 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { TestContext } from '../../support/execute-context';
-import {
-	addFault,
-	cadastre,
-	ORG,
-	requestLog,
-	resetSim,
-	runNode,
-	runNodeError,
-	share,
-	startSim,
-} from './helpers';
-import type { SimulatorHandle } from './helpers';
+import { addFault, useSimulator } from '../../support/simulator';
+import { cadastre, ORG, requestLog, runNode, runNodeError, share } from './helpers';
 
-let sim: SimulatorHandle;
+const sim = useSimulator({ beforeEach: 'reset' });
 let prefix: string;
-beforeAll(async () => {
-	sim = await startSim();
+beforeAll(() => {
 	prefix = sim.estimatePrefix;
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
 });
 
 /** Wraps the request helper: records completion order (by URL) and the most requests in flight. */

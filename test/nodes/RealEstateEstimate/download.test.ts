@@ -4,27 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import {
-	cadastre,
-	clearLog,
-	directPdf,
-	requestLog,
-	runNode,
-	runNodeError,
-	startSim,
-} from './helpers';
-import type { SimulatorHandle } from './helpers';
+import { useSimulator } from '../../support/simulator';
+import { cadastre, directPdf, requestLog, runNode, runNodeError } from './helpers';
 
-let sim: SimulatorHandle;
-beforeAll(async () => {
-	sim = await startSim();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await clearLog(sim);
-});
+const sim = useSimulator({ beforeEach: 'clearLog' });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

@@ -6,32 +6,22 @@
 import { NodeApiError } from 'n8n-workflow';
 import { createTokenStore } from '../../support/execute-context';
 import type { TokenStore } from '../../support/execute-context';
+import { addFault, startSim, useSimulator } from '../../support/simulator';
 import {
-	addFault,
 	cadastre,
 	CREDENTIAL,
 	estimateCredentials,
 	ORG,
 	requestLog,
-	resetSim,
 	runNode,
 	runNodeError,
 	share,
-	startSim,
 } from './helpers';
-import type { SimulatorHandle } from './helpers';
 
-let sim: SimulatorHandle;
+const sim = useSimulator({ beforeEach: 'reset' });
 let prefix: string;
-beforeAll(async () => {
-	sim = await startSim();
+beforeAll(() => {
 	prefix = sim.estimatePrefix;
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await resetSim(sim);
 });
 
 type NodeError = Awaited<ReturnType<typeof runNodeError>> & {

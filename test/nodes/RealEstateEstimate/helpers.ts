@@ -1,51 +1,16 @@
 /**
- * Shared set-up for the Real Estate Estimate tests: the simulator over real HTTP, credentials,
- * running the node through the test execute context, and the simulator's control API.
+ * Shared set-up for the Real Estate Estimate tests: credentials, running the node through the
+ * test execute context, the estimate part of the simulator's request log and direct calls to the
+ * estimate API (the simulator itself: test/support/simulator).
  */
 import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import { createExecuteContext, createTokenStore } from '../../support/execute-context';
 import type { Params, TestContext, TokenStore } from '../../support/execute-context';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSimulator } = require('../../simulator') as {
-	startSimulator: (options?: Record<string, unknown>) => Promise<SimulatorHandle>;
-};
-
-export interface SimClient {
-	clientId: string;
-	clientSecret: string;
-	tokenUrl: string;
-	scopes: string[];
-}
-
-export interface SimulatorHandle {
-	url: string;
-	authUrl: string;
-	estimateBaseUrl: string;
-	estimatePrefix: string;
-	clients: Record<string, SimClient>;
-	close(): Promise<void>;
-}
-
-export interface LoggedRequest {
-	seq: number;
-	method: string;
-	path: string;
-	headers: Record<string, unknown>;
-	contentType: string | null;
-	body: unknown;
-	status: number | null;
-	authScheme: string | null;
-	tokenScope?: string | null;
-	fault?: unknown;
-}
+import { simRequests } from '../../support/simulator';
+import type { SimulatorHandle, SimulatorRequest } from '../../support/simulator';
 
 export const CREDENTIAL = 'realEstateEstimateOAuth2Api';
-
-export async function startSim(): Promise<SimulatorHandle> {
-	return await startSimulator({ port: 0 });
-}
 
 export function estimateCredentials(
 	sim: SimulatorHandle,
@@ -129,52 +94,12 @@ export async function runNodeError(
 	throw new Error(`expected the node to fail, got ${JSON.stringify(result?.output).slice(0, 300)}`);
 }
 
-async function control(
-	sim: SimulatorHandle,
-	method: string,
-	path: string,
-	body?: unknown,
-): Promise<unknown> {
-	const response = await fetch(`${sim.url}/__sim${path}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok)
-		throw new Error(`simulator control ${method} ${path}: ${response.status} ${text}`);
-	return text ? JSON.parse(text) : undefined;
-}
-
-/** The simulator's request log (API calls and token requests), optionally under a path prefix. */
+/** The simulator's request log under a path prefix: by default the estimate API; '' for all. */
 export async function requestLog(
 	sim: SimulatorHandle,
 	pathPrefix = sim.estimatePrefix,
-): Promise<LoggedRequest[]> {
-	const query = pathPrefix ? `?pathPrefix=${encodeURIComponent(pathPrefix)}` : '';
-	return ((await control(sim, 'GET', `/requests${query}`)) as { requests: LoggedRequest[] })
-		.requests;
-}
-
-export async function clearLog(sim: SimulatorHandle): Promise<void> {
-	await control(sim, 'DELETE', '/requests');
-}
-
-export interface Fault {
-	count?: number;
-	status?: number;
-	retryAfter?: number;
-	latencyMs?: number;
-	drop?: boolean;
-	match?: { method?: string; pathPrefix?: string };
-}
-
-export async function addFault(sim: SimulatorHandle, fault: Fault): Promise<void> {
-	await control(sim, 'POST', '/faults', fault);
-}
-
-export async function resetSim(sim: SimulatorHandle): Promise<void> {
-	await control(sim, 'POST', '/reset');
+): Promise<SimulatorRequest[]> {
+	return await simRequests(sim, { pathPrefix });
 }
 
 /** Node parameters for an object identified by cadastre. */

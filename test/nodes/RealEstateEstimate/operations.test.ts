@@ -2,30 +2,13 @@
  * Every operation against the simulator over real HTTP, in both identifications: the path and
  * method that reached the service, the body sent, and the output (the unwrapped `data`).
  */
-import {
-	cadastre,
-	clearLog,
-	directCall,
-	ORG,
-	requestLog,
-	runNode,
-	share,
-	startSim,
-} from './helpers';
-import type { SimulatorHandle } from './helpers';
+import { useSimulator } from '../../support/simulator';
+import { cadastre, directCall, ORG, requestLog, runNode, share } from './helpers';
 
-let sim: SimulatorHandle;
+const sim = useSimulator({ beforeEach: 'clearLog' });
 let prefix: string;
-
-beforeAll(async () => {
-	sim = await startSim();
+beforeAll(() => {
 	prefix = sim.estimatePrefix;
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await clearLog(sim);
 });
 
 const forms = [

@@ -8,18 +8,8 @@ import { createHash } from 'node:crypto';
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
-import {
-	addFault,
-	cadastre,
-	directPdf,
-	estimateCredentials,
-	requestLog,
-	resetSim,
-	share,
-	startSim,
-	ORG,
-} from './helpers';
-import type { SimulatorHandle } from './helpers';
+import { addFault, useSimulator } from '../../support/simulator';
+import { cadastre, directPdf, estimateCredentials, requestLog, share, ORG } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const bench = require('../../../scripts/bench/context') as {
@@ -33,18 +23,13 @@ const bench = require('../../../scripts/bench/context') as {
 	}): IExecuteFunctions;
 };
 
-let sim: SimulatorHandle;
+const sim = useSimulator({ beforeEach: 'reset' });
 let storagePath: string;
 beforeAll(async () => {
-	sim = await startSim();
 	storagePath = await bench.initBinaryData('filesystem');
 });
-afterAll(async () => {
-	await sim.close();
+afterAll(() => {
 	bench.removeBinaryData(storagePath);
-});
-beforeEach(async () => {
-	await resetSim(sim);
 });
 
 async function run(

@@ -4,28 +4,10 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { Params } from '../../support/execute-context';
-import {
-	cadastre,
-	clearLog,
-	ORG,
-	requestLog,
-	runNode,
-	runNodeError,
-	share,
-	startSim,
-} from './helpers';
-import type { SimulatorHandle } from './helpers';
+import { useSimulator } from '../../support/simulator';
+import { cadastre, ORG, requestLog, runNode, runNodeError, share } from './helpers';
 
-let sim: SimulatorHandle;
-beforeAll(async () => {
-	sim = await startSim();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(async () => {
-	await clearLog(sim);
-});
+const sim = useSimulator({ beforeEach: 'clearLog' });
 
 async function expectRejected(
 	parameters: Params | Params[],
