@@ -290,11 +290,19 @@ export class ConsentFlowTrigger implements INodeType {
 				'rememberedDeliveries',
 				DEFAULT_REMEMBERED,
 			) as number;
+			// A test URL ('manual' mode) has its own memory in the process and never touches
+			// static data (n8n does not save it for test webhooks): what is tried on a test URL
+			// does not block the Production URL, nor the other way round.
+			const testUrl = this.getMode() === 'manual';
 			const staticData = this.getWorkflowStaticData('node');
-			const memoryKey = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
+			const memoryKey = [
+				testUrl ? 'test' : 'production',
+				this.getWorkflow().id ?? '',
+				this.getNode().name,
+			].join('\u0000');
 			const decision = recordDeliveryShared(
 				memoryKey,
-				staticData[DEDUPE_KEY],
+				testUrl ? undefined : staticData[DEDUPE_KEY],
 				delivery.deliveryKey,
 				remembered,
 			);
@@ -303,7 +311,7 @@ export class ConsentFlowTrigger implements INodeType {
 			}
 			// Assigning (even the same object again) to a key of the node's observable static data
 			// sets n8n's change flag; the object is shared by all requests of this process.
-			staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
+			if (!testUrl) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
 		// 7. Emit on the event's own output.

@@ -11,7 +11,7 @@ import type {
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
-import { createDatabase } from './http-harness';
+import { createDatabase, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 
@@ -452,6 +452,51 @@ describe('webhook() over HTTP: duplicates', () => {
 		await postSigned(h.url, body);
 		expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'duplicate' });
 		expect(h.executions).toHaveLength(1);
+	});
+
+	describe('test URL and Production URL do not share the duplicate memory', () => {
+		const status = async (url: string, webhookId: string) =>
+			((await postSigned(url, envelope('consent.data', { webhookId }))).json as { status: string })
+				.status;
+
+		it.each([
+			[
+				'an id sent to the test URL does not block it at the Production URL',
+				{ mode: 'manual' },
+				{},
+			],
+			['an id seen in production does not block a test delivery of it', {}, { mode: 'manual' }],
+			['two triggers (node names) of one workflow do not share memory', {}, { nodeName: 'Second' }],
+		] as Array<[string, Partial<HarnessOptions>, Partial<HarnessOptions>]>)(
+			'%s (same process, same database)',
+			async (_label, firstOptions, secondOptions) => {
+				const db = createDatabase();
+				const first = await harness({ db, ...firstOptions });
+				const second = await harness({ db, ...secondOptions });
+				const webhookId = nextId();
+				expect(await status(first.url, webhookId)).toBe('emitted');
+				expect(await status(second.url, webhookId)).toBe('emitted');
+				expect(await status(second.url, webhookId)).toBe('duplicate');
+				expect(second.executions).toHaveLength(1);
+			},
+		);
+
+		it('each memory still suppresses its own repeats', async () => {
+			const test = await harness({ mode: 'manual' });
+			const webhookId = nextId('again');
+			expect(await status(test.url, webhookId)).toBe('emitted');
+			expect(await status(test.url, webhookId)).toBe('duplicate');
+			expect(test.db.writes).toBe(0);
+		});
+
+		it('two triggers (node names) of one workflow do not share memory', async () => {
+			const db = createDatabase();
+			const first = await harness({ db });
+			const second = await harness({ db, nodeName: 'Second Trigger' });
+			const webhookId = nextId('two');
+			expect(await status(first.url, webhookId)).toBe('emitted');
+			expect(await status(second.url, webhookId)).toBe('emitted');
+		});
 	});
 
 	it("the n8n save order in the harness loses a naive node's later writes (why the node answers itself)", async () => {

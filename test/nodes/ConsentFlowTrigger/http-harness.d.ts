@@ -29,6 +29,8 @@ export interface HarnessOptions {
 	db?: HarnessDatabase;
 	provideRawBody?: boolean;
 	nodeName?: string;
+	/** 'webhook': the Production URL (default); 'manual': a test URL (static data never saved). */
+	mode?: 'webhook' | 'manual';
 }
 
 export function startHarness(options: HarnessOptions): Promise<Harness>;

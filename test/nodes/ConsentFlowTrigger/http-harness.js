@@ -11,6 +11,8 @@
 //   - `getWorkflowStaticData(type)` is `workflow.getStaticData(type, node)`, as in n8n-core;
 //   - `noWebhookResponse: true` → the node answered; n8n's response callback runs at once and
 //     saves static data if `workflow.staticData.__dataChanged`;
+//   - mode 'manual' (a test URL, "Listen for test event"): `getMode()` is 'manual' and static
+//     data is never saved;
 //   - no `workflowData` → n8n answers `webhookResponse` (or its default) and saves likewise;
 //   - `workflowData` without `noWebhookResponse` → WorkflowRunner.run first builds another
 //     `Workflow` over the same raw static data object (establishContextForPersistence), which
@@ -87,6 +89,7 @@ function returnJsonArray(data) {
  *   credentials: the decrypted credential data, or null for "no credential configured"
  *   db: a database from createDatabase() (shared between harnesses to simulate a restart)
  *   provideRawBody: false → `rawBody` is undefined until `await req.readRawBody()`
+ *   mode: 'webhook' (Production URL, default) or 'manual' (test URL)
  */
 async function startHarness(options) {
 	const {
@@ -96,6 +99,7 @@ async function startHarness(options) {
 		db = createDatabase(),
 		provideRawBody = true,
 		nodeName = 'Consent Flow Trigger',
+		mode = 'webhook',
 	} = options;
 
 	const executions = [];
@@ -173,7 +177,7 @@ async function startHarness(options) {
 			getQueryData: () => request.query,
 			getParamsData: () => request.params,
 			getNode: () => workflowNode,
-			getMode: () => 'webhook',
+			getMode: () => mode,
 			getWebhookName: () => 'default',
 			getNodeWebhookUrl: () => `http://127.0.0.1/webhook/hook-1/webhook`,
 			getWorkflow: () => ({ id: workflow.id, name: workflow.name, active: true }),
@@ -200,7 +204,7 @@ async function startHarness(options) {
 			// live-webhooks.js: `await saveStaticData(workflow); resolve(data)`
 			if (callbackDone) return;
 			callbackDone = true;
-			if (workflow.staticData.__dataChanged === true) {
+			if (mode !== 'manual' && workflow.staticData.__dataChanged === true) {
 				db.staticData = JSON.stringify(workflow.staticData);
 				db.writes += 1;
 				workflow.staticData.__dataChanged = false;
