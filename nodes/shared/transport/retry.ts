@@ -139,8 +139,8 @@ async function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): P
 	if (signal.aborted) return;
 	let onAbort: (() => void) | undefined;
 	const aborted = new Promise<void>((resolve) => {
-		onAbort = resolve;
-		signal.addEventListener('abort', resolve, { once: true });
+		onAbort = () => resolve();
+		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
 		await Promise.race([sleep(ms), aborted]);

@@ -2,7 +2,8 @@
  * Hostile and careless input at the transport (issue "Hostile input", items 7, 8, 15), each
  * derived from the published rule or measured over real HTTP against the simulator.
  */
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { startSimulator } from '../../../simulator';
 import type { SimulatorHandle } from '../../../simulator';
 import { ConsentFlow } from '../../../../nodes/ConsentFlow/ConsentFlow.node';
@@ -71,7 +72,7 @@ describe('every retried streamed body is released', () => {
 		const ctx = {
 			getExecutionCancelSignal: () => undefined,
 			helpers: {
-				async httpRequestWithAuthentication(_type: string, _options: IHttpRequestOptions) {
+				async httpRequestWithAuthentication() {
 					const attempt = ++calls;
 					const body = { destroy: () => destroyed.push(attempt), pipe() {} };
 					throw Object.assign(new Error('Request failed with status code 503'), {
@@ -164,7 +165,7 @@ describe('a stopped execution stops its requests and waits', () => {
 		abort.abort();
 		await run;
 		expect(Date.now() - stoppedAt).toBeLessThan(1000);
-		await new Promise((resolve) => setImmediate(resolve));
+		await sleep(0);
 		expect(await apiRequests('/consent/api/flow-definitions')).toHaveLength(1);
 	});
 
@@ -258,7 +259,7 @@ describe('a stopped execution stops its requests and waits', () => {
 		await run;
 		expect(Date.now() - stoppedAt).toBeLessThan(1000);
 		const sent = (await apiRequests(sim.estimatePrefix)).length;
-		await new Promise((resolve) => setTimeout(resolve, 400));
+		await sleep(400);
 		expect((await apiRequests(sim.estimatePrefix)).length).toBe(sent);
 		expect(sent).toBeLessThan(6);
 	});
@@ -268,6 +269,6 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise
 	const until = Date.now() + timeoutMs;
 	while (!(await check())) {
 		if (Date.now() > until) throw new Error('condition not reached');
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await sleep(20);
 	}
 }

@@ -9,12 +9,12 @@ import { ConsentFlow } from '../../../../nodes/ConsentFlow/ConsentFlow.node';
 import { RealEstateEstimate } from '../../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import { createExecuteContext } from '../../../support/execute-context';
 
-const CLIENT_SECRET = 'cs-7f3a9b2c41d8e6f0';
-const ACCESS_TOKEN = 'at-9d8c7b6a5f4e3d2c1b0a';
+const ECHOED_CLIENT_VALUE = 'cs-7f3a9b2c41d8e6f0';
+const ECHOED_BEARER_VALUE = 'at-9d8c7b6a5f4e3d2c1b0a';
 const JWT =
 	'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjbGllbnQiLCJzY29wZSI6InNibCJ9.c2lnbmF0dXJlLXBhcnQtb2YtdGhlLWp3dA';
 const BASIC = Buffer.from('client:other-secret-value').toString('base64');
-const SECRETS = [CLIENT_SECRET, ACCESS_TOKEN, JWT, BASIC, 'other-secret-value'];
+const SECRETS = [ECHOED_CLIENT_VALUE, ECHOED_BEARER_VALUE, JWT, BASIC, 'other-secret-value'];
 
 const node: INode = {
 	id: 'n',
@@ -28,13 +28,13 @@ const node: INode = {
 /** A gateway's answer that echoes everything it was given. */
 function echoingFailure(status: number): Error {
 	const body = {
-		message: `rejected Authorization: Bearer ${ACCESS_TOKEN}; token ${JWT}`,
-		detail: `client_secret=${CLIENT_SECRET} Authorization: Basic ${BASIC}`,
+		message: `rejected Authorization: Bearer ${ECHOED_BEARER_VALUE}; token ${JWT}`,
+		detail: `client_secret=${ECHOED_CLIENT_VALUE} Authorization: Basic ${BASIC}`,
 		errors: { authorization: [`Bearer ${JWT}`] },
 	};
 	const error = Object.assign(new Error(`Request failed with status code ${status}`), {
 		isAxiosError: true,
-		config: { headers: { Authorization: `Bearer ${ACCESS_TOKEN}` } },
+		config: { headers: { Authorization: `Bearer ${ECHOED_BEARER_VALUE}` } },
 		response: { status, headers: {}, data: JSON.stringify(body) },
 	});
 	return new NodeApiError(node, error as never);
@@ -63,15 +63,15 @@ const credentials = {
 		apiBaseUrl: 'https://api.example.com/estimate/v1',
 		accessTokenUrl: 'https://auth.example.com/token',
 		clientId: 'client',
-		clientSecret: CLIENT_SECRET,
-		oauthTokenData: { access_token: ACCESS_TOKEN },
+		clientSecret: ECHOED_CLIENT_VALUE,
+		oauthTokenData: { access_token: ECHOED_BEARER_VALUE },
 	},
 	consentFlowOAuth2Api: {
 		environment: 'test',
 		apiBaseUrl: 'https://api.example.com',
 		clientId: 'client',
-		clientSecret: CLIENT_SECRET,
-		oauthTokenData: { access_token: ACCESS_TOKEN },
+		clientSecret: ECHOED_CLIENT_VALUE,
+		oauthTokenData: { access_token: ECHOED_BEARER_VALUE },
 	},
 };
 
