@@ -119,6 +119,9 @@ function createBenchContext({ parameters, itemCount, credentials, tokenCache = {
 			},
 			prepareBinaryData: async (data, fileName, mimeType) =>
 				await prepareBinaryData(data, 'bench-execution', 'bench-workflow', fileName, mimeType),
+			// what n8n-core's getBinaryHelperFunctions(...).getBinaryStream does
+			getBinaryStream: async (binaryDataId, chunkSize) =>
+				await Container.get(core.BinaryDataService).getAsStream(binaryDataId, chunkSize),
 		},
 	};
 }

@@ -206,3 +206,76 @@ describe('close', () => {
 		await expect(fetch(`${other.url}/`)).rejects.toThrow();
 	});
 });
+
+describe('truncate fault', () => {
+	const http = require('node:http');
+	/** A raw GET with node:http: status, headers, the body bytes and whether the body ended normally. */
+	const rawGet = (url) =>
+		new Promise((resolve, reject) => {
+			http
+				.get(url, (res) => {
+					const chunks = [];
+					res.on('data', (c) => chunks.push(c));
+					res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ended: true }));
+					res.on('error', (error) => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ended: false, error }));
+				})
+				.on('error', reject);
+		});
+	const documentUrl = (id) => `${sim.estimateBaseUrl}/EvEstimate/Documents/${id}`;
+
+	test('truncate: the answer has no Content-Length, ends by closing the connection after that share of the body, and looks complete', async () => {
+		const whole = await rawGet(documentUrl(900001));
+		expect(Number(whole.headers['content-length'])).toBe(whole.body.length);
+		const added = await addFault({ truncate: 0.5, match: { pathPrefix: `${sim.estimatePrefix}/EvEstimate/Documents/` } });
+		expect(added.status).toBe(201);
+		expect(added.body.fault).toMatchObject({ truncate: 0.5, chunked: false, status: null, drop: false });
+		const cut = await rawGet(documentUrl(900001));
+		expect(cut.status).toBe(200);
+		expect(cut.ended).toBe(true); // nothing in HTTP tells the client that bytes are missing
+		expect(cut.headers['content-length']).toBeUndefined();
+		expect(cut.headers['transfer-encoding']).toBeUndefined();
+		expect(cut.headers.connection).toBe('close');
+		expect(cut.headers['content-type']).toBe('application/pdf');
+		expect(cut.body.length).toBe(Math.floor(whole.body.length * 0.5));
+		expect(cut.body.equals(whole.body.subarray(0, cut.body.length))).toBe(true);
+		expect(cut.body.subarray(-1024).toString('latin1')).not.toContain('%%EOF');
+		const again = await rawGet(documentUrl(900001));
+		expect(again.body.equals(whole.body)).toBe(true);
+		const log = (await requests()).filter((r) => r.path.includes('/EvEstimate/Documents/'));
+		expect(log.map((r) => r.fault?.truncate ?? null)).toEqual([null, 0.5, null]);
+		expect(log[1].status).toBe(200);
+	});
+
+	test('truncate with chunked: Transfer-Encoding chunked and the socket destroyed before the last chunk (a client sees the break)', async () => {
+		await addFault({ truncate: 0.25, chunked: true });
+		const cut = await rawGet(documentUrl(900001));
+		expect(cut.status).toBe(200);
+		expect(cut.headers['transfer-encoding']).toBe('chunked');
+		expect(cut.headers['content-length']).toBeUndefined();
+		expect(cut.ended).toBe(false);
+		expect(cut.body.length).toBeLessThanOrEqual(Math.ceil(1024 * 1024 * 0.25));
+		const log = await requests();
+		expect(log[0].fault).toMatchObject({ truncate: 0.25, chunked: true });
+		expect(log[0].status).toBeNull();
+	});
+
+	test('truncate cuts JSON answers too; truncate 0 sends headers and no body', async () => {
+		const url = `${sim.estimateBaseUrl}/RealEstates/0301/12/34/0/0/MarketEstimate`;
+		const whole = await rawGet(url);
+		await addFault({ truncate: 0.5 });
+		const cut = await rawGet(url);
+		expect(cut.body.toString()).toBe(whole.body.toString().slice(0, Math.floor(whole.body.length * 0.5)));
+		await addFault({ truncate: 0 });
+		const empty = await rawGet(url);
+		expect(empty.status).toBe(200);
+		expect(empty.ended).toBe(true);
+		expect(empty.body.length).toBe(0);
+	});
+
+	test('invalid truncate faults → 400', async () => {
+		for (const bad of [{ truncate: 1 }, { truncate: -0.1 }, { truncate: '0.5' }, { truncate: 0.5, chunked: 'yes' }, { chunked: true }]) {
+			expect((await addFault(bad)).status).toBe(400);
+		}
+		expect((await control(sim, '/faults')).body.faults).toEqual([]);
+	});
+});

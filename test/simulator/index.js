@@ -10,6 +10,7 @@ const { createWebhooks } = require('./lib/webhooks');
 const { createConsent } = require('./lib/consent');
 const { createEstimate, STORED_DOC_FIRST_ID } = require('./lib/estimate');
 const { createControl } = require('./lib/control');
+const { truncateResponse } = require('./lib/truncate');
 
 const DEFAULT_SIGNING_SECRET = 'sbl-sim-webhook-signing-secret-2f7d9a1c5e3b8046';
 const DEFAULT_SIGNATURE_HEADER = 'x-acme-sbl-signature';
@@ -252,8 +253,10 @@ async function startSimulator(options = {}) {
 		const fault = takeFault(req.method, ctx.path);
 		if (fault) {
 			entry.fault = { id: fault.id, status: fault.status, retryAfter: fault.retryAfter, latencyMs: fault.latencyMs, drop: fault.drop };
+			if (fault.truncate !== null) Object.assign(entry.fault, { truncate: fault.truncate, chunked: fault.chunked });
 			if (fault.latencyMs) await sleep(fault.latencyMs);
 			if (state.closed) return undefined;
+			if (fault.truncate !== null) truncateResponse(res, fault.truncate, { chunked: fault.chunked });
 			if (fault.drop) {
 				req.socket.destroy();
 				return undefined;

@@ -1,5 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiStream } from '../../shared/transport';
 import { checkPositiveInteger, itemLabel } from '../../shared/validation';
 import type { EstimateOperation } from '../read';
@@ -42,6 +42,90 @@ export const MIME_TYPE = 'application/pdf';
 
 export function documentFileName(documentId: number): string {
 	return `estimate-${documentId}.pdf`;
+}
+
+/**
+ * A PDF file starts with a header line "%PDF-<version>" (ISO 32000-1 §7.5.2 "File Header") and
+ * ends with the end-of-file marker: "The last line of the file shall contain only the end-of-file
+ * marker, %%EOF" (§7.5.5 "File Trailer"). Readers look for that marker in the last 1024 bytes
+ * (the rule of Adobe's PDF Reference implementation notes, followed by pdf.js, PDFBox and others),
+ * which allows a little trailing data after it. A body cut short by a closed connection (no
+ * Content-Length to compare with) has no marker there.
+ */
+const PDF_HEADER = '%PDF-';
+const PDF_EOF = Buffer.from('%%EOF', 'latin1');
+const EOF_WINDOW = 1024;
+/** Bytes kept from the start: the header, and a few more to show what arrived instead. */
+const HEAD_WINDOW = 32;
+
+/** The first and last bytes of a stored binary and its size, without holding the whole file. */
+interface DocumentEnds {
+	head: Buffer;
+	tail: Buffer;
+	bytes: number;
+}
+
+/**
+ * Reads the ends back from n8n's binary data store: by id as a stream (filesystem, database or
+ * object store mode, where the file may be large and is not in memory), or from the base64 data
+ * (memory mode), decoding only the two ends.
+ */
+async function readDocumentEnds(
+	ctx: IExecuteFunctions,
+	binary: IBinaryData,
+): Promise<DocumentEnds> {
+	if (binary.id) {
+		const stream = await ctx.helpers.getBinaryStream(binary.id);
+		let head = Buffer.alloc(0);
+		let tail = Buffer.alloc(0);
+		let bytes = 0;
+		for await (const chunk of stream as AsyncIterable<Buffer | Uint8Array | string>) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.from(chunk);
+			bytes += buffer.length;
+			if (head.length < HEAD_WINDOW) {
+				head = Buffer.concat([head, buffer.subarray(0, HEAD_WINDOW - head.length)]);
+			}
+			tail = Buffer.concat([tail, buffer.subarray(-EOF_WINDOW)]).subarray(-EOF_WINDOW);
+		}
+		return { head, tail, bytes };
+	}
+	const data = binary.data ?? '';
+	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+	const bytes = Math.floor((data.length * 3) / 4) - padding;
+	// whole 4-character groups: enough of them to hold HEAD_WINDOW and EOF_WINDOW bytes
+	const head = Buffer.from(data.slice(0, 4 * Math.ceil(HEAD_WINDOW / 3)), 'base64');
+	let start = Math.max(0, data.length - 4 * Math.ceil((EOF_WINDOW + 2) / 3));
+	start -= start % 4;
+	const tail = Buffer.from(data.slice(start), 'base64').subarray(-EOF_WINDOW);
+	return { head: head.subarray(0, HEAD_WINDOW), tail, bytes };
+}
+
+/** The start of a body as readable text for a message (other bytes as "."). */
+function showStart(head: Buffer): string {
+	return head.toString('latin1').replace(/[^\x20-\x7e]/g, '.');
+}
+
+type DocumentProblem =
+	| { kind: 'incomplete'; reason: string }
+	| { kind: 'not-pdf'; start: string }
+	| undefined;
+
+function checkDocument({ head, tail, bytes }: DocumentEnds): DocumentProblem {
+	if (bytes === 0) return { kind: 'incomplete', reason: 'no bytes received' };
+	const start = head.toString('latin1');
+	if (!start.startsWith(PDF_HEADER)) {
+		// a body shorter than the header that is its beginning was cut, not something else
+		if (bytes < PDF_HEADER.length && PDF_HEADER.startsWith(start)) {
+			return { kind: 'incomplete', reason: `only ${bytes} bytes received` };
+		}
+		return { kind: 'not-pdf', start: showStart(head) };
+	}
+	if (tail.includes(PDF_EOF)) return undefined;
+	const where =
+		bytes > EOF_WINDOW
+			? `in the last ${EOF_WINDOW} of the ${bytes} bytes received`
+			: `in the ${bytes} bytes received`;
+	return { kind: 'incomplete', reason: `no %%EOF end-of-file marker ${where}` };
 }
 
 function destroy(stream: unknown): void {
@@ -134,6 +218,34 @@ export const download: EstimateOperation<DownloadPrepared> = {
 					itemIndex,
 					message: `${label}: The download of estimate document ${documentId} is incomplete (${binary.bytes} of ${expected} bytes)`,
 					description: 'The connection broke while the PDF was being received. Run the node again.',
+					failure: { cause: 'temporarily-unavailable' },
+				},
+			);
+		}
+		// the stored file is read back (the response stream is not tapped: that could lose data)
+		const ends = await readDocumentEnds(ctx, binary);
+		const problem = checkDocument(ends);
+		if (problem?.kind === 'not-pdf') {
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ request: `GET ${path}`, contentType, receivedBytes: ends.bytes },
+				{
+					itemIndex,
+					message: `${label}: The estimate API did not send a PDF for document ${documentId}`,
+					description: `The answer is declared as ${contentType || 'no content type'} but does not start with ${PDF_HEADER} (it starts with "${problem.start}"). A proxy or gateway may have answered instead of the estimate API; check the credential's API Base URL, or run the node again later.`,
+				},
+			);
+		}
+		if (problem?.kind === 'incomplete') {
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ request: `GET ${path}`, receivedBytes: ends.bytes, reason: problem.reason },
+				{
+					itemIndex,
+					message: `${label}: The estimate document ${documentId} is incomplete (${problem.reason})`,
+					description: Number.isFinite(expected)
+						? 'The estimate API sent a PDF without its end (a complete PDF ends with %%EOF), although all announced bytes arrived. Run the node again; if it happens again, the document is damaged at the service.'
+						: 'The connection was closed before the whole PDF had arrived (a complete PDF ends with %%EOF; the service sent no Content-Length to check against). Run the node again.',
 					failure: { cause: 'temporarily-unavailable' },
 				},
 			);

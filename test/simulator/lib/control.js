@@ -61,8 +61,13 @@ function createControl(state, sim) {
 			}
 		}
 		if (body.drop !== undefined && typeof body.drop !== 'boolean') return badRequest(ctx.res, 'drop must be true or false');
-		if (body.status === undefined && body.latencyMs === undefined && !body.drop) {
-			return badRequest(ctx.res, 'a fault needs status, latencyMs or drop');
+		if (body.truncate !== undefined && !(typeof body.truncate === 'number' && body.truncate >= 0 && body.truncate < 1)) {
+			return badRequest(ctx.res, 'truncate must be a number from 0 to below 1 (the share of the body sent)');
+		}
+		if (body.chunked !== undefined && typeof body.chunked !== 'boolean') return badRequest(ctx.res, 'chunked must be true or false');
+		if (body.chunked !== undefined && body.truncate === undefined) return badRequest(ctx.res, 'chunked needs truncate');
+		if (body.status === undefined && body.latencyMs === undefined && !body.drop && body.truncate === undefined) {
+			return badRequest(ctx.res, 'a fault needs status, latencyMs, drop or truncate');
 		}
 		const match = isPlainObject(body.match) ? body.match : {};
 		const fault = {
@@ -73,6 +78,8 @@ function createControl(state, sim) {
 			retryAfter: body.retryAfter ?? null,
 			latencyMs: body.latencyMs ?? null,
 			drop: body.drop === true,
+			truncate: body.truncate ?? null,
+			chunked: body.chunked === true,
 			match: {
 				method: typeof match.method === 'string' ? match.method.toUpperCase() : null,
 				pathPrefix: typeof match.pathPrefix === 'string' ? match.pathPrefix : null,
