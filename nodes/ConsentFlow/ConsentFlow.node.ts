@@ -9,6 +9,8 @@ import type {
 import { operationTable, runItems } from '../shared/runner';
 import type { Operation } from '../shared/runner';
 import { flowDescription, flowOperations } from './flow';
+import { concurrencyFrom } from '../shared/options';
+import { DEFAULT_CONCURRENCY } from './flow/common';
 import { CONNECTION } from './wording';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
@@ -58,15 +60,16 @@ export class ConsentFlow implements INodeType {
 	};
 
 	/**
-	 * Every item is checked before the first request; items are sent one after the other (see
-	 * shared/runner.ts). One output item per input item, each with pairedItem.
+	 * Every item is checked before the first request; items are sent up to Concurrent Requests at
+	 * a time (see shared/runner.ts). One output item per input item, in input order, each with
+	 * pairedItem.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
 			await runItems(this, operationTable(operations), {
 				connection: CONNECTION,
 				properties,
-				concurrency: 1,
+				concurrency: concurrencyFrom(this, DEFAULT_CONCURRENCY),
 			}),
 		];
 	}

@@ -6,7 +6,7 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { normalizeConcurrency } from '../shared/pool';
+import { concurrencyFrom } from '../shared/options';
 import { operationTable, runItems } from '../shared/runner';
 import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from './descriptions';
 import { documentDescription, documentOperations } from './document';
@@ -75,10 +75,7 @@ export class RealEstateEstimate implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const concurrency = normalizeConcurrency(
-			this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY),
-			DEFAULT_CONCURRENCY,
-		);
+		const concurrency = concurrencyFrom(this, DEFAULT_CONCURRENCY);
 		return [
 			await runItems(this, operationTable(operations), {
 				connection: CONNECTION,

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { concurrencyOption } from '../shared/options';
 
 /** The housing cooperative's organization number, shown where `show` says (one definition). */
 export function organizationNumberField(
@@ -115,15 +116,5 @@ export const optionsField: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add option',
 	default: {},
-	options: [
-		{
-			displayName: 'Concurrent Requests',
-			name: 'concurrency',
-			type: 'number',
-			default: DEFAULT_CONCURRENCY,
-			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
-			description:
-				"How many items' requests run at the same time. Output order and item pairing stay as in the input.",
-		},
-	],
+	options: [concurrencyOption(DEFAULT_CONCURRENCY)],
 };

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { RetryPolicy } from '../../shared/transport';
 import type { Fields } from '../../shared/validation';
 import { checkOptionalInteger } from '../../shared/validation';
+import { concurrencyOption } from '../../shared/options';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const MAX_RETRIES_LIMIT = 10;
@@ -9,9 +10,18 @@ export const DEFAULT_RETRY_DELAY_MS = 1000;
 /** Longest single wait, also the longest Retry-After the node honours. */
 export const MAX_RETRY_WAIT_MS = 30_000;
 
-/** Options shared by create and delete: how often and how long to wait when the service is busy. */
+/** Default of "Concurrent Requests" (see BENCHMARKS.md, "Side by side in one n8n"). */
+export const DEFAULT_CONCURRENCY = 10;
+
+/** Options shared by create and delete: concurrency, and how often and how long to wait when the service is busy. */
 export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] {
 	return [
+		concurrencyOption(
+			DEFAULT_CONCURRENCY,
+			operation === 'create'
+				? ' Every item is checked before the first request, and a create is still never sent twice.'
+				: '',
+		),
 		{
 			displayName: 'Max Retries',
 			name: 'maxRetries',

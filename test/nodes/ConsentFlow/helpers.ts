@@ -71,7 +71,8 @@ export function createParams(overrides: Params = {}): Params {
 		redirectUrl: 'https://bank.example.com/loan/after-consent',
 		webhookUrl: 'https://n8n.example.com/webhook/0b7e/consent',
 		additionalFields: {},
-		options: { retryDelayMs: 10 },
+		// one at a time unless a test asks for more: many tests pin the order requests reach the service
+		options: { retryDelayMs: 10, concurrency: 1 },
 		...overrides,
 	};
 }
@@ -81,7 +82,7 @@ export function deleteParams(flowId: string, overrides: Params = {}): Params {
 		resource: 'flow',
 		operation: 'delete',
 		flowId,
-		options: { retryDelayMs: 10 },
+		options: { retryDelayMs: 10, concurrency: 1 },
 		...overrides,
 	};
 }

@@ -1,0 +1,26 @@
+/** Parameter definitions shared by both action nodes. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { MAX_CONCURRENCY, normalizeConcurrency } from './pool';
+
+/** "Concurrent Requests": how many items are in flight at once (see shared/runner.ts). */
+export function concurrencyOption(defaultValue: number, extra = ''): INodeProperties {
+	const base =
+		"How many items' requests run at the same time. Output order and item pairing stay as in the input.";
+	const description = extra ? `${base} ${extra.trim()}` : base;
+	return {
+		displayName: 'Concurrent Requests',
+		name: 'concurrency',
+		type: 'number',
+		default: defaultValue,
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+		description,
+	};
+}
+
+/** The node's Concurrent Requests option (read from the first item: it applies to the whole run). */
+export function concurrencyFrom(ctx: IExecuteFunctions, defaultValue: number): number {
+	return normalizeConcurrency(
+		ctx.getNodeParameter('options.concurrency', 0, defaultValue),
+		defaultValue,
+	);
+}
