@@ -1,5 +1,9 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { clientCredentialsFields, hiddenAuthorizationCodeFields } from './clientCredentialsFields';
+import {
+	clientCredentialsFields,
+	clientCredentialsGrant,
+	hiddenAuthorizationCodeFields,
+} from './clientCredentialsFields';
 
 /** Country codes of the loan application scopes. */
 const LOAN_APPLICATION_COUNTRIES = [
@@ -36,12 +40,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Grant Type',
-			name: 'grantType',
-			type: 'hidden',
-			default: 'clientCredentials',
-		},
+		clientCredentialsGrant,
 		{
 			displayName: 'Environment',
 			name: 'environment',

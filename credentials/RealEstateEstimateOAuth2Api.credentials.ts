@@ -1,5 +1,9 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
-import { clientCredentialsFields, hiddenAuthorizationCodeFields } from './clientCredentialsFields';
+import {
+	clientCredentialsFields,
+	clientCredentialsGrant,
+	hiddenAuthorizationCodeFields,
+} from './clientCredentialsFields';
 
 /**
  * OAuth2 client credentials for the real estate estimate API. n8n fetches, caches and
@@ -17,12 +21,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Grant Type',
-			name: 'grantType',
-			type: 'hidden',
-			default: 'clientCredentials',
-		},
+		clientCredentialsGrant,
 		{
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
@@ -30,7 +29,8 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://auth.example.com/realms/estimate/protocol/openid-connect/token',
-			description: 'Token endpoint of the identity provider that issues tokens for the estimate API',
+			description:
+				'Token endpoint of the identity provider that issues tokens for the estimate API',
 		},
 		{
 			displayName: 'API Base URL',

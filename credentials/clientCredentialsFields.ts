@@ -40,6 +40,14 @@ export const clientCredentialsFields: INodeProperties[] = [
 	},
 ];
 
+/** oAuth2Api's grant type, fixed to client credentials and hidden. */
+export const clientCredentialsGrant: INodeProperties = {
+	displayName: 'Grant Type',
+	name: 'grantType',
+	type: 'hidden',
+	default: 'clientCredentials',
+};
+
 /** oAuth2Api fields that the client-credentials grant does not use, kept hidden and empty. */
 export const hiddenAuthorizationCodeFields: INodeProperties[] = [
 	{

@@ -1,15 +1,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { operationTable, runItems } from '../shared/runner';
+import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
 import { flowDescription, flowOperations } from './flow';
-import { concurrencyFrom } from '../shared/options';
 import { DEFAULT_CONCURRENCY } from './flow/common';
 import { CONNECTION } from './wording';
 
@@ -64,13 +57,10 @@ export class ConsentFlow implements INodeType {
 	 * a time (see shared/runner.ts). One output item per input item, in input order, each with
 	 * pairedItem.
 	 */
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [
-			await runItems(this, operationTable(operations), {
-				connection: CONNECTION,
-				properties,
-				concurrency: concurrencyFrom(this, DEFAULT_CONCURRENCY),
-			}),
-		];
-	}
+	execute = executeOperations({
+		operations,
+		connection: CONNECTION,
+		properties,
+		defaultConcurrency: DEFAULT_CONCURRENCY,
+	});
 }

@@ -1,13 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { concurrencyFrom } from '../shared/options';
-import { operationTable, runItems } from '../shared/runner';
+import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { executeOperations } from '../shared/runner';
 import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from './descriptions';
 import { documentDescription, documentOperations } from './document';
 import { estimateDescription, estimateOperations } from './estimate';
@@ -74,14 +67,10 @@ export class RealEstateEstimate implements INodeType {
 		properties,
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const concurrency = concurrencyFrom(this, DEFAULT_CONCURRENCY);
-		return [
-			await runItems(this, operationTable(operations), {
-				connection: CONNECTION,
-				properties,
-				concurrency,
-			}),
-		];
-	}
+	execute = executeOperations({
+		operations,
+		connection: CONNECTION,
+		properties,
+		defaultConcurrency: DEFAULT_CONCURRENCY,
+	});
 }

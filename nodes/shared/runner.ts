@@ -19,6 +19,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { concurrencyFrom } from './options';
 import { runPool } from './pool';
 import { loadConnection } from './transport';
 import type { Connection, ConnectionSpec } from './transport';
@@ -74,6 +75,26 @@ export function operationTable(
 			);
 		}
 		return found;
+	};
+}
+
+/** An action node's `execute`: its operation table through the runner, at its Concurrent Requests. */
+export function executeOperations(spec: {
+	operations: Record<string, Record<string, Operation<unknown>>>;
+	connection: ConnectionSpec;
+	properties: readonly INodeProperties[];
+	defaultConcurrency: number;
+}): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+	const resolve = operationTable(spec.operations);
+	return async function (this: IExecuteFunctions) {
+		const concurrency = concurrencyFrom(this, spec.defaultConcurrency);
+		return [
+			await runItems(this, resolve, {
+				connection: spec.connection,
+				properties: spec.properties,
+				concurrency,
+			}),
+		];
 	};
 }
 
