@@ -4,7 +4,7 @@
 // is not remembered.
 import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { parseDelivery } from '../../../nodes/ConsentFlowTrigger/envelope';
-import { postSigned } from './helpers';
+import { nestingDepth, postSigned } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 
 const harness = useTriggerHarness();
@@ -15,23 +15,6 @@ const RAW_LIMIT = 8192;
 /** An envelope whose payload nests `levels` objects (the envelope itself is one more level). */
 const nestedEnvelope = (webhookId: string, levels: number) =>
 	`{"webhookId":"${webhookId}","event":"consent.data","payload":${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}}`;
-
-/** Deepest bracket nesting outside strings, computed independently of the node. */
-function depthOf(text: string): number {
-	let depth = 0;
-	let max = 0;
-	let inString = false;
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i];
-		if (inString) {
-			if (c === '\\') i++;
-			else if (c === '"') inString = false;
-		} else if (c === '"') inString = true;
-		else if (c === '{' || c === '[') max = Math.max(max, ++depth);
-		else if (c === '}' || c === ']') depth--;
-	}
-	return max;
-}
 
 describe('nesting depth over HTTP', () => {
 	it('a signed body nested 200,000 levels deep goes to Unrecognised as too-deep, savable, not remembered', async () => {
@@ -65,7 +48,7 @@ describe('nesting depth over HTTP', () => {
 		const h = await harness();
 		const ok = nestedEnvelope('depth-64', MAX_DEPTH - 1);
 		const deep = nestedEnvelope('depth-65', MAX_DEPTH);
-		expect([depthOf(ok), depthOf(deep)]).toEqual([MAX_DEPTH, MAX_DEPTH + 1]);
+		expect([nestingDepth(ok), nestingDepth(deep)]).toEqual([MAX_DEPTH, MAX_DEPTH + 1]);
 		await postSigned(h.url, ok);
 		expect(emitted(h)).toMatchObject({ index: 4, json: { webhookId: 'depth-64' } });
 		expect(() => JSON.stringify(emitted(h).json)).not.toThrow();
@@ -102,7 +85,7 @@ describe('depth is measured on the raw bytes', () => {
 		['text that is not JSON, with many braces', '{'.repeat(MAX_DEPTH + 1), true],
 		['text that is not JSON, shallow', 'x{y[z', false],
 	])('%s', (_label, body, tooDeep) => {
-		expect(depthOf(body) > MAX_DEPTH).toBe(tooDeep);
+		expect(nestingDepth(body) > MAX_DEPTH).toBe(tooDeep);
 		const parsed = parseDelivery(body);
 		expect(parsed.kind === 'unrecognised' && parsed.reason === 'too-deep').toBe(tooDeep);
 	});

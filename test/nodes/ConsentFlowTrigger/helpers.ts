@@ -65,6 +65,24 @@ export const PUBLISHED_EVENTS: readonly string[] = (
 	'consent.timedOut consent.timedOutDataFailed user.timedOut tax.dataFailed income.dataFailed'
 ).split(' ');
 
+/** Deepest bracket nesting outside strings (an oracle, written independently of the node). */
+export function nestingDepth(body: string | Buffer): number {
+	const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+	let depth = 0;
+	let max = 0;
+	let inString = false;
+	for (let i = 0; i < bytes.length; i++) {
+		const b = bytes[i];
+		if (inString) {
+			if (b === 0x5c) i++;
+			else if (b === 0x22) inString = false;
+		} else if (b === 0x22) inString = true;
+		else if (b === 0x7b || b === 0x5b) max = Math.max(max, ++depth);
+		else if (b === 0x7d || b === 0x5d) depth--;
+	}
+	return max;
+}
+
 let counter = 0;
 
 /** A unique delivery id per call. */

@@ -11,13 +11,18 @@ export interface HarnessDatabase {
 export interface HarnessDelivery {
 	result?: IWebhookResponseData;
 	staticDataSaved?: boolean;
+	/** The request's headers as Node parsed them. */
+	requestHeaders?: Record<string, string | string[] | undefined>;
 	error?: Error;
 }
 
 export interface Harness {
 	url: string;
 	db: HarnessDatabase;
-	executions: Array<{ workflowData: NonNullable<IWebhookResponseData['workflowData']> }>;
+	executions: Array<{
+		workflowData: NonNullable<IWebhookResponseData['workflowData']>;
+		requestHeaders: Record<string, string | string[] | undefined>;
+	}>;
 	deliveries: HarnessDelivery[];
 	close(): Promise<void>;
 }

@@ -196,7 +196,7 @@ async function startHarness(options) {
 		};
 
 		const result = await node.webhook.call(context);
-		const record = { result, staticDataSaved: false };
+		const record = { result, staticDataSaved: false, requestHeaders: req.headers };
 		deliveries.push(record);
 
 		let callbackDone = false;
@@ -247,7 +247,7 @@ async function startHarness(options) {
 			nodeTypes,
 			staticData: stored,
 		});
-		executions.push({ workflowData: result.workflowData });
+		executions.push({ workflowData: result.workflowData, requestHeaders: req.headers });
 
 		// Deferred onReceived answer: responseData defaults to 'firstEntryJson', which
 		// extractWebhookOnReceivedResponse returns as a literal string.
