@@ -57,18 +57,19 @@ export function checkNationalId(value: string): { error?: string; info?: Nationa
 		return { error: 'must be exactly 11 digits (no spaces or dashes)' };
 	}
 	const digits = value.split('').map(Number);
-	let day = digits[0] * 10 + digits[1];
-	let month = digits[2] * 10 + digits[3];
-	const year = digits[4] * 10 + digits[5];
+	let day = Number(value.slice(0, 2));
+	let month = Number(value.slice(2, 4));
+	const year = Number(value.slice(4, 6));
 	let kind: NationalIdInfo['kind'] = 'birth-number';
-	if (day > 40) {
+	// D-number: day + 40 (41–71); synthetic test number: month + 80 (81–92); H-number: month + 40 (41–52)
+	if (day >= 41) {
 		day -= 40;
 		kind = 'd-number';
 	}
-	if (month > 80) {
+	if (month >= 81) {
 		month -= 80;
 		kind = 'synthetic';
-	} else if (month > 40) {
+	} else if (month >= 41) {
 		month -= 40;
 		kind = kind === 'd-number' ? 'd-number' : 'h-number';
 	}
@@ -101,8 +102,8 @@ export function validateNationalId(value: string): string | undefined {
 export function validateOrganizationNumber(value: string): string | undefined {
 	if (!/^\d{9}$/.test(value)) return 'must be exactly 9 digits (no spaces)';
 	const digits = value.split('').map(Number);
-	const check = mod11CheckDigit(digits, ORG_WEIGHTS);
-	if (check === undefined || check !== digits[8]) {
+	// a check digit that would be 10 (undefined) matches no digit: no such number is valid
+	if (mod11CheckDigit(digits, ORG_WEIGHTS) !== digits[8]) {
 		return 'has a wrong check digit (the 9th digit fails the mod-11 control)';
 	}
 	return undefined;

@@ -166,6 +166,9 @@ describe('national identity number: birth year and calendar', () => {
 		['29020010027', 'individual number 100, year 00: 1900 is not a leap year'],
 		['29024980047', 'individual number 800, year 49: no century, and no leap year in any'],
 		['31049900034', '31 April'],
+		['31069900014', '31 June'],
+		['31099900094', '31 September'],
+		['31119900002', '31 November'],
 	])('rejects %s (%s)', (value) => {
 		expect(withCheckDigits(value.slice(0, 9))).toBe(value);
 		expect(validateNationalId(value)).toMatch(/day/);
@@ -173,9 +176,13 @@ describe('national identity number: birth year and calendar', () => {
 });
 
 describe('organization number', () => {
-	test.each(['974760673', '923609016', '985399077', '889640782'])('accepts %s', (value) => {
-		expect(validateOrganizationNumber(value)).toBeUndefined();
-	});
+	// 923609040: 11 − (weighted sum mod 11) is 11, so the check digit is 0
+	test.each(['974760673', '923609016', '985399077', '889640782', '923609040'])(
+		'accepts %s',
+		(value) => {
+			expect(validateOrganizationNumber(value)).toBeUndefined();
+		},
+	);
 
 	test.each([
 		['97476067', /9 digits/],
@@ -185,6 +192,10 @@ describe('organization number', () => {
 		['923609017', /check digit/],
 	])('rejects %p', (value, reason) => {
 		expect(validateOrganizationNumber(value)).toMatch(reason);
+	});
+
+	test('mod11CheckDigit maps 11 to 0', () => {
+		expect(mod11CheckDigit([9, 2, 3, 6, 0, 9, 0, 4], [3, 2, 7, 6, 5, 4, 3, 2])).toBe(0);
 	});
 
 	test('a number whose check digit would be 10 is invalid', () => {
@@ -220,5 +231,13 @@ describe('http url', () => {
 		['http://bank.example/return', true, /https/],
 	])('rejects %s (https required: %s)', (value, https, reason) => {
 		expect(validateHttpUrl(value, https)).toMatch(reason);
+	});
+
+	test('http is allowed unless https is asked for', () => {
+		expect(validateHttpUrl('http://bank.example/return')).toBeUndefined();
+	});
+
+	test('names the scheme it refuses, without the colon', () => {
+		expect(validateHttpUrl('ftp://bank.example/x')).toBe('must use http or https, not ftp');
 	});
 });

@@ -1,0 +1,13 @@
+// Jest config for Stryker only (`npm run test:mutation`): the `unit` project of jest.config.js
+// (same ts-jest transform), narrowed to the fast pure tests of the modules stryker.config.mjs mutates.
+const { projects } = require('./jest.config');
+
+const { displayName, ...unit } = projects.find((project) => project.displayName === 'unit');
+
+module.exports = {
+	...unit,
+	testMatch: [
+		'<rootDir>/test/nodes/shared/**/*.test.ts',
+		'<rootDir>/test/nodes/ConsentFlowTrigger/{signature,envelope,dedupe}*.test.ts',
+	],
+};

@@ -1,0 +1,32 @@
+// Mutation testing: `npm run test:mutation` (slow; not part of `npm test`). Mutates the pure
+// modules below and runs the tests in jest.mutation.config.js against each mutant. Prints a
+// per-file score table and writes reports/mutation/mutation.html.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	// One entry per module; edit freely. The brace glob takes the shared retry logic from either
+	// place it lives (nodes/shared/http.ts before the transport split, nodes/shared/transport/retry.ts after).
+	mutate: [
+		'nodes/shared/identifiers.ts',
+		'nodes/shared/dates.ts',
+		'nodes/shared/{http,transport/retry}.ts',
+		'nodes/ConsentFlowTrigger/signature.ts',
+		'nodes/ConsentFlowTrigger/envelope.ts',
+		'nodes/ConsentFlowTrigger/dedupe.ts',
+	],
+	testRunner: 'jest',
+	jest: {
+		projectType: 'custom',
+		configFile: 'jest.mutation.config.js',
+		enableFindRelatedTests: false,
+	},
+	coverageAnalysis: 'perTest',
+	reporters: ['clear-text', 'html', 'progress'],
+	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+	clearTextReporter: { allowColor: false, logTests: false },
+	// report high ≥ 95, low < 80; set `break: 95` to fail the run below 95
+	thresholds: { high: 95, low: 80, break: null },
+	tempDirName: '.stryker-tmp',
+	// not copied into the sandbox (node_modules is linked, .git and the reports are skipped anyway)
+	ignorePatterns: ['dist', 'coverage', '.e2e', 'reports', '*.tgz'],
+	timeoutMS: 10000,
+};
