@@ -294,7 +294,7 @@ export class ConsentFlowTrigger implements INodeType {
 			// static data (n8n does not save it for test webhooks): what is tried on a test URL
 			// does not block the Production URL, nor the other way round.
 			const testUrl = this.getMode() === 'manual';
-			const staticData = this.getWorkflowStaticData('node');
+			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
 			const memoryKey = [
 				testUrl ? 'test' : 'production',
 				this.getWorkflow().id ?? '',
@@ -302,7 +302,7 @@ export class ConsentFlowTrigger implements INodeType {
 			].join('\u0000');
 			const decision = recordDeliveryShared(
 				memoryKey,
-				testUrl ? undefined : staticData[DEDUPE_KEY],
+				staticData?.[DEDUPE_KEY],
 				delivery.deliveryKey,
 				remembered,
 			);
@@ -311,7 +311,7 @@ export class ConsentFlowTrigger implements INodeType {
 			}
 			// Assigning (even the same object again) to a key of the node's observable static data
 			// sets n8n's change flag; the object is shared by all requests of this process.
-			if (!testUrl) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
+			if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
 		// 7. Emit on the event's own output.
