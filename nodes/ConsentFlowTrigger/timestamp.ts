@@ -10,15 +10,10 @@
  * the day exists in its month, hour 0-23, minute 0-59, second 0-60, offset below 24:00).
  */
 
+import { daysInMonth } from '../shared/dates';
+
 const DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysInMonth(year: number, month: number): number {
-	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-	return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-}
 
 /** Milliseconds since the epoch, or null when `text` is not such a date-time. */
 export function parseTimestamp(text: string): number | null {
