@@ -5,7 +5,12 @@ import { request } from 'undici';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { CONSENT_EVENTS } from '../../../nodes/ConsentFlowTrigger/envelope';
-import { startSimulator, type Simulator } from './simulator-handle';
+import {
+	control,
+	controlResponse,
+	useSimulator,
+	type SimulatorHandle,
+} from '../../support/simulator';
 import { startHarness, type Harness } from './http-harness';
 
 interface FireAnswer {
@@ -15,7 +20,7 @@ interface FireAnswer {
 	webhookId: string;
 }
 
-let sim: Simulator;
+const sim: SimulatorHandle = useSimulator({ webhookDelayMs: 5 });
 let h: Harness;
 
 async function call(
@@ -37,9 +42,9 @@ async function call(
 }
 
 async function fire(body: Record<string, unknown>): Promise<FireAnswer> {
-	const answer = await call('POST', `${sim.controlUrl}/fire`, { url: h.url, ...body });
+	const answer = await controlResponse<FireAnswer>(sim, 'POST', '/fire', { url: h.url, ...body });
 	expect(answer.status).toBe(200);
-	return answer.json as unknown as FireAnswer;
+	return answer.body as FireAnswer;
 }
 
 const parsed = (body: unknown) =>
@@ -50,14 +55,6 @@ function lastItem() {
 	const index = data.findIndex((items) => items.length > 0);
 	return { index, json: data[index][0].json };
 }
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0, webhookDelayMs: 5 });
-});
-
-afterAll(async () => {
-	await sim.close();
-});
 
 beforeEach(async () => {
 	h = await startHarness({
@@ -101,7 +98,9 @@ it.each([
 
 it('a byte-for-byte redelivery is acknowledged as a duplicate and not emitted', async () => {
 	const first = await fire({ event: 'consent.accepted' });
-	const again = await call('POST', `${sim.controlUrl}/redeliver`, { deliveryId: first.deliveryId });
+	const again = {
+		json: await control<FireAnswer>(sim, 'POST', '/redeliver', { deliveryId: first.deliveryId }),
+	};
 	expect(again.json.status).toBe(200);
 	expect(parsed(again.json.body)).toMatchObject({
 		status: 'duplicate',
