@@ -130,7 +130,7 @@ describe('Consent Flow: validation before any request', () => {
 			`Item 1: "${label}" must use https when the credential environment is Production`,
 			field,
 			0,
-			{ ...{ ...credentialsFor(sim, { environment: 'production' }), ...PRODUCTION_HTTPS }, ...PRODUCTION_HTTPS },
+			{ ...credentialsFor(sim, { environment: 'production' }), ...PRODUCTION_HTTPS },
 		);
 	});
 
@@ -140,7 +140,7 @@ describe('Consent Flow: validation before any request', () => {
 			`Item 1: "Webhook URL" is the Consent Flow Trigger's Test URL, which only listens while you test the workflow`,
 			'webhookUrl',
 			0,
-			{ ...{ ...credentialsFor(sim, { environment: 'production' }), ...PRODUCTION_HTTPS }, ...PRODUCTION_HTTPS },
+			{ ...credentialsFor(sim, { environment: 'production' }), ...PRODUCTION_HTTPS },
 		);
 		expect(error!.description).toMatch(/Production URL/);
 	});
