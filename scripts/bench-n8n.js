@@ -1,0 +1,612 @@
+#!/usr/bin/env node
+'use strict';
+
+// `npm run bench:n8n`: this package's nodes side by side with what a user builds from n8n's own
+// nodes, in one run of a real n8n 2.41.1 (the e2e harness's cached install, the packed package
+// installed like the Community Nodes screen does) against the simulator.
+//
+//   node scripts/bench-n8n.js [--quick] [--reps N] [--items N] [--deliveries N] [--senders N]
+//                             [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--write | --no-write]
+//
+// 1. 1,000 items per execution, at loopback and with +MS per request (the simulator's latency
+//    fault on every request, token requests included):
+//      Consent Flow node create        vs  HTTP Request + generic oAuth2Api (client credentials)
+//      Real Estate Estimate node get   vs  HTTP Request + generic oAuth2Api
+//    Workflow: Webhook (answers when done) → Code (the items) → node under test. Timings from
+//    n8n's execution data: the node's executionTime and the execution's startedAt → stoppedAt.
+//    Token and API requests from the simulator's request log. Our nodes at their default
+//    Concurrent Requests and, at +MS, at each of --levels. Every workflow runs once first
+//    (cold credential: shows how many tokens n8n fetches), then --reps times, interleaved
+//    (A, B, A, B, …); medians.
+// 2. Signed deliveries (the simulator's signer, unique webhookIds, ten events round-robin) from
+//    --senders concurrent senders to: the Consent Flow Trigger, a bare Webhook (respond
+//    immediately) → NoOp, the same with Header Auth, and Webhook (raw body) → Code (HMAC-SHA256,
+//    constant time) → Switch (11 outputs). Deliveries/s until all answered and until all executed
+//    (executions counted through n8n's public API), ack p50/p99, exactly N successful executions.
+//    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs).
+//
+// Prints the tables and writes the section "Side by side in one n8n" of BENCHMARKS.md (not with
+// --quick unless --write). n8n and the simulator are stopped by pid on exit, errors and Ctrl-C.
+
+const { execFileSync, fork } = require('node:child_process');
+const crypto = require('node:crypto');
+const os = require('node:os');
+const path = require('node:path');
+
+const { log } = require('../test/e2e/lib/install');
+const { packPackage } = require('../test/e2e/lib/pkg');
+const { startN8n } = require('../test/e2e/lib/n8n');
+const { simConfig, simFault } = require('../test/e2e/lib/suite');
+const S = require('../test/e2e/lib/scenarios');
+const B = require('./bench/n8n-workflows');
+const M = require('./bench/n8n-measure');
+const R = require('./bench/n8n-report');
+
+const ROOT = path.resolve(__dirname, '..');
+const BENCHMARKS = path.join(ROOT, 'BENCHMARKS.md');
+
+function parseArgs(argv) {
+	const quick = argv.includes('--quick');
+	const out = {
+		quick,
+		reps: quick ? 1 : 3,
+		items: quick ? 100 : 1000,
+		deliveries: quick ? 60 : 300,
+		warmDeliveries: quick ? 10 : 20,
+		senders: 8,
+		latency: 20,
+		levels: [1, 5, 10, 20],
+		write: !quick,
+		dedupeOff: false,
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const num = () => {
+			const v = Number(argv[++i]);
+			if (!Number.isFinite(v) || v < 0) throw new Error(`${a} needs a number`);
+			return v;
+		};
+		if (a === '--quick') continue;
+		else if (a === '--reps') out.reps = Math.max(1, num());
+		else if (a === '--items') out.items = Math.max(1, num());
+		else if (a === '--deliveries') out.deliveries = Math.max(1, num());
+		else if (a === '--senders') out.senders = Math.max(1, num());
+		else if (a === '--latency') out.latency = num();
+		else if (a === '--levels')
+			out.levels = argv[++i]
+				.split(',')
+				.map(Number)
+				.filter((n) => n >= 1);
+		else if (a === '--dedupe-off') out.dedupeOff = true;
+		else if (a === '--write') out.write = true;
+		else if (a === '--no-write') out.write = false;
+		else
+			throw new Error(`unknown argument ${a} (see the comment at the top of scripts/bench-n8n.js)`);
+	}
+	return out;
+}
+
+// ---- processes: started here, stopped by pid -------------------------------------------------------
+
+const running = { n8n: null, sim: null };
+
+function startSimulatorProcess() {
+	return new Promise((resolve, reject) => {
+		const child = fork(path.join(__dirname, 'bench', 'simulator-process.js'), [], {
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		});
+		running.sim = child;
+		child.once('message', (message) => resolve({ child, sim: message.ready }));
+		child.once('exit', (code) =>
+			reject(new Error(`the simulator exited (${code}) before it was ready`)),
+		);
+	});
+}
+
+function killSimulator() {
+	const child = running.sim;
+	running.sim = null;
+	if (child && child.exitCode === null && child.signalCode === null) {
+		try {
+			process.kill(child.pid, 'SIGTERM');
+		} catch {}
+	}
+}
+
+let cleaning = null;
+function cleanup() {
+	if (!cleaning) {
+		cleaning = (async () => {
+			const n8n = running.n8n;
+			running.n8n = null;
+			if (n8n) await n8n.stop().catch((e) => log(`stopping n8n: ${e.message}`));
+			killSimulator();
+		})();
+	}
+	return cleaning;
+}
+
+// Our own handlers (registered before n8n starts, so the harness leaves the signals to us): stop n8n
+// gracefully and the simulator, then exit; a second signal kills at once. The harness's exit hook and
+// its detached reaper still cover a crash or SIGKILL of this process.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	process.on(sig, () => {
+		if (cleaning) {
+			if (running.n8n) running.n8n._killNow();
+			killSimulator();
+			process.exit(130);
+		}
+		process.stderr.write(`\n${sig}: stopping n8n and the simulator …\n`);
+		cleanup().finally(() => process.exit(128 + (os.constants.signals[sig] || 0)));
+	});
+}
+process.on('exit', () => {
+	if (running.n8n) running.n8n._killNow();
+	killSimulator();
+});
+
+// ---- n8n facts ----------------------------------------------------------------------------------
+
+/** Highest version of a node type in /types/nodes.json (what the editor adds today). */
+function latestVersion(types, name, fallback) {
+	const versions = types
+		.filter((t) => t.name === name)
+		.flatMap((t) => (Array.isArray(t.version) ? t.version : [t.version]));
+	return versions.length ? Math.max(...versions) : fallback;
+}
+
+/** The node's "Concurrent Requests" option for an operation: { exists, default }. */
+function concurrencyOption(types, name, operation) {
+	const desc = types.find((t) => t.name === name);
+	if (!desc) throw new Error(`n8n does not list ${name}`);
+	for (const prop of desc.properties || []) {
+		if (prop.name !== 'options' || !Array.isArray(prop.options)) continue;
+		const ops = prop.displayOptions?.show?.operation;
+		if (ops && !ops.includes(operation)) continue;
+		const option = prop.options.find((o) => o.name === 'concurrency');
+		if (option) return { exists: true, default: option.default };
+	}
+	return { exists: false, default: 1 };
+}
+
+// ---- node comparisons -----------------------------------------------------------------------------
+
+/**
+ * One comparison: deploys every side (our default and the built-in side with a fresh credential
+ * each, the other levels of our node with our default side's credential), runs the default and the
+ * built-in side once (cold credential), then `reps` rounds A, B, C, … of all sides;
+ * returns { title, latencyMs, sides, sameRequests, problems }.
+ */
+async function compareNodes(ctx, { title, latencyMs, sides, api, opts }) {
+	const { n8n } = ctx;
+	for (const side of sides) {
+		side.cred = side.credential ? await side.credential() : sides.find((s) => s.isDefault).cred;
+		const built = side.build(side.cred);
+		const created = await n8n.deployWorkflow(built.workflow);
+		side.wf = { id: created.id, path: built.path, nodeName: built.nodeName };
+		side.runs = [];
+	}
+	const problems = [];
+	const run = async (side, what) => {
+		const r = await M.runItemsExecution({
+			n8n,
+			log: ctx.log,
+			wf: side.wf,
+			api,
+			expectItems: opts.items,
+		});
+		r.fingerprint = M.requestFingerprint(r.requests);
+		r.sample = r.requests[0];
+		delete r.requests;
+		if (latencyMs && r.latencyFaulted !== r.apiCalls)
+			r.problems.push(`${r.latencyFaulted}/${r.apiCalls} API calls delayed`);
+		for (const p of r.problems)
+			problems.push(
+				`${title}, ${latencyMs ? `+${latencyMs} ms` : 'loopback'}, ${side.label}, ${what}: ${p}`,
+			);
+		log(
+			`${title} ${latencyMs ? `+${latencyMs} ms` : 'loopback'} | ${side.label} | ${what}: node ${R.secs(r.nodeMs)} s, wall ${R.secs(r.wallMs)} s, tokens ${r.tokens}, API ${r.apiOk}/${r.apiCalls}${r.problems.length ? ` PROBLEMS: ${r.problems.join('; ')}` : ''}`,
+		);
+		return r;
+	};
+	for (const side of sides)
+		if (side.credential) side.warm = await run(side, 'first run (cold credential)');
+	for (let rep = 1; rep <= opts.reps; rep++) {
+		for (const side of sides) side.runs.push(await run(side, `run ${rep}`));
+	}
+	const ours = sides.find((s) => s.isDefault) || sides.find((s) => !s.builtIn);
+	const builtIn = sides.find((s) => s.builtIn);
+	const sameRequests = ours.runs[0].fingerprint === builtIn.runs[0].fingerprint;
+	if (!sameRequests) {
+		problems.push(
+			`${title}: the two sides did not send the same requests, e.g. ours ${JSON.stringify(ours.runs[0].sample)} vs built-in ${JSON.stringify(builtIn.runs[0].sample)}`,
+		);
+	}
+	return { title, latencyMs, sides, sameRequests, problems };
+}
+
+function consentSides(ctx, { opts, option, latencyMs, httpVersion }) {
+	const { n8n, sim } = ctx;
+	const webhookUrl = `${n8n.url}/webhook/sbl-bench-no-events`;
+	const cred = (label) => () => S.consentCredential(ctx, `bench cf ${label}`);
+	const genericCred = (label) => () =>
+		genericOAuth2(ctx, `bench http cf ${label}`, {
+			tokenUrl: sim.realms.sbl.tokenUrl,
+			client: sim.clients.consent,
+			scope: 'sbl',
+		});
+	const ourLabel = (c) => `Consent Flow node, Concurrent Requests ${c}`;
+	const sides = [
+		{
+			label: option.exists
+				? ourLabel(option.default)
+				: 'Consent Flow node (no Concurrent Requests option: one at a time)',
+			isDefault: true,
+			credential: cred('default'),
+			build: (c) => B.consentFlowCreate({ count: opts.items, cred: c, webhookUrl }),
+		},
+		{
+			label: 'HTTP Request + oAuth2Api (n8n sends all items at once)',
+			builtIn: true,
+			credential: genericCred('x'),
+			build: (c) =>
+				B.httpConsentCreate({ count: opts.items, cred: c, sim, webhookUrl, httpVersion }),
+		},
+	];
+	if (latencyMs && option.exists) {
+		for (const level of opts.levels) {
+			if (level === option.default) continue;
+			sides.push({
+				label: ourLabel(level),
+				build: (c) =>
+					B.consentFlowCreate({ count: opts.items, cred: c, webhookUrl, concurrency: level }),
+			});
+		}
+	}
+	return sides;
+}
+
+function estimateSides(ctx, { opts, option, latencyMs, httpVersion }) {
+	const { sim } = ctx;
+	const cred = (label) => () => S.estimateCredential(ctx, `bench ree ${label}`);
+	const genericCred = (label) => () =>
+		genericOAuth2(ctx, `bench http ree ${label}`, {
+			tokenUrl: sim.realms.estimate.tokenUrl,
+			client: sim.clients.estimate,
+			scope: 'estimate:read',
+		});
+	const ourLabel = (c) => `Real Estate Estimate node, Concurrent Requests ${c}`;
+	const sides = [
+		{
+			label: ourLabel(option.default),
+			isDefault: true,
+			credential: cred('default'),
+			build: (c) => B.estimateGet({ count: opts.items, cred: c }),
+		},
+		{
+			label: 'HTTP Request + oAuth2Api (n8n sends all items at once)',
+			builtIn: true,
+			credential: genericCred('x'),
+			build: (c) => B.httpEstimateGet({ count: opts.items, cred: c, sim, httpVersion }),
+		},
+	];
+	if (latencyMs) {
+		for (const level of opts.levels) {
+			if (level === option.default) continue;
+			sides.push({
+				label: ourLabel(level),
+				build: (c) => B.estimateGet({ count: opts.items, cred: c, concurrency: level }),
+			});
+		}
+	}
+	return sides;
+}
+
+/** n8n's generic OAuth2 credential, client credentials, Basic client authentication (as ours). */
+async function genericOAuth2(ctx, name, { tokenUrl, client, scope }) {
+	const data = {
+		grantType: 'clientCredentials',
+		accessTokenUrl: tokenUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		scope,
+		authentication: 'header',
+	};
+	const created = await ctx.n8n.createCredential({
+		name: `${name} ${crypto.randomBytes(3).toString('hex')}`,
+		type: 'oAuth2Api',
+		data,
+	});
+	return { id: created.id, name: created.name, type: 'oAuth2Api' };
+}
+
+// ---- webhook comparison ------------------------------------------------------------------------------
+
+async function compareReceivers(ctx, { opts, webhookVersion }) {
+	const { n8n, sim } = ctx;
+	const signing = await n8n.createCredential({
+		name: 'bench signing',
+		type: 'consentFlowWebhookSigningApi',
+		data: { secret: sim.signingSecret, signatureHeader: '' },
+	});
+	const headerValue = crypto.randomBytes(24).toString('base64url');
+	const headerAuth = await n8n.createCredential({
+		name: 'bench header auth',
+		type: 'httpHeaderAuth',
+		data: { name: 'X-Bench-Token', value: headerValue },
+	});
+	const sides = [
+		{
+			label: 'Consent Flow Trigger (defaults; 11 outputs → NoOp)',
+			ours: true,
+			built: B.triggerWorkflow({ cred: signing }),
+		},
+		...(opts.dedupeOff
+			? [
+					{
+						label: 'Consent Flow Trigger, Ignore Duplicate Deliveries off',
+						ours: true,
+						variant: true,
+						built: B.triggerWorkflow({ cred: signing, ignoreDuplicates: false }),
+					},
+				]
+			: []),
+		{
+			label: 'Webhook, respond immediately → NoOp',
+			built: B.bareWebhookWorkflow({ webhookVersion }),
+		},
+		{
+			label: 'Webhook + Header Auth, respond immediately → NoOp',
+			built: B.bareWebhookWorkflow({ webhookVersion, headerAuthCred: headerAuth }),
+			headers: { 'x-bench-token': headerValue },
+		},
+		{
+			label:
+				'Webhook (raw body, respond immediately) → Code (HMAC-SHA256, constant time) → Switch (11 outputs) → NoOp',
+			built: B.diyWorkflow({
+				webhookVersion,
+				secret: sim.signingSecret,
+				signatureHeader: sim.signatureHeader,
+			}),
+		},
+	];
+	let offset = 0;
+	for (const side of sides) {
+		const created = await n8n.deployWorkflow(side.built.workflow, {
+			webhookPaths: [side.built.path],
+		});
+		side.receiver = {
+			url: n8n.webhookUrl(side.built.path),
+			headers: side.headers || {},
+			workflowId: created.id,
+		};
+		side.runs = [];
+	}
+	const problems = [];
+	const burst = async (side, count, what) => {
+		const r = await M.runDeliveryBurst({
+			n8n,
+			sim,
+			receiver: side.receiver,
+			count,
+			senders: opts.senders,
+			offset,
+		});
+		offset += count;
+		log(
+			`deliveries | ${side.label} | ${what}: ${R.fmt(r.answeredPerSec, 1)}/s answered, ${R.fmt(r.executedPerSec, 1)}/s executed, ack p50 ${R.fmt(r.ackP50, 1)} ms p99 ${R.fmt(r.ackP99, 1)} ms, ${r.ok}/${count} 2xx, ${r.success} ok + ${r.failed} failed executions`,
+		);
+		if (r.ok !== count)
+			problems.push(
+				`${side.label}, ${what}: ${r.ok}/${count} deliveries answered 2xx (${r.errors.join(', ')})`,
+			);
+		if (r.success !== count || r.failed)
+			problems.push(
+				`${side.label}, ${what}: ${r.success} successful and ${r.failed} failed executions for ${count} deliveries`,
+			);
+		await M.settle(n8n, side.receiver.workflowId);
+		return r;
+	};
+	for (const side of sides) await burst(side, opts.warmDeliveries, 'warm-up');
+	for (let rep = 1; rep <= opts.reps; rep++) {
+		for (const side of sides) side.runs.push(await burst(side, opts.deliveries, `run ${rep}`));
+	}
+	return { sides, problems };
+}
+
+// ---- report ---------------------------------------------------------------------------------------
+
+function concurrencySummary(comparisons) {
+	const lines = [];
+	for (const c of comparisons.filter((x) => x.latencyMs && x.sides.length > 2)) {
+		const ours = c.sides
+			.filter((s) => !s.builtIn)
+			.map((s) => ({
+				level: Number(/Concurrent Requests (\d+)/.exec(s.label)?.[1]),
+				node: M.median(s.runs.map((r) => r.nodeMs)),
+				isDefault: s.isDefault,
+			}))
+			.sort((a, b) => a.level - b.level);
+		const builtIn = c.sides.find((s) => s.builtIn);
+		const one = ours.find((o) => o.level === 1);
+		const parts = ours.map(
+			(o) =>
+				`${o.level}${o.isDefault ? ' (default)' : ''}: ${R.secs(o.node)} s${one && o.level !== 1 ? ` (×${R.fmt(one.node / o.node, 1)} vs 1)` : ''}`,
+		);
+		lines.push(
+			`- ${c.title}, +${c.latencyMs} ms, node time by Concurrent Requests — ${parts.join('; ')}; HTTP Request (all at once): ${R.secs(M.median(builtIn.runs.map((r) => r.nodeMs)))} s.`,
+		);
+	}
+	return lines.join('\n');
+}
+
+function sectionText({
+	opts,
+	info,
+	comparisons,
+	receivers,
+	problems,
+	cfOption,
+	reeOption,
+	versions,
+	runSeconds,
+}) {
+	const date = new Date().toISOString().slice(0, 10);
+	return `${R.SECTION}
+
+This package's nodes next to what a user wires by hand from n8n's own nodes, in one run of a real
+n8n (${info.n8nVersion}, sqlite, regular mode, the packed package installed into \`.n8n/nodes\` like the
+Community Nodes screen does) against the simulator (own process, loopback). Measured with
+\`npm run bench:n8n\` (\`scripts/bench-n8n.js\`, built on the e2e harness in \`test/e2e/lib\`).
+
+Machine: ${info.nproc} cores (nproc), ${R.fmt(info.ramGiB, 0)} GiB RAM, ${info.cpu}; n8n ${info.n8nVersion} on Node ${info.n8nNode}
+(the script itself on Node ${process.versions.node}); package at commit ${info.commit}. Run on ${date}, ${R.fmt(runSeconds / 60, 1)} min in total; 1-minute load
+average ${R.fmt(info.loadBefore, 2)} before and ${R.fmt(info.loadAfter, 2)} after (the machine is shared: read medians, not single runs).
+
+### ${R.fmt(opts.items)} items per execution: our node vs HTTP Request + generic OAuth2 credential
+
+Workflow: Webhook (answers when the last node finished) → Code node making ${R.fmt(opts.items)} items → the node
+under test. Ours: Consent Flow → create, Real Estate Estimate → estimate → get (credential: the
+package's OAuth2 types). Built-in: HTTP Request ${versions.httpRequest} with Authentication *Generic Credential
+Type* → *OAuth2 API* (\`oAuth2Api\`, grant type Client Credentials, the same client, token URL and
+scope, client authentication in the header like ours), the same \`POST /api/flow-definitions/sbl\` with
+the same JSON body per item, resp. the same \`POST …/RealEstates/{knr}/{gnr}/{bnr}/{fnr}/{snr}/EvEstimate\`
+(${comparisons.every((c) => c.sameRequests) ? 'checked: in every comparison both sides sent the same set of requests — method, path, JSON body' : 'the request sets differed somewhere: see Problems'}).
+HTTP Request has no concurrency setting: without its Batching option it starts each item's request as
+soon as the item's parameters are read, without waiting for earlier answers, and awaits them all together. *Node time* = the node's \`executionTime\` in n8n's execution data; *wall time* = the
+execution's \`startedAt → stoppedAt\` (webhook, Code node and saving included). "+${opts.latency} ms" = the
+simulator's latency fault on every request, token requests included. Each workflow ran once first
+with a fresh credential (its token requests are the first figure in the last column; its timings are
+not in the medians), then ${opts.reps} measured run${opts.reps === 1 ? '' : 's'}, interleaved (ours, built-in, the other levels, ours, built-in, …); the other
+levels use the default side's credential (token already stored).
+${cfOption.exists ? '' : `\nThe Consent Flow node in this build has no Concurrent Requests option (it sends one request at a time): create was measured at that default only.\n`}
+${R.nodeTable(comparisons)}
+
+${concurrencySummary(comparisons)}
+
+### Signed deliveries: Consent Flow Trigger vs Webhook node
+
+${R.fmt(opts.deliveries)} deliveries per run (after a warm-up of ${opts.warmDeliveries}), from ${opts.senders} concurrent senders, each on a new
+connection; bodies, \`${'x-acme-sbl-signature'}\` (hex HMAC-SHA256 of the exact bytes) and headers made by the
+simulator's own signer (\`test/simulator/lib/webhooks.js\`), unique webhookIds, the ten events round-robin
+(consent.rejected and consent.deleted in the older envelope). ${opts.reps} run${opts.reps === 1 ? '' : 's'} per receiver, interleaved.
+*Answered* = all HTTP answers received; *executed* = until the last of the N executions stopped
+(\`stoppedAt\`, executions counted through n8n's public API, status success). Webhook ${versions.webhook},
+Code 2, Switch 3.2; the do-it-yourself Code node needs \`NODE_FUNCTION_ALLOW_BUILTIN=crypto\` (set
+for this n8n) and holds the secret in its code; it answers 200 before verifying (a bad signature
+becomes a failed execution, not a 401). The trigger answers after verifying and recording the
+webhookId (duplicate check, workflow static data, which n8n saves to its database on every emitted
+delivery)${opts.dedupeOff ? '; the row with Ignore Duplicate Deliveries off shows what that memory costs' : ''}.
+
+${R.webhookTable(receivers.sides)}
+
+${problems.length ? `Problems seen in this run:\n\n${problems.map((p) => `- ${p}`).join('\n')}\n` : 'Every execution succeeded with the expected item count; every delivery was answered 2xx and became exactly one successful execution.'}
+`;
+}
+
+// ---- main ------------------------------------------------------------------------------------------
+
+async function main() {
+	const opts = parseArgs(process.argv.slice(2));
+	const started = Date.now();
+	const info = { ...R.machine() };
+	info.loadBefore = info.load;
+	log(
+		`bench:n8n ${opts.quick ? '(quick) ' : ''}— ${opts.items} items, ${opts.deliveries} deliveries, ${opts.reps} run(s) each, +${opts.latency} ms, levels ${opts.levels.join(',')}`,
+	);
+
+	const pkg = packPackage({ build: 'if-missing' });
+	const { sim } = await startSimulatorProcess();
+	await simConfig(sim, { autoLifecycle: false }); // creates send no lifecycle webhooks
+	const n8n = await startN8n({
+		major: '2',
+		tgz: pkg.tgz,
+		logLevel: 'warn',
+		env: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
+	});
+	running.n8n = n8n;
+	info.n8nVersion = n8n.version;
+	try {
+		info.commit = execFileSync('git', ['describe', '--always', '--dirty'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		}).trim();
+	} catch {
+		info.commit = 'unknown';
+	}
+	info.n8nNode = execFileSync(n8n.install.node, ['--version'], { encoding: 'utf8' })
+		.trim()
+		.replace(/^v/, '');
+
+	const types = await n8n.rest('GET', '/types/nodes.json');
+	const cfOption = concurrencyOption(types, `${S.PKG_NAME}.consentFlow`, 'create');
+	const reeOption = concurrencyOption(types, `${S.PKG_NAME}.realEstateEstimate`, 'get');
+	const versions = {
+		httpRequest: latestVersion(types, 'n8n-nodes-base.httpRequest', 4.2),
+		webhook: latestVersion(types, 'n8n-nodes-base.webhook', 2),
+	};
+	log(
+		`Consent Flow Concurrent Requests: ${cfOption.exists ? `default ${cfOption.default}` : 'no such option (one at a time)'}; Real Estate Estimate: default ${reeOption.default}; HTTP Request ${versions.httpRequest}, Webhook ${versions.webhook}`,
+	);
+
+	const ctx = { n8n, sim, log: M.simLogReader(sim) };
+	const comparisons = [];
+	for (const latencyMs of [0, opts.latency]) {
+		await M.clearFaults(sim);
+		if (latencyMs) await simFault(sim, { latencyMs, count: 1e9 });
+		const common = { opts, latencyMs, httpVersion: versions.httpRequest };
+		comparisons.push(
+			await compareNodes(ctx, {
+				title: 'Consent Flow create',
+				latencyMs,
+				opts,
+				api: { prefix: '/consent/api/flow-definitions/sbl', okStatus: 201 },
+				sides: consentSides(ctx, { ...common, option: cfOption }),
+			}),
+		);
+		comparisons.push(
+			await compareNodes(ctx, {
+				title: 'Real Estate Estimate get',
+				latencyMs,
+				opts,
+				api: { prefix: `${sim.estimatePrefix}/RealEstates/`, okStatus: 200 },
+				sides: estimateSides(ctx, { ...common, option: reeOption }),
+			}),
+		);
+	}
+	await M.clearFaults(sim);
+
+	const receivers = await compareReceivers(ctx, { opts, webhookVersion: versions.webhook });
+
+	await cleanup();
+	info.loadAfter = os.loadavg()[0];
+	const runSeconds = (Date.now() - started) / 1000;
+	const problems = [...comparisons.flatMap((c) => c.problems), ...receivers.problems];
+	const text = sectionText({
+		opts,
+		info,
+		comparisons,
+		receivers,
+		problems,
+		cfOption,
+		reeOption,
+		versions,
+		runSeconds,
+	});
+	process.stdout.write(`\n${text}\n`);
+	if (opts.write) {
+		R.writeSection(BENCHMARKS, R.SECTION, text, { keep: '### Reading' });
+		log(`wrote the section "${R.SECTION.slice(3)}" of BENCHMARKS.md`);
+	}
+	log(`done in ${R.fmt(runSeconds / 60, 1)} min`);
+	if (problems.length) process.exitCode = 1;
+}
+
+main().then(
+	() => cleanup(),
+	async (error) => {
+		console.error(error && error.stack ? error.stack : error);
+		await cleanup();
+		process.exit(1);
+	},
+);

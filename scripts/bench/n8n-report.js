@@ -1,0 +1,119 @@
+'use strict';
+
+// Tables of `npm run bench:n8n` (stdout and the section "Side by side in one n8n" of BENCHMARKS.md).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const { execFileSync } = require('node:child_process');
+const { median } = require('./n8n-measure');
+
+const SECTION = '## Side by side in one n8n';
+
+function machine() {
+	let cpu = 'unknown CPU';
+	try {
+		const m = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'));
+		if (m) cpu = m[1].trim();
+	} catch {}
+	let nproc = os.cpus().length;
+	try {
+		nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim()) || nproc;
+	} catch {}
+	return { nproc, ramGiB: os.totalmem() / 1024 ** 3, cpu, load: os.loadavg()[0] };
+}
+
+const fmt = (n, digits = 0) =>
+	Number.isFinite(n)
+		? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+		: '—';
+const secs = (ms) => fmt(ms / 1000, 2);
+const ratio = (builtIn, ours) =>
+	Number.isFinite(builtIn) && Number.isFinite(ours) && ours > 0
+		? `${fmt(builtIn / ours, 2)}×`
+		: '—';
+
+/** "1 → 0, 0, 0": the first (cold credential) execution, then the measured ones. */
+function tokenText(side) {
+	const cold = side.warm ? side.warm.tokens : undefined;
+	const warm = side.runs.map((r) => r.tokens).join(', ');
+	return cold === undefined ? warm : `${cold} → ${warm}`;
+}
+
+function sideLabel(side) {
+	return side.label + (side.isDefault ? ' (default)' : '');
+}
+
+/** Rows of one node comparison: { title, latencyMs, sides:[{ label, builtIn, runs, warm }] }. */
+function nodeTable(comparisons) {
+	const lines = [
+		"| Job | Per request | Side | Node time, s (median) | runs, s | Execution wall time, s (median) | Speed ratio node / wall (built-in time ÷ this row's; >1 = ours faster) | Token requests per execution (first → measured) |",
+		'|---|---|---|---:|---|---:|---:|---|',
+	];
+	for (const c of comparisons) {
+		const builtIn = c.sides.find((s) => s.builtIn);
+		const bNode = median(builtIn.runs.map((r) => r.nodeMs));
+		const bWall = median(builtIn.runs.map((r) => r.wallMs));
+		for (const s of c.sides) {
+			const node = median(s.runs.map((r) => r.nodeMs));
+			const wall = median(s.runs.map((r) => r.wallMs));
+			lines.push(
+				`| ${c.title} | ${c.latencyMs ? `+${c.latencyMs} ms` : 'loopback'} | ${sideLabel(s)} | ${secs(node)} | ${s.runs.map((r) => secs(r.nodeMs)).join(', ')} | ${secs(wall)} | ${s.builtIn ? '—' : `${ratio(bNode, node)} / ${ratio(bWall, wall)}`} | ${tokenText(s)} |`,
+			);
+		}
+	}
+	return lines.join('\n');
+}
+
+/** Rows of the webhook comparison: sides [{ label, ours, runs:[burst] }]. */
+function webhookTable(sides) {
+	const ours = sides.find((s) => s.ours && !s.variant);
+	const m = (s, key) => median(s.runs.map((r) => r[key]));
+	const lines = [
+		"| Receiver | Deliveries/s until all answered (median) | Deliveries/s until all executed (median) | runs (answered / executed) | Ack p50, ms | Ack p99, ms | 2xx answers, successful executions per run | Speed ratio of the trigger (defaults) vs this row, answered / executed (this row's time ÷ the trigger's; >1 = trigger faster) |",
+		'|---|---:|---:|---|---:|---:|---|---:|',
+	];
+	for (const s of sides) {
+		const runs = s.runs
+			.map((r) => `${fmt(r.answeredPerSec, 1)} / ${fmt(r.executedPerSec, 1)}`)
+			.join('; ');
+		const counts = s.runs
+			.map((r) => `${r.ok}/${r.count}, ${r.success}${r.failed ? ` (+${r.failed} failed)` : ''}`)
+			.join('; ');
+		const rel =
+			s === ours
+				? '—'
+				: `${ratio(m(ours, 'answeredPerSec'), m(s, 'answeredPerSec'))} / ${ratio(m(ours, 'executedPerSec'), m(s, 'executedPerSec'))}`;
+		lines.push(
+			`| ${s.label} | ${fmt(m(s, 'answeredPerSec'), 1)} | ${fmt(m(s, 'executedPerSec'), 1)} | ${runs} | ${fmt(m(s, 'ackP50'), 1)} | ${fmt(m(s, 'ackP99'), 1)} | ${counts} | ${rel} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+/**
+ * Replaces (or appends) the section starting with `heading` up to the next `## ` heading. A
+ * subsection `keep` (e.g. "### Reading", written by hand about an earlier run) of the old section
+ * is carried over to the end of the new one.
+ */
+function writeSection(file, heading, text, { keep } = {}) {
+	const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+	const start = current.indexOf(`${heading}\n`);
+	let next;
+	if (start < 0) {
+		next = `${current.replace(/\s*$/, '')}\n\n${text.trim()}\n`;
+	} else {
+		const after = current.indexOf('\n## ', start + heading.length);
+		const old = current.slice(start, after < 0 ? current.length : after + 1);
+		const tail = after < 0 ? '' : current.slice(after + 1);
+		let body = text.trim();
+		const kept = keep ? old.indexOf(`\n${keep}\n`) : -1;
+		if (kept >= 0) {
+			const end = old.indexOf('\n### ', kept + keep.length + 1);
+			body += `\n\n${old.slice(kept + 1, end < 0 ? old.length : end).trim()}`;
+		}
+		next = `${current.slice(0, start)}${body}\n${tail ? `\n${tail}` : ''}`;
+	}
+	fs.writeFileSync(file, next);
+}
+
+module.exports = { SECTION, machine, fmt, secs, ratio, nodeTable, webhookTable, writeSection };
