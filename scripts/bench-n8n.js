@@ -6,16 +6,21 @@
 // installed like the Community Nodes screen does) against the simulator.
 //
 //   node scripts/bench-n8n.js [--quick] [--reps N] [--items N] [--deliveries N] [--senders N]
-//                             [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--write | --no-write]
+//                             [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--no-deliveries]
+//                             [--write | --no-write]
 //
 // 1. 1,000 items per execution, at loopback and with +MS per request (the simulator's latency
 //    fault on every request, token requests included):
-//      Consent Flow node create        vs  HTTP Request + generic oAuth2Api (client credentials)
-//      Real Estate Estimate node get   vs  HTTP Request + generic oAuth2Api
+//      Consent Flow node create        vs  HTTP Request + generic oAuth2Api (client credentials),
+//                                          twice: body "Using JSON" (one expression per item) and
+//                                          "Using Fields Below" (one body parameter per field)
+//      Real Estate Estimate node get   vs  HTTP Request + generic oAuth2Api, twice: templated URL
+//                                          (one expression) and Edit Fields mapping the five
+//                                          identity fields one by one → HTTP Request
 //    Workflow: Webhook (answers when done) → Code (the items) → node under test. Timings from
 //    n8n's execution data: the node's executionTime and the execution's startedAt → stoppedAt.
 //    Token and API requests from the simulator's request log. Our nodes at their default
-//    Concurrent Requests and, at +MS, at each of --levels. Every workflow runs once first
+//    Concurrent Requests and at each of --levels (loopback and +MS). Every workflow runs once first
 //    (cold credential: shows how many tokens n8n fetches), then --reps times, interleaved
 //    (A, B, A, B, …); medians.
 // 2. Signed deliveries (the simulator's signer, unique webhookIds, ten events round-robin) from
@@ -24,6 +29,8 @@
 //    constant time) → Switch (11 outputs). Deliveries/s until all answered and until all executed
 //    (executions counted through n8n's public API), ack p50/p99, exactly N successful executions.
 //    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs).
+//    --no-deliveries skips part 2; the written section then keeps the previous run's deliveries
+//    subsection unchanged.
 //
 // Prints the tables and writes the section "Side by side in one n8n" of BENCHMARKS.md (not with
 // --quick unless --write). n8n and the simulator are stopped by pid on exit, errors and Ctrl-C.
@@ -58,6 +65,7 @@ function parseArgs(argv) {
 		levels: [1, 5, 10, 20],
 		write: !quick,
 		dedupeOff: false,
+		deliveries2: true,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
@@ -78,6 +86,7 @@ function parseArgs(argv) {
 				.map(Number)
 				.filter((n) => n >= 1);
 		else if (a === '--dedupe-off') out.dedupeOff = true;
+		else if (a === '--no-deliveries') out.deliveries2 = false;
 		else if (a === '--write') out.write = true;
 		else if (a === '--no-write') out.write = false;
 		else
@@ -183,7 +192,12 @@ async function compareNodes(ctx, { title, latencyMs, sides, api, opts }) {
 		side.cred = side.credential ? await side.credential() : sides.find((s) => s.isDefault).cred;
 		const built = side.build(side.cred);
 		const created = await n8n.deployWorkflow(built.workflow);
-		side.wf = { id: created.id, path: built.path, nodeName: built.nodeName };
+		side.wf = {
+			id: created.id,
+			path: built.path,
+			nodeName: built.nodeName,
+			nodeNames: built.nodeNames,
+		};
 		side.runs = [];
 	}
 	const problems = [];
@@ -215,17 +229,18 @@ async function compareNodes(ctx, { title, latencyMs, sides, api, opts }) {
 		for (const side of sides) side.runs.push(await run(side, `run ${rep}`));
 	}
 	const ours = sides.find((s) => s.isDefault) || sides.find((s) => !s.builtIn);
-	const builtIn = sides.find((s) => s.builtIn);
-	const sameRequests = ours.runs[0].fingerprint === builtIn.runs[0].fingerprint;
-	if (!sameRequests) {
+	let sameRequests = true;
+	for (const builtIn of sides.filter((s) => s.builtIn)) {
+		if (ours.runs[0].fingerprint === builtIn.runs[0].fingerprint) continue;
+		sameRequests = false;
 		problems.push(
-			`${title}: the two sides did not send the same requests, e.g. ours ${JSON.stringify(ours.runs[0].sample)} vs built-in ${JSON.stringify(builtIn.runs[0].sample)}`,
+			`${title}: ours and ${builtIn.label} did not send the same requests, e.g. ours ${JSON.stringify(ours.runs[0].sample)} vs built-in ${JSON.stringify(builtIn.runs[0].sample)}`,
 		);
 	}
 	return { title, latencyMs, sides, sameRequests, problems };
 }
 
-function consentSides(ctx, { opts, option, latencyMs, httpVersion }) {
+function consentSides(ctx, { opts, option, httpVersion }) {
 	const { n8n, sim } = ctx;
 	const webhookUrl = `${n8n.url}/webhook/sbl-bench-no-events`;
 	const cred = (label) => () => S.consentCredential(ctx, `bench cf ${label}`);
@@ -246,14 +261,22 @@ function consentSides(ctx, { opts, option, latencyMs, httpVersion }) {
 			build: (c) => B.consentFlowCreate({ count: opts.items, cred: c, webhookUrl }),
 		},
 		{
-			label: 'HTTP Request + oAuth2Api (n8n sends all items at once)',
-			builtIn: true,
+			label: 'HTTP Request + oAuth2Api, body Using JSON (one expression per item)',
+			builtIn: 'one expression',
 			credential: genericCred('x'),
 			build: (c) =>
 				B.httpConsentCreate({ count: opts.items, cred: c, sim, webhookUrl, httpVersion }),
 		},
+		{
+			label:
+				'HTTP Request + oAuth2Api, body Using Fields Below (fields mapped one by one: 3 expressions per item, as ours)',
+			builtIn: 'fields one by one',
+			credential: genericCred('f'),
+			build: (c) =>
+				B.httpConsentCreateFields({ count: opts.items, cred: c, sim, webhookUrl, httpVersion }),
+		},
 	];
-	if (latencyMs && option.exists) {
+	if (option.exists) {
 		for (const level of opts.levels) {
 			if (level === option.default) continue;
 			sides.push({
@@ -266,7 +289,7 @@ function consentSides(ctx, { opts, option, latencyMs, httpVersion }) {
 	return sides;
 }
 
-function estimateSides(ctx, { opts, option, latencyMs, httpVersion }) {
+function estimateSides(ctx, { opts, option, httpVersion }) {
 	const { sim } = ctx;
 	const cred = (label) => () => S.estimateCredential(ctx, `bench ree ${label}`);
 	const genericCred = (label) => () =>
@@ -284,20 +307,25 @@ function estimateSides(ctx, { opts, option, latencyMs, httpVersion }) {
 			build: (c) => B.estimateGet({ count: opts.items, cred: c }),
 		},
 		{
-			label: 'HTTP Request + oAuth2Api (n8n sends all items at once)',
-			builtIn: true,
+			label: 'HTTP Request + oAuth2Api, templated URL (one expression per item)',
+			builtIn: 'one expression',
 			credential: genericCred('x'),
 			build: (c) => B.httpEstimateGet({ count: opts.items, cred: c, sim, httpVersion }),
 		},
+		{
+			label:
+				'Edit Fields (5 fields mapped one by one) → HTTP Request + oAuth2Api, templated URL (6 expressions per item; node time = both nodes)',
+			builtIn: 'fields one by one',
+			credential: genericCred('f'),
+			build: (c) => B.httpEstimateGetFields({ count: opts.items, cred: c, sim, httpVersion }),
+		},
 	];
-	if (latencyMs) {
-		for (const level of opts.levels) {
-			if (level === option.default) continue;
-			sides.push({
-				label: ourLabel(level),
-				build: (c) => B.estimateGet({ count: opts.items, cred: c, concurrency: level }),
-			});
-		}
+	for (const level of opts.levels) {
+		if (level === option.default) continue;
+		sides.push({
+			label: ourLabel(level),
+			build: (c) => B.estimateGet({ count: opts.items, cred: c, concurrency: level }),
+		});
 	}
 	return sides;
 }
@@ -418,7 +446,7 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 
 function concurrencySummary(comparisons) {
 	const lines = [];
-	for (const c of comparisons.filter((x) => x.latencyMs && x.sides.length > 2)) {
+	for (const c of comparisons.filter((x) => x.sides.some((s) => !s.builtIn && !s.isDefault))) {
 		const ours = c.sides
 			.filter((s) => !s.builtIn)
 			.map((s) => ({
@@ -427,14 +455,16 @@ function concurrencySummary(comparisons) {
 				isDefault: s.isDefault,
 			}))
 			.sort((a, b) => a.level - b.level);
-		const builtIn = c.sides.find((s) => s.builtIn);
+		const builtIns = c.sides
+			.filter((s) => s.builtIn)
+			.map((s) => `HTTP Request, ${s.builtIn}: ${R.secs(M.median(s.runs.map((r) => r.nodeMs)))} s`);
 		const one = ours.find((o) => o.level === 1);
 		const parts = ours.map(
 			(o) =>
 				`${o.level}${o.isDefault ? ' (default)' : ''}: ${R.secs(o.node)} s${one && o.level !== 1 ? ` (×${R.fmt(one.node / o.node, 1)} vs 1)` : ''}`,
 		);
 		lines.push(
-			`- ${c.title}, +${c.latencyMs} ms, node time by Concurrent Requests — ${parts.join('; ')}; HTTP Request (all at once): ${R.secs(M.median(builtIn.runs.map((r) => r.nodeMs)))} s.`,
+			`- ${c.title}, ${c.latencyMs ? `+${c.latencyMs} ms` : 'loopback'}, node time by Concurrent Requests — ${parts.join('; ')}; ${builtIns.join('; ')} (all items at once).`,
 		);
 	}
 	return lines.join('\n');
@@ -461,7 +491,8 @@ Community Nodes screen does) against the simulator (own process, loopback). Meas
 
 Machine: ${info.nproc} cores (nproc), ${R.fmt(info.ramGiB, 0)} GiB RAM, ${info.cpu}; n8n ${info.n8nVersion} on Node ${info.n8nNode}
 (the script itself on Node ${process.versions.node}); package at commit ${info.commit}. Run on ${date}, ${R.fmt(runSeconds / 60, 1)} min in total; 1-minute load
-average ${R.fmt(info.loadBefore, 2)} before and ${R.fmt(info.loadAfter, 2)} after (the machine is shared: read medians, not single runs).
+average (\`uptime\`) ${R.fmt(info.loadBefore, 2)} before, ${loadRange(comparisons)} at the end of each measured execution, ${R.fmt(info.loadAfter, 2)} after
+(the machine is shared: read medians, not single runs).
 
 ### ${R.fmt(opts.items)} items per execution: our node vs HTTP Request + generic OAuth2 credential
 
@@ -471,7 +502,17 @@ package's OAuth2 types). Built-in: HTTP Request ${versions.httpRequest} with Aut
 Type* → *OAuth2 API* (\`oAuth2Api\`, grant type Client Credentials, the same client, token URL and
 scope, client authentication in the header like ours), the same \`POST /api/flow-definitions/sbl\` with
 the same JSON body per item, resp. the same \`POST …/RealEstates/{knr}/{gnr}/{bnr}/{fnr}/{snr}/EvEstimate\`
-(${comparisons.every((c) => c.sameRequests) ? 'checked: in every comparison both sides sent the same set of requests — method, path, JSON body' : 'the request sets differed somewhere: see Problems'}).
+(${comparisons.every((c) => c.sameRequests) ? 'checked: in every comparison every side sent the same set of requests — method, path, JSON body' : 'the request sets differed somewhere: see Problems'}).
+Each built-in job in two variants, because n8n evaluates each expression parameter separately (one
+evaluation however many \`{{ }}\` it holds) and that is where most of the time goes:
+*one expression* — create: Send Body → JSON → Using JSON, one templated JSON body; get: one templated
+URL; *fields one by one* — create: Send Body → JSON → Using Fields Below, one body parameter per field
+(expressions for nationalId, lastName and externalId, fixed text for organizationId, redirectUrl and
+webhookUrl: exactly the expressions our node's parameters hold in this workflow, 3 per item); get: the
+HTTP Request node has a single URL parameter, so mapping the identity one field per expression takes an
+Edit Fields (Set 3.4, only the set fields) node before it with knr, gnr, bnr, fnr, snr as five
+expressions, then the same templated URL (6 evaluations per item; ours: 5) — its node time is the sum
+of both nodes' \`executionTime\`.
 HTTP Request has no concurrency setting: without its Batching option it starts each item's request as
 soon as the item's parameters are read, without waiting for earlier answers, and awaits them all together. *Node time* = the node's \`executionTime\` in n8n's execution data; *wall time* = the
 execution's \`startedAt → stoppedAt\` (webhook, Code node and saving included). "+${opts.latency} ms" = the
@@ -483,8 +524,34 @@ ${cfOption.exists ? '' : `\nThe Consent Flow node in this build has no Concurren
 ${R.nodeTable(comparisons)}
 
 ${concurrencySummary(comparisons)}
+${
+	receivers
+		? ''
+		: `
+${nodeProblems(problems)}
 
-### Signed deliveries: Consent Flow Trigger vs Webhook node
+This run skipped the signed deliveries (\`--no-deliveries\`): the next subsection is the previous
+full run's, unchanged.
+`
+}${receivers ? deliveriesText({ opts, versions, receivers, problems }) : ''}`;
+}
+
+function nodeProblems(problems) {
+	return problems.length
+		? `Problems seen in this run:\n\n${problems.map((p) => `- ${p}`).join('\n')}\n`
+		: 'Every execution succeeded with the expected item count.';
+}
+
+function loadRange(comparisons) {
+	const loads = comparisons.flatMap((c) => c.sides.flatMap((s) => s.runs.map((r) => r.load)));
+	return loads.length
+		? `${R.fmt(Math.min(...loads), 2)}–${R.fmt(Math.max(...loads), 2)} (median ${R.fmt(M.median(loads), 2)})`
+		: '—';
+}
+
+function deliveriesText({ opts, versions, receivers, problems }) {
+	return `
+${R.DELIVERIES}
 
 ${R.fmt(opts.deliveries)} deliveries per run (after a warm-up of ${opts.warmDeliveries}), from ${opts.senders} concurrent senders, each on a new
 connection; bodies, \`${'x-acme-sbl-signature'}\` (hex HMAC-SHA256 of the exact bytes) and headers made by the
@@ -512,7 +579,7 @@ async function main() {
 	const info = { ...R.machine() };
 	info.loadBefore = info.load;
 	log(
-		`bench:n8n ${opts.quick ? '(quick) ' : ''}— ${opts.items} items, ${opts.deliveries} deliveries, ${opts.reps} run(s) each, +${opts.latency} ms, levels ${opts.levels.join(',')}`,
+		`bench:n8n ${opts.quick ? '(quick) ' : ''}— ${opts.items} items, ${opts.deliveries2 ? opts.deliveries : 'no'} deliveries, ${opts.reps} run(s) each, +${opts.latency} ms, levels ${opts.levels.join(',')}`,
 	);
 
 	const pkg = packPackage({ build: 'if-missing' });
@@ -576,12 +643,14 @@ async function main() {
 	}
 	await M.clearFaults(sim);
 
-	const receivers = await compareReceivers(ctx, { opts, webhookVersion: versions.webhook });
+	const receivers = opts.deliveries2
+		? await compareReceivers(ctx, { opts, webhookVersion: versions.webhook })
+		: null;
 
 	await cleanup();
 	info.loadAfter = os.loadavg()[0];
 	const runSeconds = (Date.now() - started) / 1000;
-	const problems = [...comparisons.flatMap((c) => c.problems), ...receivers.problems];
+	const problems = [...comparisons.flatMap((c) => c.problems), ...(receivers?.problems || [])];
 	const text = sectionText({
 		opts,
 		info,
@@ -595,7 +664,9 @@ async function main() {
 	});
 	process.stdout.write(`\n${text}\n`);
 	if (opts.write) {
-		R.writeSection(BENCHMARKS, R.SECTION, text, { keep: '### Reading' });
+		R.writeSection(BENCHMARKS, R.SECTION, text, {
+			keep: receivers ? ['### Reading'] : [R.DELIVERIES, '### Reading'],
+		});
 		log(`wrote the section "${R.SECTION.slice(3)}" of BENCHMARKS.md`);
 	}
 	log(`done in ${R.fmt(runSeconds / 60, 1)} min`);

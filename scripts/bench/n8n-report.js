@@ -8,6 +8,7 @@ const { execFileSync } = require('node:child_process');
 const { median } = require('./n8n-measure');
 
 const SECTION = '## Side by side in one n8n';
+const DELIVERIES = '### Signed deliveries: Consent Flow Trigger vs Webhook node';
 
 function machine() {
 	let cpu = 'unknown CPU';
@@ -43,21 +44,37 @@ function sideLabel(side) {
 	return side.label + (side.isDefault ? ' (default)' : '');
 }
 
-/** Rows of one node comparison: { title, latencyMs, sides:[{ label, builtIn, runs, warm }] }. */
+/**
+ * Rows of the node comparisons: [{ title, latencyMs, sides:[{ label, builtIn, runs, warm }] }].
+ * `builtIn` is the built-in side's short name (e.g. "one expression"); one ratio column per name.
+ */
 function nodeTable(comparisons) {
+	const names = [
+		...new Set(comparisons.flatMap((c) => c.sides.filter((s) => s.builtIn).map((s) => s.builtIn))),
+	];
 	const lines = [
-		"| Job | Per request | Side | Node time, s (median) | runs, s | Execution wall time, s (median) | Speed ratio node / wall (built-in time ÷ this row's; >1 = ours faster) | Token requests per execution (first → measured) |",
-		'|---|---|---|---:|---|---:|---:|---|',
+		`| Job | Per request | Side | Node time, s (median) | runs, s | Execution wall time, s (median) | ${names.map((n) => `Speed ratio node / wall vs HTTP Request, ${n} (its time ÷ this row's; >1 = this row faster)`).join(' | ')} | Token requests per execution (first → measured) |`,
+		`|---|---|---|---:|---|---:|${names.map(() => '---:|').join('')}---|`,
 	];
 	for (const c of comparisons) {
-		const builtIn = c.sides.find((s) => s.builtIn);
-		const bNode = median(builtIn.runs.map((r) => r.nodeMs));
-		const bWall = median(builtIn.runs.map((r) => r.wallMs));
+		const refs = names.map((n) => {
+			const b = c.sides.find((s) => s.builtIn === n);
+			return b
+				? {
+						node: median(b.runs.map((r) => r.nodeMs)),
+						wall: median(b.runs.map((r) => r.wallMs)),
+						b,
+					}
+				: null;
+		});
 		for (const s of c.sides) {
 			const node = median(s.runs.map((r) => r.nodeMs));
 			const wall = median(s.runs.map((r) => r.wallMs));
+			const ratios = refs.map((ref) =>
+				!ref || ref.b === s ? '—' : `${ratio(ref.node, node)} / ${ratio(ref.wall, wall)}`,
+			);
 			lines.push(
-				`| ${c.title} | ${c.latencyMs ? `+${c.latencyMs} ms` : 'loopback'} | ${sideLabel(s)} | ${secs(node)} | ${s.runs.map((r) => secs(r.nodeMs)).join(', ')} | ${secs(wall)} | ${s.builtIn ? '—' : `${ratio(bNode, node)} / ${ratio(bWall, wall)}`} | ${tokenText(s)} |`,
+				`| ${c.title} | ${c.latencyMs ? `+${c.latencyMs} ms` : 'loopback'} | ${sideLabel(s)} | ${secs(node)} | ${s.runs.map((r) => secs(r.nodeMs)).join(', ')} | ${secs(wall)} | ${ratios.join(' | ')} | ${tokenText(s)} |`,
 			);
 		}
 	}
@@ -91,9 +108,9 @@ function webhookTable(sides) {
 }
 
 /**
- * Replaces (or appends) the section starting with `heading` up to the next `## ` heading. A
- * subsection `keep` (e.g. "### Reading", written by hand about an earlier run) of the old section
- * is carried over to the end of the new one.
+ * Replaces (or appends) the section starting with `heading` up to the next `## ` heading. Each
+ * subsection named in `keep` (a heading or a list of them, e.g. "### Reading", written by hand
+ * about an earlier run) is carried over from the old section to the end of the new one, in order.
  */
 function writeSection(file, heading, text, { keep } = {}) {
 	const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
@@ -106,9 +123,10 @@ function writeSection(file, heading, text, { keep } = {}) {
 		const old = current.slice(start, after < 0 ? current.length : after + 1);
 		const tail = after < 0 ? '' : current.slice(after + 1);
 		let body = text.trim();
-		const kept = keep ? old.indexOf(`\n${keep}\n`) : -1;
-		if (kept >= 0) {
-			const end = old.indexOf('\n### ', kept + keep.length + 1);
+		for (const sub of [keep || []].flat()) {
+			const kept = old.indexOf(`\n${sub}\n`);
+			if (kept < 0) continue;
+			const end = old.indexOf('\n### ', kept + sub.length + 1);
 			body += `\n\n${old.slice(kept + 1, end < 0 ? old.length : end).trim()}`;
 		}
 		next = `${current.slice(0, start)}${body}\n${tail ? `\n${tail}` : ''}`;
@@ -116,4 +134,14 @@ function writeSection(file, heading, text, { keep } = {}) {
 	fs.writeFileSync(file, next);
 }
 
-module.exports = { SECTION, machine, fmt, secs, ratio, nodeTable, webhookTable, writeSection };
+module.exports = {
+	SECTION,
+	DELIVERIES,
+	machine,
+	fmt,
+	secs,
+	ratio,
+	nodeTable,
+	webhookTable,
+	writeSection,
+};

@@ -61,10 +61,11 @@ function objectsCode(count) {
 }
 
 /**
- * Webhook (answers when the last node finished, no data) → Code (the items) → node under test.
+ * Webhook (answers when the last node finished, no data) → Code (the items) → [`before` →] node
+ * under test.
  * Returns { workflow, path, nodeName }.
  */
-function itemsWorkflow(name, itemsCode, node) {
+function itemsWorkflow(name, itemsCode, node, { before } = {}) {
 	const path = W.uniquePath('bench');
 	const start = W.webhookNode({
 		name: START_NODE,
@@ -74,9 +75,10 @@ function itemsWorkflow(name, itemsCode, node) {
 		position: [0, 0],
 	});
 	const input = codeNode(INPUT_NODE, itemsCode, [220, 0]);
-	const under = { ...node, name: NODE_UNDER_TEST, position: [440, 0] };
+	const mid = before ? [{ ...before, position: [440, 0] }] : [];
+	const under = { ...node, name: NODE_UNDER_TEST, position: [440 + 220 * mid.length, 0] };
 	return {
-		workflow: W.workflow(`${name} ${path}`, [start, input, under]),
+		workflow: W.workflow(`${name} ${path}`, [start, input, ...mid, under]),
 		path,
 		nodeName: NODE_UNDER_TEST,
 	};
@@ -106,12 +108,22 @@ function consentFlowCreate({ count, cred, webhookUrl, concurrency }) {
 	return itemsWorkflow('bench cf-create ours', applicantsCode(count), node);
 }
 
-/** HTTP Request node (POST) with the generic OAuth2 credential (client credentials); no body without `jsonBody`. */
-function httpOAuth2Node({ url, jsonBody, cred, typeVersion }) {
+/**
+ * HTTP Request node (POST) with the generic OAuth2 credential (client credentials); no body
+ * without `jsonBody` or `bodyFields` (`[[name, value], …]`: Send Body → JSON → Using Fields Below).
+ */
+function httpOAuth2Node({ url, jsonBody, bodyFields, cred, typeVersion, position = [440, 0] }) {
 	const body =
-		jsonBody === undefined
-			? {}
-			: { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody };
+		bodyFields !== undefined
+			? {
+					sendBody: true,
+					contentType: 'json',
+					specifyBody: 'keypair',
+					bodyParameters: { parameters: bodyFields.map(([name, value]) => ({ name, value })) },
+				}
+			: jsonBody === undefined
+				? {}
+				: { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody };
 	return baseNode(
 		'n8n-nodes-base.httpRequest',
 		NODE_UNDER_TEST,
@@ -124,7 +136,7 @@ function httpOAuth2Node({ url, jsonBody, cred, typeVersion }) {
 			...body,
 			options: {},
 		},
-		[440, 0],
+		position,
 		{ credentials: { oAuth2Api: { id: cred.id, name: cred.name } } },
 	);
 }
@@ -149,6 +161,28 @@ function httpConsentCreate({ count, cred, sim, webhookUrl, httpVersion }) {
 		typeVersion: httpVersion,
 	});
 	return itemsWorkflow('bench cf-create http', applicantsCode(count), node);
+}
+
+/**
+ * The same create with the body built field by field (Send Body → JSON → Using Fields Below): one
+ * body parameter per field, an expression exactly where our node has one (nationalId, lastName,
+ * externalId), the fixed values as fixed text (like our node's parameters).
+ */
+function httpConsentCreateFields({ count, cred, sim, webhookUrl, httpVersion }) {
+	const node = httpOAuth2Node({
+		url: `${sim.consentBaseUrl}/api/flow-definitions/sbl`,
+		bodyFields: [
+			['nationalId', '={{ $json.nationalId }}'],
+			['lastName', '={{ $json.lastName }}'],
+			['organizationId', ORG],
+			['redirectUrl', REDIRECT],
+			['webhookUrl', webhookUrl],
+			['externalId', '={{ $json.externalId }}'],
+		],
+		cred,
+		typeVersion: httpVersion,
+	});
+	return itemsWorkflow('bench cf-create http fields', applicantsCode(count), node);
 }
 
 /** Real Estate Estimate node, estimate → get (concurrency undefined = the node's default). */
@@ -179,6 +213,43 @@ function httpEstimateGet({ count, cred, sim, httpVersion, jsonBody }) {
 	const url = `=${sim.estimateBaseUrl}/RealEstates/{{ $json.knr }}/{{ $json.gnr }}/{{ $json.bnr }}/{{ $json.fnr }}/{{ $json.snr }}/EvEstimate`;
 	const node = httpOAuth2Node({ url, jsonBody, cred, typeVersion: httpVersion });
 	return itemsWorkflow('bench ree-get http', objectsCode(count), node);
+}
+
+/**
+ * The same estimate request with the identity mapped field by field. n8n evaluates a parameter
+ * once however many {{ }} it holds, and the HTTP Request node has a single URL parameter, so one
+ * expression per field needs a node before it: Edit Fields (Set 3.4, only the set fields) maps
+ * knr, gnr, bnr, fnr, snr with one expression each, then HTTP Request builds the URL from them
+ * (one more expression). `nodeNames`: node time = both nodes' executionTime.
+ */
+function httpEstimateGetFields({ count, cred, sim, httpVersion }) {
+	const fields = ['knr', 'gnr', 'bnr', 'fnr', 'snr'];
+	const set = baseNode(
+		'n8n-nodes-base.set',
+		'Map Identity',
+		3.4,
+		{
+			mode: 'manual',
+			assignments: {
+				assignments: fields.map((f) => ({
+					id: crypto.randomUUID(),
+					name: f,
+					value: `={{ $json.${f} }}`,
+					type: f === 'knr' ? 'string' : 'number',
+				})),
+			},
+			includeOtherFields: false,
+			options: {},
+		},
+		[440, 0],
+	);
+	const url = `=${sim.estimateBaseUrl}/RealEstates/{{ $json.knr }}/{{ $json.gnr }}/{{ $json.bnr }}/{{ $json.fnr }}/{{ $json.snr }}/EvEstimate`;
+	const http = httpOAuth2Node({ url, cred, typeVersion: httpVersion });
+	const built = itemsWorkflow('bench ree-get http fields', objectsCode(count), http, {
+		before: set,
+	});
+	built.nodeNames = [set.name, NODE_UNDER_TEST];
+	return built;
 }
 
 // ---- signed deliveries --------------------------------------------------------------------------
@@ -291,6 +362,8 @@ module.exports = {
 	httpConsentCreate,
 	estimateGet,
 	httpEstimateGet,
+	httpConsentCreateFields,
+	httpEstimateGetFields,
 	triggerWorkflow,
 	bareWebhookWorkflow,
 	diyWorkflow,
