@@ -77,8 +77,8 @@ export function parseHttpDate(text: string): number | undefined {
 		return utc(year, match[3], Number(match[2]), match[5], match[6], match[7]);
 	}
 	match = ASCTIME_DATE.exec(text);
-	if (match)
-		return utc(Number(match[7]), match[2], Number(match[3].trim()), match[4], match[5], match[6]);
+	// the day may be space-padded (` 6`): Number() ignores the space
+	if (match) return utc(Number(match[7]), match[2], Number(match[3]), match[4], match[5], match[6]);
 	return undefined;
 }
 
@@ -133,19 +133,26 @@ export function releaseBody(body: unknown): void {
 	if (typeof destroy === 'function') (destroy as () => void).call(body);
 }
 
-/** Waits `ms`, or less when `signal` aborts first. */
-async function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Waits `ms`, or less when `signal` aborts first. Exported for its tests only. The abort
+ * listener is removed once the wait is over (an AbortSignal dispatches `abort` at most once,
+ * so no `once` option is needed).
+ */
+export async function waitUnlessAborted(
+	ms: number,
+	signal: AbortSignal | undefined,
+): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) return;
-	let onAbort: (() => void) | undefined;
+	let onAbort = (): void => {};
 	const aborted = new Promise<void>((resolve) => {
 		onAbort = () => resolve();
-		signal.addEventListener('abort', onAbort, { once: true });
 	});
+	signal.addEventListener('abort', onAbort);
 	try {
 		await Promise.race([sleep(ms), aborted]);
 	} finally {
-		if (onAbort) signal.removeEventListener('abort', onAbort);
+		signal.removeEventListener('abort', onAbort);
 	}
 }
 
