@@ -108,7 +108,7 @@ export function objectIdentificationFields(operations: string[]): INodePropertie
 }
 
 /** Default of "Concurrent Requests" (see BENCHMARKS.md, "Real Estate Estimate"). */
-export const DEFAULT_CONCURRENCY = 10;
+export const DEFAULT_CONCURRENCY = 20;
 
 export const optionsField: INodeProperties = {
 	displayName: 'Options',

@@ -11,7 +11,7 @@ export const DEFAULT_RETRY_DELAY_MS = 1000;
 export const MAX_RETRY_WAIT_MS = 30_000;
 
 /** Default of "Concurrent Requests" (see BENCHMARKS.md, "Side by side in one n8n"). */
-export const DEFAULT_CONCURRENCY = 10;
+export const DEFAULT_CONCURRENCY = 20;
 
 /** Options shared by create and delete: concurrency, and how often and how long to wait when the service is busy. */
 export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] {

@@ -70,10 +70,10 @@ async function fetchBasis(gnr: number): Promise<unknown> {
 test.each([
 	[1, 1],
 	[2, 2],
-	[undefined, 10], // the default
-	[50, 11], // the first item runs alone (a cold token is fetched once), then the other eleven at once
+	[undefined, 20], // the default
+	[50, 23], // the first item runs alone (a cold token is fetched once), then the other 23 at once
 ])('Concurrent Requests %p: at most %p requests in flight', async (concurrency, expected) => {
-	const gnrs = [21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32];
+	const gnrs = Array.from({ length: 24 }, (_, i) => 21 + i);
 	await addFault(sim, {
 		latencyMs: 60,
 		count: gnrs.length,

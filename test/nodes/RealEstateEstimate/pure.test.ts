@@ -407,7 +407,7 @@ describe('node description', () => {
 		expect(property('binaryPropertyName').default).toBe('data');
 		expect((property('options').options as INodeProperties[])[0]).toMatchObject({
 			name: 'concurrency',
-			default: 10,
+			default: 20,
 		});
 	});
 });
