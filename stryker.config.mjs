@@ -9,6 +9,7 @@ export default {
 		'nodes/shared/identifiers.ts',
 		'nodes/shared/dates.ts',
 		'nodes/shared/{http,transport/retry}.ts',
+		'nodes/shared/transport/failure.ts',
 		'nodes/ConsentFlowTrigger/signature.ts',
 		'nodes/ConsentFlowTrigger/envelope.ts',
 		'nodes/ConsentFlowTrigger/dedupe.ts',

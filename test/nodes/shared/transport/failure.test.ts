@@ -1,0 +1,439 @@
+/**
+ * failure.ts against its documented contract: whatever n8n's request helper throws becomes a
+ * plain `HttpFailure` (status, lower-cased response headers, parsed body, network code, OAuth2
+ * error code per RFC 6749 §5.2), `classifyFailure` gives exactly one kind, and `serviceText`
+ * reads the error body forms the service documents (message fields, fields[], problem details
+ * errors{} per RFC 9457).
+ */
+import {
+	NETWORK_ERRORS,
+	classifyFailure,
+	isHttpFailure,
+	isNotSent,
+	networkWords,
+	normalizeHttpError,
+	serviceText,
+	tokenFailureReason,
+} from '../../../../nodes/shared/transport/failure';
+import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
+
+const failure = (partial: Partial<HttpFailure>): HttpFailure => ({
+	headers: {},
+	message: 'x',
+	tokenFailure: false,
+	...partial,
+});
+
+describe('network codes', () => {
+	test.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])(
+		'%s: the connection never carried the request',
+		(code) => {
+			expect(isNotSent(code)).toBe(true);
+			expect(classifyFailure(failure({ code }))).toBe('network-not-sent');
+		},
+	);
+
+	test.each([
+		'ECONNRESET',
+		'ECONNABORTED',
+		'ETIMEDOUT',
+		'ESOCKETTIMEDOUT',
+		'EPIPE',
+		'UND_ERR_SOCKET',
+		'UND_ERR_HEADERS_TIMEOUT',
+		'UND_ERR_BODY_TIMEOUT',
+		'UND_ERR_CONNECT_TIMEOUT',
+	])('%s: the request may have been sent', (code) => {
+		expect(isNotSent(code)).toBe(false);
+		expect(classifyFailure(failure({ code }))).toBe('network-maybe-sent');
+	});
+
+	test('unknown, empty or missing codes are not "not sent"', () => {
+		expect(isNotSent(undefined)).toBe(false);
+		expect(isNotSent('')).toBe(false);
+		expect(isNotSent('EWHATEVER')).toBe(false);
+		expect(isNotSent('toString')).toBe(false);
+	});
+
+	test('words for each code, a generic text otherwise', () => {
+		expect(networkWords('ECONNREFUSED')).toBe('the connection was refused');
+		expect(networkWords('ENOTFOUND')).toBe('the host name was not found');
+		expect(networkWords('ETIMEDOUT')).toBe('the connection timed out');
+		expect(networkWords('UND_ERR_HEADERS_TIMEOUT')).toBe('the answer timed out');
+		for (const [code, { words }] of Object.entries(NETWORK_ERRORS)) {
+			expect(networkWords(code)).toBe(words);
+			expect(words).not.toBe('');
+		}
+		expect(networkWords(undefined)).toBe('the connection failed');
+		expect(networkWords('')).toBe('the connection failed');
+		expect(networkWords('EWHATEVER')).toBe('the connection failed');
+	});
+});
+
+describe('normalizeHttpError', () => {
+	test('status, headers and body of an axios-like error; no request config is kept', () => {
+		const error = Object.assign(new Error('Request failed with status code 422'), {
+			config: { headers: { Authorization: 'Bearer SECRET' } },
+			response: {
+				status: 422,
+				headers: { 'Content-Type': 'application/json', 'X-Multi': ['a', 'b'], 'X-Null': null },
+				data: '  {"message":"bad"}  ',
+			},
+		});
+		const result = normalizeHttpError(error);
+		expect(result).toEqual({
+			status: 422,
+			headers: { 'content-type': 'application/json', 'x-multi': 'a, b' },
+			body: { message: 'bad' },
+			code: undefined,
+			message: 'Request failed with status code 422',
+			tokenFailure: false,
+			oauthError: undefined,
+		});
+		expect(JSON.stringify(result)).not.toContain('SECRET');
+	});
+
+	test('headers objects with toJSON() are read through it; numbers become strings', () => {
+		const headers = {
+			toJSON: () => ({ 'Retry-After': 5, 'X-Undefined': undefined }),
+			'x-not-this': 'hidden',
+		};
+		const result = normalizeHttpError({ message: 'm', response: { status: 429, headers } });
+		expect(result.headers).toEqual({ 'retry-after': '5' });
+	});
+
+	test('no headers or odd headers give an empty record', () => {
+		expect(normalizeHttpError({ message: 'm', response: { status: 500 } }).headers).toEqual({});
+		expect(
+			normalizeHttpError({ message: 'm', response: { status: 500, headers: 'x' } }).headers,
+		).toEqual({});
+		expect(
+			normalizeHttpError({ message: 'm', response: { status: 500, headers: { toJSON: () => 3 } } })
+				.headers,
+		).toEqual({});
+	});
+
+	test('statusCode (request-style) and a response found through the cause chain', () => {
+		expect(normalizeHttpError({ message: 'm', response: { statusCode: 404 } }).status).toBe(404);
+		const deep = { cause: { cause: { cause: { response: { status: 503, body: 'busy' } } } } };
+		const result = normalizeHttpError({ message: 'outer', cause: deep });
+		expect(result.status).toBe(503);
+		expect(result.body).toBe('busy');
+	});
+
+	test('the cause chain is followed five levels deep, not further', () => {
+		const nest = (levels: number, leaf: object): object => {
+			let value: object = leaf;
+			for (let i = 0; i < levels; i++) value = { cause: value };
+			return value;
+		};
+		expect(normalizeHttpError(nest(4, { response: { status: 503 } })).status).toBe(503);
+		expect(normalizeHttpError(nest(5, { response: { status: 503 } })).status).toBeUndefined();
+		expect(normalizeHttpError(nest(4, { code: 'ECONNRESET' })).code).toBe('ECONNRESET');
+		expect(normalizeHttpError(nest(5, { code: 'ECONNRESET' })).code).toBeUndefined();
+		expect(normalizeHttpError(nest(4, { body: { error: 'invalid_scope' } })).oauthError).toBe(
+			'invalid_scope',
+		);
+		expect(
+			normalizeHttpError(nest(5, { body: { error: 'invalid_scope' } })).oauthError,
+		).toBeUndefined();
+	});
+
+	test('a response without a numeric status is not the response', () => {
+		const result = normalizeHttpError({
+			message: 'm',
+			response: { status: '503', data: 'x' },
+			cause: { response: { status: 502, data: 'inner' } },
+		});
+		expect(result.status).toBe(502);
+		expect(result.body).toBe('inner');
+	});
+
+	test("n8n's httpCode is used when there is no response, only when it is a status", () => {
+		expect(normalizeHttpError({ message: 'm', httpCode: '404' }).status).toBe(404);
+		expect(normalizeHttpError({ message: 'm', httpCode: 100 }).status).toBe(100);
+		expect(normalizeHttpError({ message: 'm', httpCode: '99' }).status).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', httpCode: 'ECONNREFUSED' }).status).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', httpCode: '404.5' }).status).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', httpCode: null }).status).toBeUndefined();
+		expect(
+			normalizeHttpError({ message: 'm', httpCode: '404', response: { status: 503 } }).status,
+		).toBe(503);
+	});
+
+	test('network codes: E… and UND_ERR… codes only', () => {
+		expect(normalizeHttpError({ message: 'm', code: 'ECONNRESET' }).code).toBe('ECONNRESET');
+		expect(normalizeHttpError({ message: 'm', code: 'UND_ERR_SOCKET' }).code).toBe(
+			'UND_ERR_SOCKET',
+		);
+		expect(normalizeHttpError({ message: 'm', code: 'ERR_BAD_REQUEST' }).code).toBe(
+			'ERR_BAD_REQUEST',
+		);
+		expect(normalizeHttpError({ message: 'm', code: 'xECONNRESET' }).code).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', code: 'ECONNRESET1' }).code).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', code: 'Econnreset' }).code).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', code: 404 }).code).toBeUndefined();
+		expect(
+			normalizeHttpError({ message: 'm', code: 'bad', cause: { code: 'ETIMEDOUT' } }).code,
+		).toBe('ETIMEDOUT');
+	});
+
+	test('the message is the error message, or the thrown value as text', () => {
+		expect(normalizeHttpError(new Error('boom')).message).toBe('boom');
+		expect(normalizeHttpError('plain').message).toBe('plain');
+		expect(normalizeHttpError(null)).toMatchObject({ message: 'null', headers: {} });
+		expect(normalizeHttpError({ message: 3 }).message).toBe('[object Object]');
+	});
+
+	test('bodies: JSON parsed, other text kept and clipped, a Buffer decoded, blank is none', () => {
+		const body = (data: unknown) =>
+			normalizeHttpError({ message: 'm', response: { status: 400, data } }).body;
+		expect(body('{"a":1}')).toEqual({ a: 1 });
+		expect(body(Buffer.from('{"a":2}'))).toEqual({ a: 2 });
+		expect(body(Buffer.from('å text'))).toBe('å text');
+		expect(body(' not json ')).toBe('not json');
+		expect(body('   ')).toBeUndefined();
+		expect(body('')).toBeUndefined();
+		expect(body('x'.repeat(500))).toBe('x'.repeat(500));
+		expect(body('x'.repeat(501))).toBe(`${'x'.repeat(500)}…`);
+		expect(body({ already: 'parsed' })).toEqual({ already: 'parsed' });
+		expect(
+			normalizeHttpError({ message: 'm', response: { status: 400, data: null, body: 'b' } }).body,
+		).toBe('b');
+	});
+
+	test('without a response, the body n8n kept as context.data is read', () => {
+		expect(normalizeHttpError({ message: 'm', context: { data: '{"message":"x"}' } }).body).toEqual(
+			{ message: 'x' },
+		);
+		expect(normalizeHttpError({ message: 'm', context: 'x' }).body).toBeUndefined();
+		expect(
+			normalizeHttpError({
+				message: 'm',
+				response: { status: 400, data: 'own' },
+				context: { data: 'context' },
+			}).body,
+		).toBe('own');
+	});
+
+	describe('token failures', () => {
+		test.each([
+			['Failed to acquire OAuth2 access token: boom'],
+			['could not reach the token endpoint'],
+			['invalid_client'],
+			['INVALID_SCOPE given'],
+			['oauth2 trouble'],
+		])('%j is a token failure', (message) => {
+			expect(normalizeHttpError({ message }).tokenFailure).toBe(true);
+		});
+
+		test('the cause message counts too, a non-string one does not', () => {
+			expect(
+				normalizeHttpError({ message: 'm', cause: { message: 'access token' } }).tokenFailure,
+			).toBe(true);
+			expect(normalizeHttpError({ message: 'm', cause: { message: 5 } }).tokenFailure).toBe(false);
+			expect(
+				normalizeHttpError({ message: 'Request failed', cause: 'access token' }).tokenFailure,
+			).toBe(false);
+		});
+
+		test('an OAuth2 error code in the body makes a token failure', () => {
+			const result = normalizeHttpError({ message: 'm', body: { error: 'unauthorized_client' } });
+			expect(result).toMatchObject({ tokenFailure: true, oauthError: 'unauthorized_client' });
+			expect(normalizeHttpError({ message: 'm', body: { error: 3 } }).oauthError).toBeUndefined();
+		});
+
+		// RFC 6749 §5.2 error descriptions as @n8n/client-oauth2 words them, mapped back to the code
+		test.each([
+			[
+				'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+				'invalid_client',
+			],
+			['The requested scope is invalid, unknown, or malformed.', 'invalid_scope'],
+			[
+				'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid.',
+				'invalid_grant',
+			],
+			[
+				'The client is not authorized to request an authorization code using this method.',
+				'unauthorized_client',
+			],
+			[
+				'The authorization grant type is not supported by the authorization server.',
+				'unsupported_grant_type',
+			],
+			[
+				'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+				'invalid_request',
+			],
+		])('%j → %s', (text, code) => {
+			const prefixed = `Failed to acquire OAuth2 access token:  ${text}`;
+			expect(normalizeHttpError({ message: prefixed })).toMatchObject({
+				oauthError: code,
+				tokenFailure: true,
+			});
+			expect(normalizeHttpError({ message: 'wrapper', cause: { message: text } }).oauthError).toBe(
+				code,
+			);
+			// only at the start of the reason
+			expect(normalizeHttpError({ message: `x ${text}` }).oauthError).toBeUndefined();
+		});
+
+		test('the text mapping is not used when the service answered with a status', () => {
+			const result = normalizeHttpError({
+				message: 'The requested scope is invalid, unknown, or malformed.',
+				response: { status: 400 },
+			});
+			expect(result.oauthError).toBeUndefined();
+		});
+
+		test("tokenFailureReason drops n8n's prefix and surrounding space only", () => {
+			expect(tokenFailureReason('Failed to acquire OAuth2 access token:   bad secret ')).toBe(
+				'bad secret',
+			);
+			expect(tokenFailureReason('X: failed to acquire oauth2 access token: bad')).toBe('bad');
+			expect(tokenFailureReason(' plain reason ')).toBe('plain reason');
+		});
+	});
+});
+
+describe('isHttpFailure', () => {
+	test('a normalized failure is one; errors and partial objects are not', () => {
+		expect(isHttpFailure(failure({}))).toBe(true);
+		expect(isHttpFailure(normalizeHttpError(new Error('x')))).toBe(true);
+		expect(isHttpFailure(new Error('x'))).toBe(false);
+		expect(isHttpFailure(null)).toBe(false);
+		expect(isHttpFailure('x')).toBe(false);
+		expect(isHttpFailure({ message: 'x', tokenFailure: false })).toBe(false);
+		expect(isHttpFailure({ message: 'x', headers: {} })).toBe(false);
+		expect(isHttpFailure({ message: 1, headers: {}, tokenFailure: false })).toBe(false);
+	});
+});
+
+describe('classifyFailure', () => {
+	test('a stop wins over everything, a token failure over any status', () => {
+		expect(classifyFailure(failure({ cancelled: true, tokenFailure: true, status: 401 }))).toBe(
+			'cancelled',
+		);
+		expect(classifyFailure(failure({ cancelled: false, status: 401 }))).toBe('not-authenticated');
+		expect(classifyFailure(failure({ tokenFailure: true, status: 503 }))).toBe('token-refused');
+		expect(classifyFailure(failure({ oauthError: 'invalid_client', status: 400 }))).toBe(
+			'token-refused',
+		);
+		expect(classifyFailure(failure({ oauthError: '', status: 400 }))).toBe('rejected');
+	});
+
+	test.each([
+		[409, 'rejected'],
+		[402, 'unexpected-status'],
+		[405, 'unexpected-status'],
+		[499, 'unexpected-status'],
+		[300, 'unexpected-status'],
+		[501, 'server-error'],
+		[505, 'server-error'],
+		[599, 'server-error'],
+		[600, 'server-error'],
+	])('status %d → %s', (status, kind) => {
+		expect(classifyFailure(failure({ status }))).toBe(kind);
+	});
+
+	test('a status wins over a network code', () => {
+		expect(classifyFailure(failure({ status: 404, code: 'ECONNREFUSED' }))).toBe('not-found');
+	});
+});
+
+describe('serviceText', () => {
+	test('nothing to read', () => {
+		for (const body of [undefined, null, '']) expect(serviceText(body)).toEqual({ fields: [] });
+		expect(serviceText(5)).toEqual({ fields: [] });
+		expect(serviceText([1, 2])).toEqual({ fields: [] });
+	});
+
+	test('a string is kept, clipped to 500 characters', () => {
+		expect(serviceText('x'.repeat(500))).toEqual({ text: 'x'.repeat(500), fields: [] });
+		expect(serviceText('x'.repeat(501)).text).toBe(`${'x'.repeat(500)}…`);
+	});
+
+	test('the first message-like field in order detail, message, error_description, title, error', () => {
+		const all = {
+			detail: 'd',
+			message: 'm',
+			error_description: 'ed',
+			title: 't',
+			error: 'e',
+		};
+		expect(serviceText(all).text).toBe('d');
+		expect(serviceText({ ...all, detail: undefined }).text).toBe('m');
+		expect(serviceText({ ...all, detail: '', message: 3 }).text).toBe('ed');
+		expect(serviceText({ title: 't', error: 'e' }).text).toBe('t');
+		expect(serviceText({ error: 'e' })).toEqual({ text: 'e', fields: [] });
+		expect(serviceText({ message: 'y'.repeat(600) }).text).toBe(`${'y'.repeat(500)}…`);
+	});
+
+	test('without a message and without fields the body itself is the text', () => {
+		expect(serviceText({ code: 7 })).toEqual({ text: '{"code":7}', fields: [] });
+		expect(serviceText({ message: '' }).text).toBe('{"message":""}');
+		const circular: Record<string, unknown> = {};
+		circular.self = circular;
+		expect(serviceText(circular)).toEqual({ text: undefined, fields: [] });
+		expect(serviceText({ big: 'z'.repeat(600) }).text).toHaveLength(501);
+	});
+
+	test('fields[]: each entry with a field name and a message, defaults for missing parts', () => {
+		expect(
+			serviceText({
+				fields: [
+					{ field: 'a', message: 'wrong' },
+					{ field: 3, message: 4 },
+					'not an entry',
+					null,
+					{ message: 'only message' },
+				],
+			}),
+		).toEqual({
+			text: undefined,
+			fields: [
+				{ field: 'a', message: 'wrong' },
+				{ field: '', message: 'invalid' },
+				{ field: '', message: 'only message' },
+			],
+		});
+		expect(serviceText({ fields: 'a' })).toEqual({ text: '{"fields":"a"}', fields: [] });
+	});
+
+	test('problem details errors{}: a list of messages or a single one per field', () => {
+		expect(serviceText({ errors: { a: ['x', 'y'], b: 'z', c: 5 } }).fields).toEqual([
+			{ field: 'a', message: 'x, y' },
+			{ field: 'b', message: 'z' },
+			{ field: 'c', message: '5' },
+		]);
+		expect(serviceText({ errors: ['x'] })).toEqual({ text: '{"errors":["x"]}', fields: [] });
+		expect(
+			serviceText({ fields: [{ field: 'f', message: 'm' }], errors: { e: ['n'] } }).fields,
+		).toEqual([
+			{ field: 'f', message: 'm' },
+			{ field: 'e', message: 'n' },
+		]);
+	});
+
+	test('only plain objects are read (not class instances or buffers)', () => {
+		expect(serviceText(Buffer.from('{"message":"x"}'))).toEqual({ fields: [] });
+		expect(
+			serviceText(
+				new (class {
+					message = 'x';
+				})(),
+			),
+		).toEqual({ fields: [] });
+		expect(serviceText(Object.create(null))).toEqual({ fields: [] });
+		expect(
+			serviceText({
+				fields: [
+					new (class {
+						field = 'f';
+					})(),
+				],
+			}).fields,
+		).toEqual([]);
+	});
+});
