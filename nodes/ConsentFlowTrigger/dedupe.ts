@@ -67,7 +67,7 @@ export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>):
 
 /** Clamps the configured memory size to 1..MAX_REMEMBERED (defaults on junk). */
 export function clampLimit(limit: unknown): number {
-	const n = typeof limit === 'number' ? limit : Number(limit);
+	const n = Number(limit); // a number is itself
 	if (!Number.isFinite(n)) return DEFAULT_REMEMBERED;
 	return Math.min(MAX_REMEMBERED, Math.max(1, Math.floor(n)));
 }

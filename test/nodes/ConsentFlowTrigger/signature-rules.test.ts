@@ -1,0 +1,275 @@
+/**
+ * Rule tests of signature.ts from the published signature rule (consent-flow-service.md,
+ * "Signature": header x-<maker>-sbl-signature, hex HMAC-SHA256 of the request payload keyed
+ * with the secret webhook key) and the documented tolerances (case-insensitive hex, surrounding
+ * whitespace, optional `sha256=`; fail closed on anything else). The reference digest is
+ * computed here with crypto directly.
+ */
+import { createHmac } from 'crypto';
+
+import {
+	MAX_SIGNATURE_CANDIDATES,
+	MIN_SECRET_LENGTH,
+	SIGNATURE_HEADER_PATTERN,
+	computeSignature,
+	findSignatureHeader,
+	headersWithoutSecrets,
+	signatureCandidates,
+	signingCredentialProblem,
+	verifyAnySignature,
+	verifySignature,
+} from '../../../nodes/ConsentFlowTrigger/signature';
+import { SIGNING_KEY } from './helpers';
+
+const SECRET = SIGNING_KEY;
+const BODY = Buffer.from('{"webhookId":"w","event":"consent.data"}', 'utf8');
+const hmacHex = (body: Buffer | string, secret = SECRET) =>
+	createHmac('sha256', secret).update(body).digest('hex');
+const GOOD = hmacHex(BODY);
+
+describe('verifySignature: only a Buffer body verifies', () => {
+	it('a string body (even one whose digest matches) is refused', () => {
+		const text = BODY.toString('utf8');
+		expect(verifySignature(text as unknown as Buffer, hmacHex(text), SECRET)).toBe(false);
+		expect(verifyAnySignature(text as unknown as Buffer, [hmacHex(text)], SECRET)).toBe(false);
+		expect(verifyAnySignature(undefined as unknown as Buffer, [GOOD], SECRET)).toBe(false);
+		expect(verifyAnySignature(new Uint8Array(BODY) as unknown as Buffer, [GOOD], SECRET)).toBe(
+			false,
+		);
+		// the same bytes as a Buffer do verify
+		expect(verifySignature(BODY, GOOD, SECRET)).toBe(true);
+	});
+});
+
+describe('verifySignature: the digest must be exactly 64 hex digits', () => {
+	it.each([
+		['63 digits', GOOD.slice(0, 63)],
+		['65 digits', `${GOOD}0`],
+		['66 digits', `${GOOD}00`],
+		['128 digits (digest twice)', GOOD + GOOD],
+		['the digest inside other text', `x${GOOD}`],
+		['the digest followed by text', `${GOOD}x`],
+		['a non-hex digit', `${GOOD.slice(0, 63)}g`],
+		['an inner space', `${GOOD.slice(0, 32)} ${GOOD.slice(32)}`],
+		['base64 of the digest', Buffer.from(GOOD, 'hex').toString('base64')],
+		['sha1= prefix', `sha1=${GOOD}`],
+		['prefix twice', `sha256=sha256=${GOOD}`],
+		['prefix not at the start', ` x sha256=${GOOD}`],
+		['empty', ''],
+		['whitespace only', '   '],
+	])('%s is refused', (_name, header) => {
+		expect(verifySignature(BODY, header, SECRET)).toBe(false);
+		expect(verifyAnySignature(BODY, [header], SECRET)).toBe(false);
+	});
+
+	it.each([
+		['lower case', GOOD],
+		['upper case', GOOD.toUpperCase()],
+		['sha256= prefix', `sha256=${GOOD}`],
+		['SHA256= prefix', `SHA256=${GOOD.toUpperCase()}`],
+		['surrounding whitespace', `\t ${GOOD} \n`],
+		['whitespace around prefix and digest', `  sha256=${GOOD}  `],
+	])('%s is accepted', (_name, header) => {
+		expect(verifySignature(BODY, header, SECRET)).toBe(true);
+	});
+
+	it('an odd-length hex value that Buffer.from would silently shorten is refused', () => {
+		// Buffer.from(hex + 'f', 'hex') drops the last digit: the bytes equal the digest
+		expect(Buffer.from(`${GOOD}f`, 'hex').equals(Buffer.from(GOOD, 'hex'))).toBe(true);
+		expect(verifySignature(BODY, `${GOOD}f`, SECRET)).toBe(false);
+	});
+});
+
+describe('verifySignature: header and secret', () => {
+	it('refuses non-string headers and empty or non-string secrets', () => {
+		expect(verifySignature(BODY, undefined, SECRET)).toBe(false);
+		expect(verifySignature(BODY, null, SECRET)).toBe(false);
+		expect(verifySignature(BODY, [GOOD] as unknown as string, SECRET)).toBe(false);
+		expect(verifySignature(BODY, hmacHex(BODY, ''), '')).toBe(false);
+		expect(verifySignature(BODY, GOOD, undefined)).toBe(false);
+		expect(verifySignature(BODY, GOOD, null)).toBe(false);
+		expect(verifySignature(BODY, GOOD, 42 as unknown as string)).toBe(false);
+	});
+
+	it('a one-character secret is still a secret', () => {
+		expect(verifySignature(BODY, hmacHex(BODY, 'k'), 'k')).toBe(true);
+		expect(verifySignature(BODY, hmacHex(BODY, 'k'), 'K')).toBe(false);
+	});
+});
+
+describe('verifyAnySignature: candidates', () => {
+	const wrong = hmacHex(BODY, 'another-secret-entirely');
+
+	it.each([1, 2, 3, 7, 8])('verifies with the good one anywhere among %i', (count) => {
+		for (let at = 0; at < count; at++) {
+			const candidates = Array.from({ length: count }, (_, i) => (i === at ? GOOD : wrong));
+			expect(verifyAnySignature(BODY, candidates, SECRET)).toBe(true);
+		}
+	});
+
+	it('refuses 9 or more candidates even when all are good', () => {
+		expect(MAX_SIGNATURE_CANDIDATES).toBe(8);
+		expect(verifyAnySignature(BODY, Array(8).fill(GOOD), SECRET)).toBe(true);
+		expect(verifyAnySignature(BODY, Array(9).fill(GOOD), SECRET)).toBe(false);
+		expect(verifyAnySignature(BODY, [], SECRET)).toBe(false);
+	});
+
+	it('a good candidate after a bad one still verifies; a bad one after a good one does not undo it', () => {
+		expect(verifyAnySignature(BODY, [wrong, GOOD], SECRET)).toBe(true);
+		expect(verifyAnySignature(BODY, [GOOD, wrong], SECRET)).toBe(true);
+		expect(verifyAnySignature(BODY, [GOOD, 'junk'], SECRET)).toBe(true);
+		expect(verifyAnySignature(BODY, ['junk', GOOD.slice(1)], SECRET)).toBe(false);
+		expect(verifyAnySignature(BODY, [wrong, wrong], SECRET)).toBe(false);
+	});
+
+	it('non-string candidates are skipped, never thrown on', () => {
+		const odd = [42, null, undefined, {}, GOOD] as unknown as string[];
+		expect(verifyAnySignature(BODY, odd, SECRET)).toBe(true);
+		expect(verifyAnySignature(BODY, [42] as unknown as string[], SECRET)).toBe(false);
+	});
+});
+
+describe('computeSignature', () => {
+	it('agrees with crypto for strings and buffers', () => {
+		expect(computeSignature(BODY, SECRET)).toBe(GOOD);
+		expect(computeSignature('ø', SECRET)).toBe(hmacHex(Buffer.from('ø', 'utf8')));
+		expect(computeSignature(Buffer.alloc(0), 'k')).toBe(hmacHex(Buffer.alloc(0), 'k'));
+	});
+});
+
+describe('finding the signature header', () => {
+	it('the pattern needs the x- prefix, something in the middle and the -sbl-signature suffix', () => {
+		for (const name of [
+			'x-a-sbl-signature',
+			'X-Service-SBL-Signature',
+			'x-my-maker-sbl-signature',
+		]) {
+			expect([name, SIGNATURE_HEADER_PATTERN.test(name)]).toEqual([name, true]);
+		}
+		for (const name of [
+			'x--sbl-signature',
+			'x-sbl-signature',
+			'sbl-signature',
+			'y-a-sbl-signature',
+			'xx-a-sbl-signature-',
+			'x-a-sbl-signatures',
+			'a-x-a-sbl-signature',
+			'x-a-sbl_signature',
+		]) {
+			expect([name, SIGNATURE_HEADER_PATTERN.test(name)]).toEqual([name, false]);
+		}
+	});
+
+	it('an empty array value counts as no header; an array joins with ", "', () => {
+		expect(findSignatureHeader({ 'x-a-sbl-signature': [] })).toBeUndefined();
+		expect(findSignatureHeader({ 'x-a-sbl-signature': undefined })).toBeUndefined();
+		expect(findSignatureHeader({ 'x-a-sbl-signature': [], 'x-b-sbl-signature': 'v' })).toEqual({
+			name: 'x-b-sbl-signature',
+			value: 'v',
+		});
+		expect(findSignatureHeader({ 'x-a-sbl-signature': ['p', 'q'] })).toEqual({
+			name: 'x-a-sbl-signature',
+			value: 'p, q',
+		});
+		expect(findSignatureHeader({ 'x-a-sbl-signature': '' })).toEqual({
+			name: 'x-a-sbl-signature',
+			value: '',
+		});
+	});
+
+	it('a configured name is matched case-insensitively and trimmed; blank means the pattern', () => {
+		const headers = { 'x-custom': 'c', 'x-a-sbl-signature': 's' };
+		expect(findSignatureHeader(headers, ' X-Custom ')).toEqual({ name: 'x-custom', value: 'c' });
+		expect(findSignatureHeader(headers, '   ')).toEqual({ name: 'x-a-sbl-signature', value: 's' });
+		expect(findSignatureHeader(headers, null)).toEqual({ name: 'x-a-sbl-signature', value: 's' });
+		expect(findSignatureHeader(headers, 'x-other')).toBeUndefined();
+		expect(findSignatureHeader({ 'X-Custom': 'c' }, 'x-custom')).toEqual({
+			name: 'X-Custom',
+			value: 'c',
+		});
+	});
+
+	it('signatureCandidates splits on commas, trims and drops empty pieces', () => {
+		expect(
+			signatureCandidates({
+				'x-a-sbl-signature': ' a , ,b,',
+				other: 'z',
+				'x-b-sbl-signature': ['c', ' ', 'd,e'],
+			}),
+		).toEqual(['a', 'b', 'c', 'd', 'e']);
+		expect(signatureCandidates({ 'x-a-sbl-signature': ',, ,' })).toEqual([]);
+		expect(signatureCandidates({})).toEqual([]);
+	});
+});
+
+describe('headersWithoutSecrets', () => {
+	it('drops undefined values and the configured header (trimmed, any case), keeps the rest as they are', () => {
+		expect(
+			headersWithoutSecrets(
+				{
+					'x-custom': 'c',
+					'Content-Type': 'application/json',
+					'x-list': ['a', 'b'],
+					gone: undefined,
+				},
+				'  X-CUSTOM ',
+			),
+		).toEqual({ 'Content-Type': 'application/json', 'x-list': ['a', 'b'] });
+		expect(headersWithoutSecrets({ 'x-custom': 'c' }, '')).toEqual({ 'x-custom': 'c' });
+		expect(headersWithoutSecrets({ 'x-custom': 'c' }, null)).toEqual({ 'x-custom': 'c' });
+		expect(headersWithoutSecrets({ 'X-Api-Key': 'k', Authorization: 'a', Accept: '*/*' })).toEqual({
+			Accept: '*/*',
+		});
+	});
+
+	it('matches "auth" only at the start or after a separator', () => {
+		expect(
+			Object.keys(
+				headersWithoutSecrets({
+					author: 'x',
+					'x-auth': 'x',
+					x_auth_id: 'x',
+					'x.auth': 'x',
+					oauthish: 'x',
+					'x-author-name': 'x',
+				}),
+			),
+		).toEqual(['oauthish']);
+	});
+});
+
+describe('signingCredentialProblem', () => {
+	const ok = 'x'.repeat(MIN_SECRET_LENGTH);
+
+	it('the documented boundaries', () => {
+		expect(MIN_SECRET_LENGTH).toBe(16);
+		expect(signingCredentialProblem(ok)).toBeNull();
+		expect(signingCredentialProblem(ok.slice(1))).toBe(
+			'The signing secret is 15 characters long; at least 16 are required. Check that the whole key was pasted.',
+		);
+		expect(signingCredentialProblem('')).toMatch(/^The signing secret is empty\./);
+		expect(signingCredentialProblem(undefined)).toMatch(/^The signing secret is empty\./);
+		expect(signingCredentialProblem(1234567890123456)).toMatch(/^The signing secret is empty\./);
+		expect(signingCredentialProblem(`${ok}\r`)).toMatch(/line break/);
+		expect(signingCredentialProblem(`${ok}\n`)).toMatch(/line break/);
+		expect(signingCredentialProblem(`a\nb`)).toMatch(/line break/);
+		expect(signingCredentialProblem(` ${ok}`)).toMatch(/whitespace/);
+		expect(signingCredentialProblem(`${ok}\t`)).toMatch(/whitespace/);
+		expect(signingCredentialProblem(`${ok} x`)).toBeNull();
+	});
+
+	it('checks a configured header name as an RFC 9110 token', () => {
+		expect(signingCredentialProblem(ok, 'x-a-sbl-signature')).toBeNull();
+		expect(signingCredentialProblem(ok, "!#$%&'*+.^_`|~09AZaz-")).toBeNull();
+		expect(signingCredentialProblem(ok, '  x-sig  ')).toBeNull();
+		for (const bad of ['x sig', 'x:sig', 'x"sig', 'x(sig)', 'x/sig', 'ø', 'x\u0000']) {
+			expect([bad, signingCredentialProblem(ok, bad)]).toEqual([
+				bad,
+				`The signature header "${bad}" is not a valid HTTP header name.`,
+			]);
+		}
+		expect(signingCredentialProblem(ok, '')).toBeNull();
+		expect(signingCredentialProblem(ok, '   ')).toBeNull();
+		expect(signingCredentialProblem(ok, 42)).toBeNull();
+	});
+});
