@@ -13,6 +13,10 @@ export default {
 		'nodes/ConsentFlowTrigger/signature.ts',
 		'nodes/ConsentFlowTrigger/envelope.ts',
 		'nodes/ConsentFlowTrigger/dedupe.ts',
+		'nodes/ConsentFlowTrigger/webhook-id.ts',
+		'nodes/ConsentFlowTrigger/json-scan.ts',
+		'nodes/ConsentFlowTrigger/timestamp.ts',
+		'nodes/ConsentFlowTrigger/events.ts',
 	],
 	testRunner: 'jest',
 	jest: {
