@@ -55,6 +55,7 @@ describe('verifySignature: the digest must be exactly 64 hex digits', () => {
 		['sha1= prefix', `sha1=${GOOD}`],
 		['prefix twice', `sha256=sha256=${GOOD}`],
 		['prefix not at the start', ` x sha256=${GOOD}`],
+		['prefix inside the digest', `${GOOD.slice(0, 32)}sha256=${GOOD.slice(32)}`],
 		['empty', ''],
 		['whitespace only', '   '],
 	])('%s is refused', (_name, header) => {
@@ -214,7 +215,8 @@ describe('headersWithoutSecrets', () => {
 				},
 				'  X-CUSTOM ',
 			),
-		).toEqual({ 'Content-Type': 'application/json', 'x-list': ['a', 'b'] });
+		).toStrictEqual({ 'Content-Type': 'application/json', 'x-list': ['a', 'b'] });
+		expect(Object.keys(headersWithoutSecrets({ gone: undefined, kept: '' }))).toEqual(['kept']);
 		expect(headersWithoutSecrets({ 'x-custom': 'c' }, '')).toEqual({ 'x-custom': 'c' });
 		expect(headersWithoutSecrets({ 'x-custom': 'c' }, null)).toEqual({ 'x-custom': 'c' });
 		expect(headersWithoutSecrets({ 'X-Api-Key': 'k', Authorization: 'a', Accept: '*/*' })).toEqual({
