@@ -77,6 +77,9 @@ describe('parseHttpDate (RFC 9110 §5.6.7)', () => {
 		expect(parseHttpDate('Thu, 31 Dec 2026 23:59:61 GMT')).toBeUndefined();
 		expect(parseHttpDate('Thu, 31 Dec 2026 24:00:00 GMT')).toBeUndefined();
 		expect(parseHttpDate('Thu, 31 Dec 2026 23:60:00 GMT')).toBeUndefined();
+		// within the day too, where a rolled-over time would still land on the same date
+		expect(parseHttpDate('Thu, 31 Dec 2026 10:60:00 GMT')).toBeUndefined();
+		expect(parseHttpDate('Thu, 31 Dec 2026 10:59:60 GMT')).toBe(Date.UTC(2026, 11, 31, 10, 59, 59));
 		expect(parseHttpDate('Thu, 31 Dec 2026 00:00:00 GMT')).toBe(Date.UTC(2026, 11, 31));
 		expect(parseHttpDate('Thu, 31 Dec 2026 12:34:56 GMT')).toBe(Date.UTC(2026, 11, 31, 12, 34, 56));
 	});
@@ -508,6 +511,33 @@ describe('sendWithRetry', () => {
 		});
 		expect(body.destroy).toHaveBeenCalledTimes(1);
 		expect(calls).toHaveLength(1);
+	});
+
+	test('a stopped execution is reported as stopped even when the answer would not be retried', async () => {
+		for (const status of [400, 503]) {
+			const controller = new AbortController();
+			const body = { destroy: jest.fn() };
+			const { ctx, calls } = context(
+				[
+					() => {
+						controller.abort();
+						return httpError(status, {}, body);
+					},
+				],
+				controller.signal,
+			);
+			// 503 on the last allowed attempt: no retry is due either
+			const last = { ...policy, maxRetries: 0 };
+			await expect(sendWithRetry(ctx, 'c', options, last)).rejects.toEqual({
+				headers: {},
+				message: 'The execution was stopped',
+				tokenFailure: false,
+				cancelled: true,
+				attempts: 1,
+			});
+			expect(body.destroy).toHaveBeenCalledTimes(1);
+			expect(calls).toHaveLength(1);
+		}
 	});
 
 	test('a stop during the wait ends the wait at once and sends nothing more', async () => {
