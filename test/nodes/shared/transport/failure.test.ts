@@ -140,6 +140,7 @@ describe('normalizeHttpError', () => {
 	});
 
 	test('a response without a numeric status is not the response', () => {
+		expect(normalizeHttpError({ message: 'm', response: { status: NaN } }).status).toBeUndefined();
 		const result = normalizeHttpError({
 			message: 'm',
 			response: { status: '503', data: 'x' },
@@ -173,6 +174,10 @@ describe('normalizeHttpError', () => {
 		expect(normalizeHttpError({ message: 'm', code: 'ECONNRESET1' }).code).toBeUndefined();
 		expect(normalizeHttpError({ message: 'm', code: 'Econnreset' }).code).toBeUndefined();
 		expect(normalizeHttpError({ message: 'm', code: 404 }).code).toBeUndefined();
+		expect(normalizeHttpError({ message: 'm', code: 'xUND_ERR_SOCKET' }).code).toBeUndefined();
+		expect(
+			normalizeHttpError({ message: 'm', code: { toString: () => 'ECONNRESET' } }).code,
+		).toBeUndefined();
 		expect(
 			normalizeHttpError({ message: 'm', code: 'bad', cause: { code: 'ETIMEDOUT' } }).code,
 		).toBe('ETIMEDOUT');
@@ -233,6 +238,9 @@ describe('normalizeHttpError', () => {
 			).toBe(true);
 			expect(normalizeHttpError({ message: 'm', cause: { message: 5 } }).tokenFailure).toBe(false);
 			expect(
+				normalizeHttpError({ message: 'm', cause: { message: ['oauth2'] } }).tokenFailure,
+			).toBe(false);
+			expect(
 				normalizeHttpError({ message: 'Request failed', cause: 'access token' }).tokenFailure,
 			).toBe(false);
 		});
@@ -292,6 +300,7 @@ describe('normalizeHttpError', () => {
 				'bad secret',
 			);
 			expect(tokenFailureReason('X: failed to acquire oauth2 access token: bad')).toBe('bad');
+			expect(tokenFailureReason('Failed to acquire OAuth2 access token:bad')).toBe('bad');
 			expect(tokenFailureReason(' plain reason ')).toBe('plain reason');
 		});
 	});
