@@ -147,6 +147,13 @@ describe('topLevelMembers', () => {
 		}
 	});
 
+	it('reads members only inside a leading `{`, only after a colon, and a next one only after a comma', () => {
+		for (const text of ['["id":1]', 'x"id":1}', '{x":1,"id":2}', '{"id"=1}', '{"x":"a"y"id":2}']) {
+			expect([text, topLevelMembers(bytes(text), ['id']).size]).toEqual([text, 0]);
+		}
+		expect(topLevelMembers(bytes('{"id":1]'), ['id']).get('id')?.toString()).toBe('1');
+	});
+
 	it('a number or literal ends at whitespace, a comma or a closing bracket', () => {
 		for (const text of [
 			'{"id":-12e3}',
