@@ -16,6 +16,7 @@ import {
 } from '../../../../nodes/shared/transport/retry';
 import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
 import { createExecuteContext } from '../../../support/execute-context';
+import { createParams } from '../../ConsentFlow/helpers';
 
 const failure = (headers: Record<string, string>): HttpFailure => ({
 	status: 503,
@@ -143,15 +144,7 @@ describe('a stopped execution stops its requests and waits', () => {
 		});
 		const abort = new AbortController();
 		const ctx = createExecuteContext({
-			parameters: {
-				resource: 'flow',
-				operation: 'create',
-				nationalId: '01017003689',
-				lastName: 'Nordmann',
-				organizationId: '923456783',
-				redirectUrl: 'https://bank.example.com/done',
-				webhookUrl: 'https://n8n.example.com/webhook/x',
-			},
+			parameters: createParams(),
 			items: [{ json: {} }, { json: {} }, { json: {} }],
 			credentials: { consentFlowOAuth2Api: consentCredentials() as never },
 			signal: abort.signal,
@@ -192,15 +185,7 @@ describe('a stopped execution stops its requests and waits', () => {
 		],
 	])('Production with an http %s: refused before any request', async (_field, label, change) => {
 		const ctx = createExecuteContext({
-			parameters: {
-				resource: 'flow',
-				operation: 'create',
-				nationalId: '01017003689',
-				lastName: 'Nordmann',
-				organizationId: '923456783',
-				redirectUrl: 'https://bank.example.com/done',
-				webhookUrl: 'https://n8n.example.com/webhook/x',
-			},
+			parameters: createParams(),
 			credentials: {
 				consentFlowOAuth2Api: change({
 					...consentCredentials(),

@@ -8,6 +8,7 @@ import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { ConsentFlow } from '../../../../nodes/ConsentFlow/ConsentFlow.node';
 import { RealEstateEstimate } from '../../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import { createExecuteContext } from '../../../support/execute-context';
+import { createParams } from '../../ConsentFlow/helpers';
 
 const ECHOED_CLIENT_VALUE = 'cs-7f3a9b2c41d8e6f0';
 const ECHOED_BEARER_VALUE = 'at-9d8c7b6a5f4e3d2c1b0a';
@@ -91,15 +92,7 @@ const cases = [
 	{
 		name: 'Consent Flow',
 		execute: new ConsentFlow().execute,
-		parameters: {
-			resource: 'flow',
-			operation: 'create',
-			nationalId: '01017003689',
-			lastName: 'Nordmann',
-			organizationId: '923456783',
-			redirectUrl: 'https://bank.example.com/done',
-			webhookUrl: 'https://n8n.example.com/webhook/x',
-		},
+		parameters: createParams(),
 	},
 ];
 
