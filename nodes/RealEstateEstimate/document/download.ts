@@ -1,6 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiStream } from '../../shared/transport';
+import { releaseBody } from '../../shared/transport/retry';
 import { checkPositiveInteger, itemLabel } from '../../shared/validation';
 import type { EstimateOperation } from '../read';
 import { checkBinaryPropertyName } from '../validators';
@@ -128,14 +129,6 @@ function checkDocument({ head, tail, bytes }: DocumentEnds): DocumentProblem {
 	return { kind: 'incomplete', reason: `no %%EOF end-of-file marker ${where}` };
 }
 
-function destroy(stream: unknown): void {
-	const fn =
-		stream !== null && typeof stream === 'object'
-			? (stream as { destroy?: unknown }).destroy
-			: undefined;
-	if (typeof fn === 'function') (fn as () => void).call(stream);
-}
-
 export const download: EstimateOperation<DownloadPrepared> = {
 	identifiesObject: false,
 	prepare(ctx, { fields }, itemIndex) {
@@ -170,7 +163,7 @@ export const download: EstimateOperation<DownloadPrepared> = {
 		const label = itemLabel(itemIndex);
 		const contentType = (headers['content-type'] ?? '').toLowerCase();
 		if (!body || /json|^text\//.test(contentType)) {
-			destroy(body);
+			releaseBody(body);
 			throw new NodeApiError(
 				ctx.getNode(),
 				{ request: `GET ${path}`, contentType },
@@ -187,7 +180,7 @@ export const download: EstimateOperation<DownloadPrepared> = {
 			// the stream goes straight to n8n's binary data store (to disk in filesystem mode)
 			binary = await ctx.helpers.prepareBinaryData(body as BinaryInput, fileName, MIME_TYPE);
 		} catch (error) {
-			destroy(body);
+			releaseBody(body);
 			throw new NodeApiError(
 				ctx.getNode(),
 				{ request: `GET ${path}`, reason: (error as Error)?.message ?? String(error) },

@@ -176,7 +176,8 @@ function parseBody(data: unknown): unknown {
 	return data;
 }
 
-function lowerCaseHeaders(headers: unknown): Record<string, string> {
+/** Response headers (plain or axios' object) with lower-case names; lists joined with ", ". */
+export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
 	const record = asRecord(headers);
 	if (!record) return out;

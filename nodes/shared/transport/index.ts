@@ -17,6 +17,7 @@ import type { Connection } from './connection';
 import {
 	classifyFailure,
 	isHttpFailure,
+	lowerCaseHeaders,
 	networkWords,
 	normalizeHttpError,
 	serviceText,
@@ -231,13 +232,7 @@ export async function apiStream(
 ): Promise<StreamResponse> {
 	const response = (await apiRequest(ctx, connection, { ...request, stream: true }, call)) as {
 		body?: unknown;
-		headers?: Record<string, unknown>;
+		headers?: unknown;
 	};
-	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(response?.headers ?? {})) {
-		if (value !== undefined && value !== null) {
-			headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-		}
-	}
-	return { body: response?.body, headers };
+	return { body: response?.body, headers: lowerCaseHeaders(response?.headers) };
 }
