@@ -4,8 +4,6 @@
  */
 import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { startSimulator } from '../../../simulator';
-import type { SimulatorHandle } from '../../../simulator';
 import { ConsentFlow } from '../../../../nodes/ConsentFlow/ConsentFlow.node';
 import { RealEstateEstimate } from '../../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import {
@@ -16,7 +14,9 @@ import {
 } from '../../../../nodes/shared/transport/retry';
 import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
 import { createExecuteContext } from '../../../support/execute-context';
-import { createParams } from '../../ConsentFlow/helpers';
+import { addFault, simRequests, useSimulator } from '../../../support/simulator';
+import { createParams, credentialsFor } from '../../ConsentFlow/helpers';
+import { cadastre, estimateCredentials } from '../../RealEstateEstimate/helpers';
 
 const failure = (headers: Record<string, string>): HttpFailure => ({
 	status: 503,
@@ -95,48 +95,11 @@ describe('every retried streamed body is released', () => {
 });
 
 describe('a stopped execution stops its requests and waits', () => {
-	let sim: SimulatorHandle;
-	beforeAll(async () => {
-		sim = await startSimulator({ port: 0 });
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-
-	async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-		const response = await fetch(`${sim.controlUrl}${path}`, {
-			method,
-			headers: { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		return await response.json();
-	}
-	async function apiRequests(prefix: string): Promise<Array<{ path: string }>> {
-		const { requests } = (await control(
-			'GET',
-			`/requests?pathPrefix=${encodeURIComponent(prefix)}`,
-		)) as {
-			requests: Array<{ path: string }>;
-		};
-		return requests;
-	}
-
-	beforeEach(async () => {
-		await control('POST', '/reset');
-	});
-
-	const consentCredentials = () => ({
-		environment: 'test',
-		apiBaseUrl: sim.consentBaseUrl,
-		accessTokenUrl: `${sim.authUrl}/realms/sbl/protocol/openid-connect/token`,
-		clientId: sim.clients.consent.clientId,
-		clientSecret: sim.clients.consent.clientSecret,
-		authentication: 'header',
-		scope: 'sbl',
-	});
+	const sim = useSimulator({ beforeEach: 'reset' });
+	const apiRequests = async (pathPrefix: string) => await simRequests(sim, { pathPrefix });
 
 	test('Consent Flow: a stop during a Retry-After wait ends the run within a second and sends nothing more', async () => {
-		await control('POST', '/faults', {
+		await addFault(sim, {
 			status: 503,
 			retryAfter: 20,
 			count: 5,
@@ -146,7 +109,7 @@ describe('a stopped execution stops its requests and waits', () => {
 		const ctx = createExecuteContext({
 			parameters: createParams(),
 			items: [{ json: {} }, { json: {} }, { json: {} }],
-			credentials: { consentFlowOAuth2Api: consentCredentials() as never },
+			credentials: { consentFlowOAuth2Api: credentialsFor(sim) as never },
 			signal: abort.signal,
 		});
 		const run = new ConsentFlow().execute.call(ctx).then(
@@ -181,14 +144,18 @@ describe('a stopped execution stops its requests and waits', () => {
 		[
 			'accessTokenUrl',
 			'Access Token URL',
-			(c: Record<string, unknown>) => ({ ...c, apiBaseUrl: 'https://api.example.com' }),
+			(c: Record<string, unknown>) => ({
+				...c,
+				apiBaseUrl: 'https://api.example.com',
+				identityProviderUrl: 'https://auth.example.com',
+			}),
 		],
 	])('Production with an http %s: refused before any request', async (_field, label, change) => {
 		const ctx = createExecuteContext({
 			parameters: createParams(),
 			credentials: {
 				consentFlowOAuth2Api: change({
-					...consentCredentials(),
+					...credentialsFor(sim),
 					environment: 'production',
 				}) as never,
 			},
@@ -205,7 +172,7 @@ describe('a stopped execution stops its requests and waits', () => {
 	});
 
 	test('Real Estate Estimate: a stop mid-batch starts no further item', async () => {
-		await control('POST', '/faults', {
+		await addFault(sim, {
 			latencyMs: 200,
 			count: 1000,
 			match: { pathPrefix: sim.estimatePrefix },
@@ -215,23 +182,11 @@ describe('a stopped execution stops its requests and waits', () => {
 			parameters: {
 				resource: 'estimate',
 				operation: 'getBasis',
-				identifyBy: 'cadastre',
-				knr: '0301',
-				gnr: 208,
-				bnr: 12,
+				...cadastre('0301', 208, 12),
 				options: { concurrency: 2 },
 			},
 			items: Array.from({ length: 20 }, () => ({ json: {} })),
-			credentials: {
-				realEstateEstimateOAuth2Api: {
-					apiBaseUrl: sim.estimateBaseUrl,
-					accessTokenUrl: `${sim.authUrl}/realms/estimate/protocol/openid-connect/token`,
-					clientId: sim.clients.estimate.clientId,
-					clientSecret: sim.clients.estimate.clientSecret,
-					authentication: 'header',
-					scope: 'estimate:read',
-				} as never,
-			},
+			credentials: estimateCredentials(sim),
 			signal: abort.signal,
 		});
 		const run = new RealEstateEstimate().execute.call(ctx).then(
