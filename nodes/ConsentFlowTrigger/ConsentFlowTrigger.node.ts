@@ -3,6 +3,7 @@ import {
 	type ICredentialTestFunctions,
 	type ICredentialsDecrypted,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
@@ -12,6 +13,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
 import { DEDUPE_KEY, DEFAULT_REMEMBERED, MAX_REMEMBERED, recordDeliveryShared } from './dedupe';
 import {
 	ALL_EVENT_OPTIONS,
@@ -22,7 +24,25 @@ import {
 	normaliseEventSelection,
 	type EventSelection,
 } from './events';
-import { bodyText, checkFreshness, eventItem, parseDelivery, unrecognisedItem } from './envelope';
+import {
+	bodyText,
+	canonicalEvent,
+	checkFreshness,
+	eventItem,
+	parseDelivery,
+	unrecognisedItem,
+} from './envelope';
+import {
+	CARRIER,
+	DEFAULT_RESPOND,
+	RESPOND_OPTIONS,
+	beginInFlight,
+	endInFlight,
+	readCarrier,
+	respondMode,
+	responseFields,
+	type Carrier,
+} from './respond';
 import {
 	headersWithoutSecrets,
 	signatureCandidates,
@@ -34,7 +54,7 @@ import {
 /** Value of the `events` option that stands for the `Unrecognised` output. */
 export const UNRECOGNISED_EVENT_OPTION = UNRECOGNISED_ENTRY.value;
 
-export type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale';
+export type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale' | 'in-progress';
 
 export interface DeliveryAck {
 	received: true;
@@ -56,6 +76,9 @@ interface ResponseLike {
 	send(body: unknown): ResponseLike;
 	json(body: unknown): unknown;
 	end(): unknown;
+	statusCode?: number;
+	writableFinished?: boolean;
+	once?(event: 'close', listener: () => void): unknown;
 }
 
 async function readRawBody(req: RequestLike): Promise<Buffer | undefined> {
@@ -76,6 +99,37 @@ async function readRawBody(req: RequestLike): Promise<Buffer | undefined> {
 function unauthorized(res: ResponseLike): IWebhookResponseData {
 	res.status(401).send('Unauthorized').end();
 	return { noWebhookResponse: true };
+}
+
+/** Where the duplicate memory of this trigger lives in the process (mode, workflow, node). */
+function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName: string): string {
+	return [testUrl ? 'test' : 'production', workflowId ?? '', nodeName].join('\u0000');
+}
+
+/** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
+async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
+	const id = context.getNode().credentials?.consentFlowWebhookSigningApi?.id ?? undefined;
+	const cached = cachedCredential(id, Date.now());
+	if (cached !== undefined) return cached;
+	let credentials: IDataObject | undefined;
+	try {
+		credentials = await context.getCredentials<IDataObject>('consentFlowWebhookSigningApi');
+	} catch {
+		credentials = undefined;
+	}
+	const facts = {
+		secret: typeof credentials?.secret === 'string' ? credentials.secret : '',
+		signatureHeader:
+			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '',
+	};
+	rememberCredential(id, facts, Date.now());
+	return facts;
+}
+
+/** The output of an input item without a carrier (e.g. pinned or hand-made input): by its event. */
+function outputOfEvent(json: IDataObject): number {
+	const event = typeof json.event === 'string' ? canonicalEvent(json.event) : null;
+	return event === null ? UNRECOGNISED_INDEX : OUTPUT_NAMES.indexOf(event);
 }
 
 export class ConsentFlowTrigger implements INodeType {
@@ -105,8 +159,8 @@ export class ConsentFlowTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: 'onReceived',
 				path: 'webhook',
+				...responseFields(),
 			},
 		],
 		properties: [
@@ -125,6 +179,14 @@ export class ConsentFlowTrigger implements INodeType {
 				default: [...ALL_EVENT_OPTIONS],
 				description:
 					'Deliveries that start the workflow. Others are acknowledged with 200 and dropped; each event keeps its own output either way.',
+			},
+			{
+				displayName: 'Respond',
+				name: 'respond',
+				type: 'options',
+				options: RESPOND_OPTIONS,
+				default: DEFAULT_RESPOND,
+				description: 'When the service gets its 200',
 			},
 			{
 				displayName: 'Ignore Duplicate Deliveries',
@@ -214,15 +276,7 @@ export class ConsentFlowTrigger implements INodeType {
 
 		// 1. Verify. Everything fails closed: no secret, no header, unreadable body or a wrong
 		//    signature is answered 401 and nothing runs.
-		let credentials: IDataObject | undefined;
-		try {
-			credentials = await this.getCredentials<IDataObject>('consentFlowWebhookSigningApi');
-		} catch {
-			credentials = undefined;
-		}
-		const secret = typeof credentials?.secret === 'string' ? credentials.secret : '';
-		const configuredHeader =
-			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '';
+		const { secret, signatureHeader: configuredHeader } = await signingFacts(this);
 		if (secret === '') return unauthorized(res);
 
 		// Every candidate signature counts (several matching headers, repeated or comma-joined
@@ -283,9 +337,13 @@ export class ConsentFlowTrigger implements INodeType {
 		}
 
 		// 6. Duplicate suppression on the exact key of the id (deliveries without one are always
-		//    emitted).
+		//    emitted). Immediately: the id is remembered now (and written to static data by
+		//    execute(), see there). When the Workflow Finishes: only checked now, remembered once
+		//    n8n answered 2xx; a copy arriving while the first still runs gets 409 (retryable).
+		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
-		if (ignoreDuplicates && delivery.deliveryKey !== null) {
+		const deliveryKey = ignoreDuplicates ? delivery.deliveryKey : null;
+		if (deliveryKey !== null) {
 			const remembered = this.getNodeParameter(
 				'rememberedDeliveries',
 				DEFAULT_REMEMBERED,
@@ -295,26 +353,38 @@ export class ConsentFlowTrigger implements INodeType {
 			// does not block the Production URL, nor the other way round.
 			const testUrl = this.getMode() === 'manual';
 			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
-			const memoryKey = [
-				testUrl ? 'test' : 'production',
-				this.getWorkflow().id ?? '',
-				this.getNode().name,
-			].join('\u0000');
+			const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, this.getNode().name);
 			const decision = recordDeliveryShared(
 				memoryKey,
 				staticData?.[DEDUPE_KEY],
-				delivery.deliveryKey,
+				deliveryKey,
 				remembered,
+				respond === 'onReceived',
 			);
 			if (decision.duplicate) {
 				return { webhookResponse: ack('duplicate') };
+			}
+			if (respond === 'lastNode') {
+				if (!beginInFlight(memoryKey, deliveryKey)) {
+					res.status(409).json(ack('in-progress'));
+					return { noWebhookResponse: true };
+				}
+				res.once?.('close', () => {
+					endInFlight(memoryKey, deliveryKey);
+					const code = res.statusCode ?? 0;
+					// Remembered only when the 2xx answer really went out (not on a dropped connection).
+					if (res.writableFinished === true && code >= 200 && code < 300) {
+						recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+					}
+				});
 			}
 			// Assigning (even the same object again) to a key of the node's observable static data
 			// sets n8n's change flag; the object is shared by all requests of this process.
 			if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
-		// 7. Emit on the event's own output.
+		// 7. Emit. All items go on the node's first input with their output and key beside the
+		//    json (see respond.ts); execute() puts each on its event's output.
 		const json =
 			delivery.kind === 'event'
 				? eventItem(delivery, receivedAt)
@@ -322,15 +392,52 @@ export class ConsentFlowTrigger implements INodeType {
 		if (options.includeHeaders === true) {
 			json.headers = headersWithoutSecrets(headers, configuredHeader);
 		}
-		const outputIndex = delivery.kind === 'event' ? delivery.outputIndex : UNRECOGNISED_INDEX;
-		const workflowData: INodeExecutionData[][] = OUTPUT_NAMES.map(() => []);
-		workflowData[outputIndex].push({ json: json as unknown as IDataObject });
+		const carrier: Carrier = {
+			output: delivery.kind === 'event' ? delivery.outputIndex : UNRECOGNISED_INDEX,
+			key: deliveryKey,
+			respond,
+		};
+		const item: INodeExecutionData = {
+			json: json as unknown as IDataObject,
+			[CARRIER]: carrier as unknown as IDataObject,
+		};
 
-		// The node answers itself and returns `noWebhookResponse`: n8n then runs its response
-		// callback, which saves the static data (the remembered id), before it prepares the
-		// execution. With n8n's deferred `onReceived` answer, preparing the execution resets the
-		// change flag first and the write is lost (n8n 2.41; see the README, "Duplicates: what is guaranteed").
-		res.status(200).json(ack('emitted'));
-		return { workflowData, noWebhookResponse: true };
+		// n8n answers: Immediately → the acknowledgement, after the execution is stored or
+		// queued (n8n 2.x); When the Workflow Finishes → after the run (200, or 500 on failure).
+		return { workflowData: [[item]], webhookResponse: ack('emitted') };
+	}
+
+	/**
+	 * Runs as the first step of the execution (on a worker in queue mode): puts each delivery on
+	 * its event's output and, under "Immediately", writes the remembered id into the workflow's
+	 * static data, which n8n saves when the execution ends. (n8n 2.x resets the change flag of
+	 * the webhook request's static data when it stores the execution, so the write made in
+	 * webhook() alone would not be saved.)
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const outputs: INodeExecutionData[][] = OUTPUT_NAMES.map(() => []);
+		const keys: string[] = [];
+		const items = this.getInputData();
+		items.forEach((item, index) => {
+			const carrier = readCarrier(item, OUTPUT_NAMES.length);
+			const output = carrier?.output ?? outputOfEvent(item.json);
+			outputs[output].push({ json: item.json, pairedItem: { item: index } });
+			if (carrier?.key && carrier.respond === 'onReceived') keys.push(carrier.key);
+		});
+		if (keys.length > 0 && this.getMode() !== 'manual') {
+			const remembered = this.getNodeParameter(
+				'rememberedDeliveries',
+				0,
+				DEFAULT_REMEMBERED,
+			) as number;
+			const staticData = this.getWorkflowStaticData('node');
+			const memoryKey = memoryKeyOf(false, this.getWorkflow().id, this.getNode().name);
+			let state: unknown = staticData[DEDUPE_KEY];
+			for (const key of keys) {
+				state = recordDeliveryShared(memoryKey, state, key, remembered).state;
+			}
+			staticData[DEDUPE_KEY] = state as IDataObject;
+		}
+		return outputs;
 	}
 }

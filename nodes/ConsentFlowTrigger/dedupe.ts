@@ -116,12 +116,16 @@ const processMemory = new Map<string, DedupeState>();
 
 const MAX_TRIGGERS_IN_MEMORY = 1000;
 
-/** Merges `stored` into the process memory `memoryKey`, records `key`; returns the decision and the shared state. */
+/**
+ * Merges `stored` into the process memory `memoryKey` and records `key` (unless `record` is
+ * false: then only whether it is remembered); returns the decision and the shared state.
+ */
 export function recordDeliveryShared(
 	memoryKey: string,
 	stored: unknown,
 	key: string,
 	limit: number,
+	record = true,
 ): { duplicate: boolean; state: DedupeState } {
 	let state = processMemory.get(memoryKey);
 	if (state === undefined) {
@@ -137,7 +141,10 @@ export function recordDeliveryShared(
 	const known = new Set(state.ids);
 	const fromDb = [...new Set(readRememberedIds(stored, known).filter((id) => !known.has(id)))];
 	const merged = fromDb.length === 0 ? state.ids : [...fromDb, ...state.ids];
-	const decision = recordKey(merged, key, limit, known.has(key) || fromDb.includes(key));
+	const present = known.has(key) || fromDb.includes(key);
+	const decision = record
+		? recordKey(merged, key, limit, present)
+		: { duplicate: present, next: null };
 	state.ids = decision.next ? decision.next.ids : merged.slice(-clampLimit(limit));
 	return { duplicate: decision.duplicate, state };
 }

@@ -22,8 +22,12 @@ export interface Harness {
 	executions: Array<{
 		workflowData: NonNullable<IWebhookResponseData['workflowData']>;
 		requestHeaders: Record<string, string | string[] | undefined>;
+		/** failWorkflow said the run failed. */
+		failed: boolean;
 	}>;
 	deliveries: HarnessDelivery[];
+	/** How many times the node called getCredentials (n8n reads and decrypts each time). */
+	readonly credentialReads: number;
 	close(): Promise<void>;
 }
 
@@ -36,6 +40,12 @@ export interface HarnessOptions {
 	nodeName?: string;
 	/** 'webhook': the Production URL (default); 'manual': a test URL (static data never saved). */
 	mode?: 'webhook' | 'manual';
+	/** true → the run counts as failed ("When the Workflow Finishes" answers 500). */
+	failWorkflow?: (
+		outputs: NonNullable<IWebhookResponseData['workflowData']>,
+	) => boolean | Promise<boolean>;
+	/** The credential's id (default: one per distinct credential data). */
+	credentialId?: string;
 }
 
 export function startHarness(options: HarnessOptions): Promise<Harness>;

@@ -22,6 +22,7 @@
 // Kept in JavaScript: the package's strict lint (which also scans test .ts files) forbids
 // importing `http` and using `process` in TypeScript files.
 
+const crypto = require('node:crypto');
 const http = require('node:http');
 const { Workflow } = require('n8n-workflow');
 
@@ -73,6 +74,16 @@ function expressLikeResponse(res) {
 		get headersSent() {
 			return res.headersSent;
 		},
+		get statusCode() {
+			return res.statusCode;
+		},
+		get writableFinished() {
+			return res.writableFinished;
+		},
+		once(event, listener) {
+			res.once(event, listener);
+			return wrapper;
+		},
 	};
 	return wrapper;
 }
@@ -90,6 +101,7 @@ function returnJsonArray(data) {
  *   db: a database from createDatabase() (shared between harnesses to simulate a restart)
  *   provideRawBody: false → `rawBody` is undefined until `await req.readRawBody()`
  *   mode: 'webhook' (Production URL, default) or 'manual' (test URL)
+ *   failWorkflow(outputs): true → the run counts as failed (for "When the Workflow Finishes")
  */
 async function startHarness(options) {
 	const {
@@ -100,7 +112,16 @@ async function startHarness(options) {
 		provideRawBody = true,
 		nodeName = 'Consent Flow Trigger',
 		mode = 'webhook',
+		failWorkflow,
 	} = options;
+	// Like a credential record: the node refers to it by id (one id per distinct credential data
+	// unless given), n8n decrypts it on every getCredentials call (counted in credentialReads).
+	const credentialId =
+		options.credentialId ??
+		(credentials === null
+			? undefined
+			: `cred-${crypto.createHash('sha256').update(JSON.stringify(credentials)).digest('hex').slice(0, 12)}`);
+	let credentialReads = 0;
 
 	const executions = [];
 	const deliveries = [];
@@ -136,6 +157,9 @@ async function startHarness(options) {
 			position: [0, 0],
 			webhookId: 'hook-1',
 			parameters: JSON.parse(JSON.stringify(parameters)),
+			...(credentialId === undefined
+				? {}
+				: { credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Signing' } } }),
 		});
 		const stored = db.read();
 		const workflow = new Workflow({
@@ -186,6 +210,7 @@ async function startHarness(options) {
 				return value === undefined ? fallback : value;
 			},
 			async getCredentials(type) {
+				credentialReads += 1;
 				if (type !== CREDENTIAL_TYPE || credentials === null) {
 					throw new Error('Node does not have any credentials set');
 				}
@@ -247,12 +272,70 @@ async function startHarness(options) {
 			nodeTypes,
 			staticData: stored,
 		});
-		executions.push({ workflowData: result.workflowData, requestHeaders: req.headers });
+
+		// The webhook description's response fields, as n8n 2.41 resolves them: natively when the
+		// field still carries the template of its resolver, else the literal value or n8n's default.
+		const description = node.description.webhooks.find((w) => w.name === 'default');
+		const resolvers = description[Symbol.for('n8n.webhookDescriptionResolvers')] || {};
+		const field = (name, fallback) => {
+			const value = description[name];
+			const resolver = resolvers[name];
+			if (resolver && resolver.template === value) return resolver.resolve(workflowNode.parameters);
+			return value === undefined ? fallback : value;
+		};
+		const responseMode = field('responseMode', 'onReceived');
+		const responseData = field('responseData', 'firstEntryJson');
+
+		// The execution (runMainProcess): static data is loaded again from the database, the start
+		// node's execute() (if it has one) runs with the webhook's items as its input, and n8n saves
+		// static data when the execution ends if it changed (never for 'manual'). Run before the
+		// answer here, so that tests see its effects deterministically.
+		const execWorkflow = new Workflow({
+			id: 'wf-1',
+			name: 'Consent flow events',
+			nodes: [nodeDefinition()],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: db.read(),
+		});
+		const execNode = execWorkflow.getNode(nodeName);
+		const input = result.workflowData;
+		const execContext = {
+			getInputData: (index = 0) => input[index] ?? [],
+			getNodeParameter(name, _itemIndex, fallback) {
+				const value = execNode.parameters[name];
+				return value === undefined ? fallback : value;
+			},
+			getMode: () => mode,
+			getNode: () => execNode,
+			getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
+			getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
+		};
+		const outputs = typeof node.execute === 'function' ? await node.execute.call(execContext) : input;
+		if (mode !== 'manual' && execWorkflow.staticData.__dataChanged === true) {
+			db.staticData = JSON.stringify(execWorkflow.staticData);
+			db.writes += 1;
+		}
+		const failed = typeof failWorkflow === 'function' && (await failWorkflow(outputs)) === true;
+		executions.push({ workflowData: outputs, requestHeaders: req.headers, failed });
+
+		if (responseMode === 'lastNode') {
+			// After the run: 500 'Error in workflow' when it failed, else the response data.
+			if (failed) {
+				responseCallback({ data: { message: 'Error in workflow' }, responseCode: 500 });
+			} else if (responseData === 'noData') {
+				callbackDone = true;
+				res.statusCode = 200;
+				res.end();
+			} else {
+				responseCallback({ data: outputs, responseCode: 200 });
+			}
+			return;
+		}
 
 		// Deferred onReceived answer: responseData defaults to 'firstEntryJson', which
 		// extractWebhookOnReceivedResponse returns as a literal string.
-		const description = node.description.webhooks.find((w) => w.name === 'default');
-		const responseData = description.responseData ?? 'firstEntryJson';
 		const body =
 			responseData === 'noData'
 				? undefined
@@ -271,6 +354,9 @@ async function startHarness(options) {
 		db,
 		executions,
 		deliveries,
+		get credentialReads() {
+			return credentialReads;
+		},
 		async close() {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(() => resolve()));

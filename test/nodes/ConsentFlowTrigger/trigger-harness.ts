@@ -3,7 +3,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
 import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
 import { OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
 import { startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY } from './helpers';
@@ -14,7 +16,11 @@ export const CREDENTIALS = { secret: SIGNING_KEY, signatureHeader: '' };
 export function useTriggerHarness(): (options?: Partial<HarnessOptions>) => Promise<Harness> {
 	const open: Harness[] = [];
 	// The duplicate memory also lives in the process; every test starts as a fresh process.
-	beforeEach(() => resetProcessMemory());
+	beforeEach(() => {
+		resetProcessMemory();
+		resetInFlight();
+		resetCredentialCache();
+	});
 	afterEach(async () => {
 		while (open.length > 0) await open.pop()!.close();
 	});

@@ -1,0 +1,185 @@
+// When deliveries are answered ("Respond"), how they reach execute(), and how often the signing
+// credential is read — through the n8n-like HTTP harness (http-harness.js follows n8n 2.41.1's
+// webhook path: the deferred onReceived answer, lastNode answers after the run, 500 'Error in
+// workflow' on a failed run, static data saved by the execution).
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import {
+	CONSENT_EVENTS,
+	OUTPUT_NAMES,
+	UNRECOGNISED_INDEX,
+} from '../../../nodes/ConsentFlowTrigger/envelope';
+import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
+import { createDatabase } from './http-harness';
+import { envelope, nextId, postSigned } from './helpers';
+import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';
+
+const harness = useTriggerHarness();
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+	let resolve = () => {};
+	const promise = new Promise<void>((r) => {
+		resolve = r;
+	});
+	return { promise, resolve };
+}
+
+describe('Respond: Immediately (default)', () => {
+	it('answers the acknowledgement only after the execution ran in the harness, and the item reaches its own output', async () => {
+		const h = await harness();
+		const webhookId = nextId();
+		const response = await postSigned(h.url, envelope('consent.rejected', { webhookId }));
+		expect(response.status).toBe(200);
+		expect(response.json).toEqual({
+			received: true,
+			event: 'consent.rejected',
+			webhookId,
+			status: 'emitted',
+		});
+		expect(h.executions).toHaveLength(1);
+		const { index, json } = emitted(h);
+		expect(OUTPUT_NAMES[index]).toBe('consent.rejected');
+		expect(json.webhookId).toBe(webhookId);
+		// The carrier stays on the node's input: the output item is the json alone.
+		const item = h.executions[0].workflowData[index][0] as INodeExecutionData;
+		expect(Object.keys(item).sort()).toEqual(['json', 'pairedItem']);
+		expect(item.json).not.toHaveProperty(CARRIER);
+	});
+
+	it('remembers the id through the execution, across a restart of the process', async () => {
+		const db = createDatabase();
+		const webhookId = nextId();
+		const first = await harness({ db });
+		await postSigned(first.url, envelope('consent.data', { webhookId }));
+		const stored = db.read() as Record<string, Record<string, { ids: string[] }>>;
+		expect(stored['node:Consent Flow Trigger'][DEDUPE_KEY].ids).toContain(webhookId);
+	});
+});
+
+describe('Respond: When the Workflow Finishes (at-least-once)', () => {
+	const parameters = { respond: 'lastNode' };
+
+	it('answers 500 when the run fails, runs the redelivery, then suppresses copies after success', async () => {
+		let failNext = true;
+		const h = await harness({
+			parameters,
+			failWorkflow: () => {
+				const fail = failNext;
+				failNext = false;
+				return fail;
+			},
+		});
+		const body = envelope('consent.data', { webhookId: nextId() });
+		const failed = await postSigned(h.url, body);
+		expect(failed.status).toBe(500);
+		const retried = await postSigned(h.url, body);
+		expect(retried.status).toBe(200);
+		expect(retried.text).toBe('');
+		const copy = await postSigned(h.url, body);
+		expect(copy.status).toBe(200);
+		expect(copy.json).toMatchObject({ status: 'duplicate' });
+		expect(h.executions.map((e) => e.failed)).toEqual([true, false]);
+	});
+
+	it('refuses a copy with 409 while the first still runs, then treats it as a duplicate', async () => {
+		const gate = deferred();
+		const h = await harness({ parameters, failWorkflow: async () => (await gate.promise, false) });
+		const body = envelope('consent.accepted', { webhookId: nextId() });
+		const running = postSigned(h.url, body);
+		// Wait until the first delivery is inside its run.
+		for (let i = 0; i < 400 && h.deliveries.length === 0; i++) {
+			await sleep(5);
+		}
+		const copy = await postSigned(h.url, body);
+		expect(copy.status).toBe(409);
+		expect(copy.json).toMatchObject({ status: 'in-progress' });
+		gate.resolve();
+		expect((await running).status).toBe(200);
+		expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'duplicate' });
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('a failed run leaves no id behind: a later copy runs again', async () => {
+		const h = await harness({ parameters, failWorkflow: () => true });
+		const body = envelope('consent.data', { webhookId: nextId() });
+		expect((await postSigned(h.url, body)).status).toBe(500);
+		expect((await postSigned(h.url, body)).status).toBe(500);
+		expect(h.executions).toHaveLength(2);
+	});
+});
+
+describe('the signing credential', () => {
+	it('is read once for a burst of deliveries, not once per delivery', async () => {
+		const h = await harness();
+		for (let i = 0; i < 10; i++) {
+			expect((await postSigned(h.url, envelope('consent.data'))).status).toBe(200);
+		}
+		expect(h.credentialReads).toBe(1);
+	});
+
+	it('a different credential (another id) is read on its own', async () => {
+		const a = await harness();
+		const b = await harness({ credentials: { ...CREDENTIALS }, credentialId: 'another' });
+		await postSigned(a.url, envelope('consent.data'));
+		await postSigned(b.url, envelope('consent.data'));
+		expect([a.credentialReads, b.credentialReads]).toEqual([1, 1]);
+	});
+
+	it('a missing secret is not remembered: every delivery reads again and gets 401', async () => {
+		const h = await harness({
+			credentials: { secret: '', signatureHeader: '' },
+			credentialId: 'empty',
+		});
+		for (let i = 0; i < 3; i++) {
+			expect((await postSigned(h.url, envelope('consent.data'))).status).toBe(401);
+		}
+		expect(h.credentialReads).toBe(3);
+	});
+});
+
+describe('execute() on input without a carrier (pinned or hand-made data)', () => {
+	function run(items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+		const context = {
+			getInputData: () => items,
+			getMode: () => 'manual',
+			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
+		} as unknown as IExecuteFunctions;
+		return new ConsentFlowTrigger().execute.call(context);
+	}
+
+	it('puts each item on the output of its event, anything else on Unrecognised', async () => {
+		const items: INodeExecutionData[] = [
+			...CONSENT_EVENTS.map((event) => ({ json: { event } as IDataObject })),
+			{ json: { event: 'no.such.event' } },
+			{ json: { event: 5 } },
+			{ json: {} },
+			// A malformed carrier counts as none.
+			{ json: { event: 'consent.data' }, [CARRIER]: { output: 99 } },
+			{ json: { event: 'consent.data' }, [CARRIER]: { output: 1.5 } },
+		];
+		const outputs = await run(items);
+		expect(outputs).toHaveLength(OUTPUT_NAMES.length);
+		CONSENT_EVENTS.forEach((event, index) => {
+			expect(outputs[index].map((i) => i.json.event)).toEqual(
+				event === 'consent.data' ? [event, event, event] : [event],
+			);
+		});
+		expect(outputs[UNRECOGNISED_INDEX]).toHaveLength(3);
+		const paired = outputs.flat().map((i) => (i.pairedItem as { item: number }).item);
+		expect(paired.sort((x, y) => x - y)).toEqual(items.map((_, i) => i));
+	});
+
+	it('follows a valid carrier over the event name', async () => {
+		const outputs = await run([
+			{ json: { event: 'consent.data' }, [CARRIER]: { output: UNRECOGNISED_INDEX, key: null } },
+		]);
+		expect(outputs[UNRECOGNISED_INDEX]).toHaveLength(1);
+	});
+});
