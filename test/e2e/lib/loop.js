@@ -126,6 +126,38 @@ async function waitForTriggerExecutions(n8n, workflowId, done, { timeoutMs = 300
 	return last;
 }
 
+/** Every execution of a workflow (any status), following the public API's cursor; newest first. */
+async function allExecutions(n8n, workflowId, { includeData = true, pageSize = 100 } = {}) {
+	const out = [];
+	let cursor;
+	for (;;) {
+		const q = new URLSearchParams({ workflowId: String(workflowId), includeData: String(includeData), limit: String(pageSize) });
+		if (cursor) q.set('cursor', cursor);
+		const page = await n8n.api('GET', `/executions?${q}`);
+		out.push(...page.data);
+		if (!page.nextCursor || !page.data.length) return out;
+		cursor = page.nextCursor;
+	}
+}
+
+/**
+ * Which executions emitted which delivery: Map webhookId → [{ id, status, output }] over the
+ * trigger's items (an execution whose trigger emitted nothing is listed under `null`).
+ */
+function deliveryLedger(executions, triggerName) {
+	const ledger = new Map();
+	const add = (key, entry) => {
+		if (!ledger.has(key)) ledger.set(key, []);
+		ledger.get(key).push(entry);
+	};
+	for (const e of executions) {
+		const { items } = triggerRun(e, triggerName);
+		if (!items.length) add(null, { id: e.id, status: e.status, output: null });
+		for (const { json, output } of items) add(json.webhookId ?? null, { id: e.id, status: e.status, output });
+	}
+	return ledger;
+}
+
 /** Names of the nodes that ran in an execution, without `except`. */
 function nodesThatRan(execution, except = []) {
 	return Object.keys(execution.data?.resultData?.runData || {})
@@ -134,6 +166,8 @@ function nodesThatRan(execution, except = []) {
 }
 
 module.exports = {
+	allExecutions,
+	deliveryLedger,
 	TRIGGER_OUTPUTS,
 	UNRECOGNISED_INDEX,
 	triggerPath,
