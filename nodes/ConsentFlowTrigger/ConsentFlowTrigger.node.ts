@@ -14,7 +14,17 @@ import {
 } from 'n8n-workflow';
 
 import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
-import { DEDUPE_KEY, DEFAULT_REMEMBERED, MAX_REMEMBERED, recordDeliveryShared } from './dedupe';
+import { randomBytes } from 'crypto';
+
+import {
+	DEDUPE_KEY,
+	DEFAULT_REMEMBERED,
+	MAX_REMEMBERED,
+	claimDelivery,
+	ownDelivery,
+	readRememberedIds,
+	recordDeliveryShared,
+} from './dedupe';
 import {
 	ALL_EVENT_OPTIONS,
 	EVENT_OPTIONS,
@@ -337,8 +347,9 @@ export class ConsentFlowTrigger implements INodeType {
 		}
 
 		// 6. Duplicate suppression on the exact key of the id (deliveries without one are always
-		//    emitted). Immediately: the id is remembered now (and written to static data by
-		//    execute(), see there). When the Workflow Finishes: only checked now, remembered once
+		//    emitted). Immediately: the id is remembered in the process now and written to
+		//    static data by execute() (see there), which also catches a copy that another webhook
+		//    process let through. When the Workflow Finishes: only checked now, remembered once
 		//    n8n answered 2xx; a copy arriving while the first still runs gets 409 (retryable).
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
@@ -378,9 +389,13 @@ export class ConsentFlowTrigger implements INodeType {
 					}
 				});
 			}
-			// Assigning (even the same object again) to a key of the node's observable static data
-			// sets n8n's change flag; the object is shared by all requests of this process.
-			if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
+			// When the Workflow Finishes: the ids remembered after earlier 2xx answers go into
+			// static data whenever n8n saves this request's copy (assigning sets n8n's change
+			// flag). Immediately leaves static data to execute(): an id saved here would look,
+			// to execute() on another process, like one that another copy already ran.
+			if (staticData && respond === 'lastNode') {
+				staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
+			}
 		}
 
 		// 7. Emit. All items go on the node's first input with their output and key beside the
@@ -396,7 +411,17 @@ export class ConsentFlowTrigger implements INodeType {
 			output: delivery.kind === 'event' ? delivery.outputIndex : UNRECOGNISED_INDEX,
 			key: deliveryKey,
 			respond,
+			nonce: deliveryKey === null ? '' : randomBytes(9).toString('base64url'),
 		};
+		// This copy owns its key in this process: execute() in the same process (one n8n) then
+		// knows it from a copy that another process let through.
+		if (deliveryKey !== null && respond === 'onReceived') {
+			ownDelivery(
+				memoryKeyOf(this.getMode() === 'manual', this.getWorkflow().id, this.getNode().name),
+				deliveryKey,
+				carrier.nonce,
+			);
+		}
 		const item: INodeExecutionData = {
 			json: json as unknown as IDataObject,
 			[CARRIER]: carrier as unknown as IDataObject,
@@ -409,31 +434,44 @@ export class ConsentFlowTrigger implements INodeType {
 
 	/**
 	 * Runs as the first step of the execution (on a worker in queue mode): puts each delivery on
-	 * its event's output and, under "Immediately", writes the remembered id into the workflow's
-	 * static data, which n8n saves when the execution ends. (n8n 2.x resets the change flag of
-	 * the webhook request's static data when it stores the execution, so the write made in
-	 * webhook() alone would not be saved.)
+	 * its event's output and, under "Immediately":
+	 * - drops a copy of a delivery that another copy already claimed: in this process (another
+	 *   nonce), or in the ids other executions saved to static data (two webhook processes can
+	 *   each let a copy through; this narrows what runs twice to copies whose executions overlap
+	 *   on different processes);
+	 * - writes the remembered ids into the workflow's static data, which n8n saves when the
+	 *   execution ends. (n8n 2.x resets the change flag of the webhook request's static data when
+	 *   it stores the execution, so a write made in webhook() would not be saved.)
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const outputs: INodeExecutionData[][] = OUTPUT_NAMES.map(() => []);
-		const keys: string[] = [];
 		const items = this.getInputData();
+		const production = this.getMode() !== 'manual';
+		const staticData = production ? this.getWorkflowStaticData('node') : undefined;
+		const memoryKey = staticData
+			? memoryKeyOf(false, this.getWorkflow().id, this.getNode().name)
+			: '';
+		let savedElsewhere: Set<string> | undefined;
+		const kept: string[] = [];
 		items.forEach((item, index) => {
 			const carrier = readCarrier(item, OUTPUT_NAMES.length);
+			if (staticData && carrier?.key && carrier.respond === 'onReceived' && carrier.nonce !== '') {
+				savedElsewhere ??= new Set(readRememberedIds(staticData[DEDUPE_KEY]));
+				if (claimDelivery(memoryKey, carrier.key, carrier.nonce, savedElsewhere) === 'taken')
+					return;
+				kept.push(carrier.key);
+			}
 			const output = carrier?.output ?? outputOfEvent(item.json);
 			outputs[output].push({ json: item.json, pairedItem: { item: index } });
-			if (carrier?.key && carrier.respond === 'onReceived') keys.push(carrier.key);
 		});
-		if (keys.length > 0 && this.getMode() !== 'manual') {
+		if (staticData && kept.length > 0) {
 			const remembered = this.getNodeParameter(
 				'rememberedDeliveries',
 				0,
 				DEFAULT_REMEMBERED,
 			) as number;
-			const staticData = this.getWorkflowStaticData('node');
-			const memoryKey = memoryKeyOf(false, this.getWorkflow().id, this.getNode().name);
 			let state: unknown = staticData[DEDUPE_KEY];
-			for (const key of keys) {
+			for (const key of kept) {
 				state = recordDeliveryShared(memoryKey, state, key, remembered).state;
 			}
 			staticData[DEDUPE_KEY] = state as IDataObject;

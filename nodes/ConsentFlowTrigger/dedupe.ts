@@ -149,7 +149,51 @@ export function recordDeliveryShared(
 	return { duplicate: decision.duplicate, state };
 }
 
-/** For tests: forget the process memory. */
+/** For tests: forget the process memory (remembered ids and the owners of accepted copies). */
 export function resetProcessMemory(): void {
 	processMemory.clear();
+	owners.clear();
+}
+
+/**
+ * Which accepted copy of a delivery owns its key in this process (memory key + NUL + delivery
+ * key → the nonce `webhook()` gave that copy). The check in `execute()` uses it to tell "the
+ * copy this process already let through" from "another copy of the same delivery".
+ */
+const owners = new Map<string, string>();
+
+export type ClaimVerdict = 'mine' | 'taken';
+
+/** Makes the copy `nonce` the owner of `key` in this process (webhook() accepted it). */
+export function ownDelivery(memoryKey: string, key: string, nonce: string): void {
+	const id = `${memoryKey}\u0000${key}`;
+	owners.delete(id);
+	if (owners.size >= MAX_REMEMBERED) {
+		const oldest = owners.keys().next().value;
+		if (oldest !== undefined) owners.delete(oldest);
+	}
+	owners.set(id, nonce);
+}
+
+/**
+ * Claims `key` for the copy `nonce`: 'mine' when no copy owns it here and the key is not in
+ * `rememberedElsewhere` (the ids other executions already saved to the database), or when this
+ * copy owns it already; else 'taken'.
+ */
+export function claimDelivery(
+	memoryKey: string,
+	key: string,
+	nonce: string,
+	rememberedElsewhere: ReadonlySet<string>,
+): ClaimVerdict {
+	const id = `${memoryKey}\u0000${key}`;
+	const owner = owners.get(id);
+	if (owner !== undefined) return owner === nonce ? 'mine' : 'taken';
+	if (rememberedElsewhere.has(key)) return 'taken';
+	if (owners.size >= MAX_REMEMBERED) {
+		const oldest = owners.keys().next().value;
+		if (oldest !== undefined) owners.delete(oldest);
+	}
+	owners.set(id, nonce);
+	return 'mine';
 }

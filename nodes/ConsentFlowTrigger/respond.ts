@@ -89,13 +89,15 @@ export interface Carrier {
 	output: number;
 	key: string | null;
 	respond: RespondMode;
+	/** Random per accepted copy (see claimDelivery in dedupe.ts); '' when unknown. */
+	nonce: string;
 }
 
 /** Reads the carrier of an input item; null when it is missing or malformed. */
 export function readCarrier(item: Record<string, unknown>, outputs: number): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { output, key, respond } = raw as Record<string, unknown>;
+	const { output, key, respond, nonce } = raw as Record<string, unknown>;
 	if (typeof output !== 'number' || !Number.isInteger(output) || output < 0 || output >= outputs) {
 		return null;
 	}
@@ -103,6 +105,7 @@ export function readCarrier(item: Record<string, unknown>, outputs: number): Car
 		output,
 		key: typeof key === 'string' ? key : null,
 		respond: respond === 'lastNode' ? 'lastNode' : 'onReceived',
+		nonce: typeof nonce === 'string' ? nonce : '',
 	};
 }
 

@@ -17,13 +17,17 @@ const { send } = require('./lib/sender');
 
 const TRIGGER = 'Consent Flow Trigger';
 const SIGNING = 'consentFlowWebhookSigningApi';
-const VALID = 400;
-const COPIES = 120;
-const WRONG = 300;
+// Sizes (environment overrides for exploring: SBL_BURST_VALID, _COPIES, _WRONG, _SENDERS, _LARGE_EVERY).
+const num = (name, fallback) => Number(process.env[`SBL_BURST_${name}`] || fallback);
+const VALID = num('VALID', 400);
+const COPIES = num('COPIES', 120);
+const WRONG = num('WRONG', 300);
+const SENDERS = num('SENDERS', 8);
+const LARGE_EVERY = num('LARGE_EVERY', 50);
 const MB = 1024 * 1024;
 
 function shapeOf(i) {
-	if (i % 50 === 7) return 'large';
+	if (i % LARGE_EVERY === 7) return 'large';
 	if (i % 20 === 3) return 'nested';
 	if (i % 20 === 5) return 'number';
 	if (i % 20 === 9) return 'unicode';
@@ -58,7 +62,7 @@ describe('n8n 2.x on SQLite: a burst of signed deliveries, odd shapes and copies
 		const signed = D.shuffle([...valid, ...copies], 0x5b1);
 
 		const [good, bad] = await Promise.all([
-			send({ urls: [url], deliveries: signed, concurrency: 6, retry: { maxAttempts: 10, backoffMs: 200 } }),
+			send({ urls: [url], deliveries: signed, concurrency: SENDERS - 2, retry: { maxAttempts: 10, backoffMs: 200 } }),
 			send({ urls: [url], deliveries: wrong, concurrency: 2, retry: { maxAttempts: 1 } }),
 		]);
 

@@ -28,6 +28,8 @@ export interface Harness {
 	deliveries: HarnessDelivery[];
 	/** How many times the node called getCredentials (n8n reads and decrypts each time). */
 	readonly credentialReads: number;
+	/** Runs the executions deferred so far (deferExecutions), in arrival order. */
+	drain(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -44,6 +46,8 @@ export interface HarnessOptions {
 	failWorkflow?: (
 		outputs: NonNullable<IWebhookResponseData['workflowData']>,
 	) => boolean | Promise<boolean>;
+	/** Answer "Immediately" deliveries first and run their executions on drain(). */
+	deferExecutions?: boolean;
 	/** The credential's id (default: one per distinct credential data). */
 	credentialId?: string;
 }

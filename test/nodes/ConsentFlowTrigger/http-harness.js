@@ -102,6 +102,7 @@ function returnJsonArray(data) {
  *   provideRawBody: false → `rawBody` is undefined until `await req.readRawBody()`
  *   mode: 'webhook' (Production URL, default) or 'manual' (test URL)
  *   failWorkflow(outputs): true → the run counts as failed (for "When the Workflow Finishes")
+ *   deferExecutions: answer (Immediately) before running the execution; drain() runs them
  */
 async function startHarness(options) {
 	const {
@@ -113,7 +114,9 @@ async function startHarness(options) {
 		nodeName = 'Consent Flow Trigger',
 		mode = 'webhook',
 		failWorkflow,
+		deferExecutions = false,
 	} = options;
+	const pending = [];
 	// Like a credential record: the node refers to it by id (one id per distinct credential data
 	// unless given), n8n decrypts it on every getCredentials call (counted in credentialReads).
 	const credentialId =
@@ -290,48 +293,58 @@ async function startHarness(options) {
 		// node's execute() (if it has one) runs with the webhook's items as its input, and n8n saves
 		// static data when the execution ends if it changed (never for 'manual'). Run before the
 		// answer here, so that tests see its effects deterministically.
-		const execWorkflow = new Workflow({
-			id: 'wf-1',
-			name: 'Consent flow events',
-			nodes: [nodeDefinition()],
-			connections: {},
-			active: true,
-			nodeTypes,
-			staticData: db.read(),
-		});
-		const execNode = execWorkflow.getNode(nodeName);
-		const input = result.workflowData;
-		const execContext = {
-			getInputData: (index = 0) => input[index] ?? [],
-			getNodeParameter(name, _itemIndex, fallback) {
-				const value = execNode.parameters[name];
-				return value === undefined ? fallback : value;
-			},
-			getMode: () => mode,
-			getNode: () => execNode,
-			getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
-			getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
-		};
-		const outputs = typeof node.execute === 'function' ? await node.execute.call(execContext) : input;
-		if (mode !== 'manual' && execWorkflow.staticData.__dataChanged === true) {
-			db.staticData = JSON.stringify(execWorkflow.staticData);
-			db.writes += 1;
-		}
-		const failed = typeof failWorkflow === 'function' && (await failWorkflow(outputs)) === true;
-		executions.push({ workflowData: outputs, requestHeaders: req.headers, failed });
-
-		if (responseMode === 'lastNode') {
-			// After the run: 500 'Error in workflow' when it failed, else the response data.
-			if (failed) {
-				responseCallback({ data: { message: 'Error in workflow' }, responseCode: 500 });
-			} else if (responseData === 'noData') {
-				callbackDone = true;
-				res.statusCode = 200;
-				res.end();
-			} else {
-				responseCallback({ data: outputs, responseCode: 200 });
+		const runExecution = async () => {
+			const execWorkflow = new Workflow({
+				id: 'wf-1',
+				name: 'Consent flow events',
+				nodes: [nodeDefinition()],
+				connections: {},
+				active: true,
+				nodeTypes,
+				staticData: db.read(),
+			});
+			const execNode = execWorkflow.getNode(nodeName);
+			const input = result.workflowData;
+			const execContext = {
+				getInputData: (index = 0) => input[index] ?? [],
+				getNodeParameter(name, _itemIndex, fallback) {
+					const value = execNode.parameters[name];
+					return value === undefined ? fallback : value;
+				},
+				getMode: () => mode,
+				getNode: () => execNode,
+				getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
+				getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
+			};
+			const outputs = typeof node.execute === 'function' ? await node.execute.call(execContext) : input;
+			if (mode !== 'manual' && execWorkflow.staticData.__dataChanged === true) {
+				db.staticData = JSON.stringify(execWorkflow.staticData);
+				db.writes += 1;
 			}
-			return;
+			const failed = typeof failWorkflow === 'function' && (await failWorkflow(outputs)) === true;
+			executions.push({ workflowData: outputs, requestHeaders: req.headers, failed });
+			return { outputs, failed };
+		};
+
+		// Regular mode runs the execution after the onReceived answer: with deferExecutions the
+		// harness answers first and runs it on drain().
+		if (deferExecutions && responseMode !== 'lastNode') {
+			pending.push(runExecution);
+		} else {
+			const { outputs, failed } = await runExecution();
+			if (responseMode === 'lastNode') {
+				// After the run: 500 'Error in workflow' when it failed, else the response data.
+				if (failed) {
+					responseCallback({ data: { message: 'Error in workflow' }, responseCode: 500 });
+				} else if (responseData === 'noData') {
+					callbackDone = true;
+					res.statusCode = 200;
+					res.end();
+				} else {
+					responseCallback({ data: outputs, responseCode: 200 });
+				}
+				return;
+			}
 		}
 
 		// Deferred onReceived answer: responseData defaults to 'firstEntryJson', which
@@ -356,6 +369,10 @@ async function startHarness(options) {
 		deliveries,
 		get credentialReads() {
 			return credentialReads;
+		},
+		/** Runs the executions deferred so far (deferExecutions), in arrival order. */
+		async drain() {
+			while (pending.length) await pending.shift()();
 		},
 		async close() {
 			server.closeAllConnections();

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	CONSENT_EVENTS,
 	OUTPUT_NAMES,
@@ -181,5 +181,104 @@ describe('execute() on input without a carrier (pinned or hand-made data)', () =
 			{ json: { event: 'consent.data' }, [CARRIER]: { output: UNRECOGNISED_INDEX, key: null } },
 		]);
 		expect(outputs[UNRECOGNISED_INDEX]).toHaveLength(1);
+	});
+});
+
+describe('execute(): a copy that another process let through', () => {
+	// Two webhook processes can each accept a copy of one delivery (each checked only its own
+	// memory and the database). execute() runs on the worker and keeps one copy per key.
+	const key = 'w-copy-1';
+	function context(staticData: IDataObject, items: INodeExecutionData[]) {
+		return {
+			getInputData: () => items,
+			getMode: () => 'webhook',
+			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
+			getWorkflowStaticData: () => staticData,
+			getWorkflow: () => ({ id: 'wf-copies' }),
+			getNode: () => ({ name: 'Trigger' }),
+		} as unknown as IExecuteFunctions;
+	}
+	const copy = (nonce: string, event = 'consent.data'): INodeExecutionData => ({
+		json: { event, webhookId: key },
+		[CARRIER]: {
+			output: CONSENT_EVENTS.indexOf(event as never),
+			key,
+			respond: 'onReceived',
+			nonce,
+		},
+	});
+	const emittedCount = (outputs: INodeExecutionData[][]) => outputs.flat().length;
+
+	beforeEach(() => resetProcessMemory());
+
+	it('keeps the first copy, drops a second copy (another nonce) in the same process', async () => {
+		const staticData: IDataObject = {};
+		const node = new ConsentFlowTrigger();
+		expect(emittedCount(await node.execute.call(context(staticData, [copy('a')])))).toBe(1);
+		expect(emittedCount(await node.execute.call(context(staticData, [copy('b')])))).toBe(0);
+		// The same copy again (e.g. run twice by the engine) is still its own.
+		expect(emittedCount(await node.execute.call(context(staticData, [copy('a')])))).toBe(1);
+		expect((staticData[DEDUPE_KEY] as { ids: string[] }).ids).toEqual([key]);
+	});
+
+	it('drops a copy whose key another execution already saved to static data', async () => {
+		const staticData: IDataObject = { [DEDUPE_KEY]: { version: 2, ids: [key] } };
+		const outputs = await new ConsentFlowTrigger().execute.call(context(staticData, [copy('c')]));
+		expect(emittedCount(outputs)).toBe(0);
+	});
+
+	it('keeps deliveries without an id or without a nonce, and does nothing on a test URL', async () => {
+		const staticData: IDataObject = { [DEDUPE_KEY]: { version: 2, ids: [key] } };
+		const noNonce = {
+			...copy(''),
+			[CARRIER]: { output: 0, key, respond: 'onReceived', nonce: '' },
+		};
+		const noKey = {
+			...copy('x'),
+			[CARRIER]: { output: 0, key: null, respond: 'onReceived', nonce: 'x' },
+		};
+		expect(
+			emittedCount(
+				await new ConsentFlowTrigger().execute.call(context(staticData, [noNonce, noKey])),
+			),
+		).toBe(2);
+		const manual = {
+			...context(staticData, [copy('d')]),
+			getMode: () => 'manual',
+		} as unknown as IExecuteFunctions;
+		expect(emittedCount(await new ConsentFlowTrigger().execute.call(manual))).toBe(1);
+	});
+
+	it('leaves "When the Workflow Finishes" deliveries alone (remembered only after success)', async () => {
+		const staticData: IDataObject = { [DEDUPE_KEY]: { version: 2, ids: [key] } };
+		const late = { ...copy('e'), [CARRIER]: { output: 0, key, respond: 'lastNode', nonce: 'e' } };
+		expect(
+			emittedCount(await new ConsentFlowTrigger().execute.call(context(staticData, [late]))),
+		).toBe(1);
+	});
+});
+
+describe('one n8n: executions that run after later deliveries were accepted', () => {
+	it('every accepted delivery is emitted once, although the executions save ids of deliveries still waiting to run', async () => {
+		// n8n's regular mode: the answer goes out, the execution runs later; meanwhile other
+		// deliveries are accepted and the process memory (saved by every execution) holds their
+		// ids too. Each execution must still recognise its own delivery.
+		const db = createDatabase();
+		const h = await harness({ db, deferExecutions: true });
+		const ids = Array.from({ length: 12 }, () => nextId());
+		for (const webhookId of ids) {
+			expect((await postSigned(h.url, envelope('consent.data', { webhookId }))).json).toMatchObject(
+				{ status: 'emitted' },
+			);
+		}
+		await h.drain();
+		const emittedIds = h.executions.flatMap((e) =>
+			e.workflowData.flat().map((i) => i.json.webhookId),
+		);
+		expect(emittedIds).toEqual(ids);
+		// And the copies afterwards are duplicates.
+		expect(
+			(await postSigned(h.url, envelope('consent.data', { webhookId: ids[3] }))).json,
+		).toMatchObject({ status: 'duplicate' });
 	});
 });
