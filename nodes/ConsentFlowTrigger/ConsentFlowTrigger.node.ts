@@ -21,6 +21,7 @@ import {
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
 	claimDelivery,
+	forgetDelivery,
 	ownDelivery,
 	readRememberedIds,
 	recordDeliveryShared,
@@ -415,12 +416,21 @@ export class ConsentFlowTrigger implements INodeType {
 		};
 		// This copy owns its key in this process: execute() in the same process (one n8n) then
 		// knows it from a copy that another process let through.
+		// If the answer is not a 2xx after all (n8n could not store the execution), the id is
+		// forgotten again so that the service's retry runs.
 		if (deliveryKey !== null && respond === 'onReceived') {
-			ownDelivery(
-				memoryKeyOf(this.getMode() === 'manual', this.getWorkflow().id, this.getNode().name),
-				deliveryKey,
-				carrier.nonce,
+			const memoryKey = memoryKeyOf(
+				this.getMode() === 'manual',
+				this.getWorkflow().id,
+				this.getNode().name,
 			);
+			ownDelivery(memoryKey, deliveryKey, carrier.nonce);
+			res.once?.('close', () => {
+				const code = res.statusCode ?? 0;
+				if (res.writableFinished !== true || code < 200 || code >= 300) {
+					forgetDelivery(memoryKey, deliveryKey);
+				}
+			});
 		}
 		const item: INodeExecutionData = {
 			json: json as unknown as IDataObject,

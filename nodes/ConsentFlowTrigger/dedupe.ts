@@ -197,3 +197,15 @@ export function claimDelivery(
 	owners.set(id, nonce);
 	return 'mine';
 }
+
+/**
+ * Forgets `key` in this process (remembered ids and owner): the delivery was accepted but its
+ * answer was not a 2xx (n8n could not store the execution), so the service's retry must run.
+ */
+export function forgetDelivery(memoryKey: string, key: string): void {
+	owners.delete(`${memoryKey}\u0000${key}`);
+	const state = processMemory.get(memoryKey);
+	if (state === undefined) return;
+	const at = state.ids.lastIndexOf(key);
+	if (at >= 0) state.ids.splice(at, 1);
+}

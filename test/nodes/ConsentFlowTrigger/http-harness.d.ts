@@ -46,6 +46,8 @@ export interface HarnessOptions {
 	failWorkflow?: (
 		outputs: NonNullable<IWebhookResponseData['workflowData']>,
 	) => boolean | Promise<boolean>;
+	/** true → n8n cannot store the execution: it answers 500 and nothing runs. */
+	storeFails?: () => boolean;
 	/** Answer "Immediately" deliveries first and run their executions on drain(). */
 	deferExecutions?: boolean;
 	/** The credential's id (default: one per distinct credential data). */

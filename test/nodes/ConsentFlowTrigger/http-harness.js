@@ -103,6 +103,7 @@ function returnJsonArray(data) {
  *   mode: 'webhook' (Production URL, default) or 'manual' (test URL)
  *   failWorkflow(outputs): true → the run counts as failed (for "When the Workflow Finishes")
  *   deferExecutions: answer (Immediately) before running the execution; drain() runs them
+ *   storeFails(): true → n8n cannot store the execution (answers 500, nothing runs)
  */
 async function startHarness(options) {
 	const {
@@ -115,6 +116,7 @@ async function startHarness(options) {
 		mode = 'webhook',
 		failWorkflow,
 		deferExecutions = false,
+		storeFails,
 	} = options;
 	const pending = [];
 	// Like a credential record: the node refers to it by id (one id per distinct credential data
@@ -316,7 +318,8 @@ async function startHarness(options) {
 				getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
 				getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
 			};
-			const outputs = typeof node.execute === 'function' ? await node.execute.call(execContext) : input;
+			const outputs =
+				typeof node.execute === 'function' ? await node.execute.call(execContext) : input;
 			if (mode !== 'manual' && execWorkflow.staticData.__dataChanged === true) {
 				db.staticData = JSON.stringify(execWorkflow.staticData);
 				db.writes += 1;
@@ -325,6 +328,16 @@ async function startHarness(options) {
 			executions.push({ workflowData: outputs, requestHeaders: req.headers, failed });
 			return { outputs, failed };
 		};
+
+		// WorkflowRunner.run() throws (e.g. the database is locked): n8n answers 500 and no
+		// execution exists.
+		if (typeof storeFails === 'function' && storeFails() === true) {
+			responseCallback({
+				data: { message: 'There was a problem executing the workflow' },
+				responseCode: 500,
+			});
+			return;
+		}
 
 		// Regular mode runs the execution after the onReceived answer: with deferExecutions the
 		// harness answers first and runs it on drain().

@@ -282,3 +282,17 @@ describe('one n8n: executions that run after later deliveries were accepted', ()
 		).toMatchObject({ status: 'duplicate' });
 	});
 });
+
+describe('Respond: Immediately, when n8n cannot store the execution', () => {
+	it('the 500 leaves no id behind: the service retry runs once, later copies are duplicates', async () => {
+		let failures = 1;
+		const h = await harness({ storeFails: () => failures-- > 0 });
+		const body = envelope('consent.accepted', { webhookId: nextId() });
+		expect((await postSigned(h.url, body)).status).toBe(500);
+		expect(h.executions).toHaveLength(0);
+		const retry = await postSigned(h.url, body);
+		expect(retry.json).toMatchObject({ status: 'emitted' });
+		expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'duplicate' });
+		expect(h.executions).toHaveLength(1);
+	});
+});
