@@ -1,14 +1,15 @@
 'use strict';
-// Nothing answered is lost, in one n8n on SQLite (the default install): a burst from 8 concurrent
-// senders — validly signed deliveries of all ten events with odd ids, deep nesting and bodies of up
-// to 5 MB, copies of some of them sent again in the middle of the burst, and wrongly signed ones —
+// Nothing answered is lost, in one n8n on SQLite (the default install): a burst of 2,000 requests
+// from 10 concurrent senders — validly signed deliveries of all ten events with odd ids, deep
+// nesting and bodies of up to 5 MB, copies of some of them sent again in the middle of the burst, and wrongly signed ones —
 // against the trigger as users install it. The sender behaves like the service: it retries
 // anything that is not 2xx. Afterwards, read back through n8n's public API: every delivery
 // answered 2xx as "emitted" has exactly one successful execution carrying it, on its own output;
-// no id ran twice; nothing wrongly signed ran. (Issue 16: before, ~1 in 10 answered deliveries
-// never ran here.) Figures are printed, not asserted.
+// no id ran twice; nothing wrongly signed ran. (Issue 16: with the trigger answering before n8n
+// stored the execution, this burst ended with 1,099 deliveries answered "emitted" and 843
+// executions.) Figures are printed, not asserted.
 const crypto = require('node:crypto');
-const { waitFor } = require('./lib/http');
+const { sleep } = require('./lib/http');
 const { useN8n } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
@@ -19,11 +20,11 @@ const TRIGGER = 'Consent Flow Trigger';
 const SIGNING = 'consentFlowWebhookSigningApi';
 // Sizes (environment overrides for exploring: SBL_BURST_VALID, _COPIES, _WRONG, _SENDERS, _LARGE_EVERY).
 const num = (name, fallback) => Number(process.env[`SBL_BURST_${name}`] || fallback);
-const VALID = num('VALID', 400);
-const COPIES = num('COPIES', 120);
-const WRONG = num('WRONG', 300);
-const SENDERS = num('SENDERS', 8);
-const LARGE_EVERY = num('LARGE_EVERY', 50);
+const VALID = num('VALID', 1100);
+const COPIES = num('COPIES', 300);
+const WRONG = num('WRONG', 600);
+const SENDERS = num('SENDERS', 10);
+const LARGE_EVERY = num('LARGE_EVERY', 25);
 const MB = 1024 * 1024;
 
 function shapeOf(i) {
@@ -43,7 +44,13 @@ describe('n8n 2.x on SQLite: a burst of signed deliveries, odd shapes and copies
 	beforeAll(async () => {
 		const { n8n } = ctx;
 		const cred = await n8n.createCredential({ name: 'Burst signing', type: SIGNING, data: { secret, signatureHeader: '' } });
-		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
+		// Remembered Deliveries above the number of ids sent: a copy of an id pushed out of the
+		// memory would rightly run again (the documented limit), which is not what is measured.
+		const trigger = W.packageTriggerNode({
+			name: TRIGGER,
+			parameters: { rememberedDeliveries: 10000 },
+			credentials: { [SIGNING]: cred },
+		});
 		const wf = await n8n.deployWorkflow(W.workflow(`burst ${crypto.randomBytes(3).toString('hex')}`, [trigger], {}), {
 			webhookPaths: [W.triggerWebhookPath(trigger)],
 		});
@@ -75,15 +82,24 @@ describe('n8n 2.x on SQLite: a burst of signed deliveries, odd shapes and copies
 		const statuses = good.records.map(D.ackStatus);
 		expect(statuses.filter((s) => s !== 'emitted' && s !== 'duplicate')).toEqual([]);
 
-		// Wait until n8n has finished everything it took, then read every execution back.
+		// Wait until n8n has finished everything it took (or nothing changed for 20 s: what never
+		// ran must show as lost below, not as a time-out), then read every execution back.
 		let executions = [];
-		await waitFor(
-			async () => {
-				executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: false });
-				return executions.length >= emittedIds.size && executions.every((e) => e.stoppedAt);
-			},
-			{ timeoutMs: 180000, intervalMs: 1000, what: 'the executions of the burst' },
-		);
+		let last = '';
+		let stableSince = Date.now();
+		const until = Date.now() + 240000;
+		while (Date.now() < until) {
+			executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: false });
+			const open = executions.filter((e) => !e.stoppedAt).length;
+			const key = `${executions.length}/${open}`;
+			if (key !== last) {
+				last = key;
+				stableSince = Date.now();
+			}
+			if (executions.length >= emittedIds.size && open === 0) break;
+			if (Date.now() - stableSince > 20000) break;
+			await sleep(1000);
+		}
 		executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true, pageSize: 50 });
 		const ledger = L.deliveryLedger(executions, TRIGGER);
 		const byId = new Map(valid.map((d) => [d.id, d]));
