@@ -10,7 +10,7 @@
 // executions.) Figures are printed, not asserted.
 const crypto = require('node:crypto');
 const { sleep } = require('./lib/http');
-const { useN8n } = require('./lib/suite');
+const { useN8n, versions } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 const D = require('./lib/deliveries');
@@ -35,8 +35,8 @@ function shapeOf(i) {
 	return 'plain';
 }
 
-describe('n8n 2.x on SQLite: a burst of signed deliveries, odd shapes and copies — nothing answered is lost', () => {
-	const ctx = useN8n('2');
+describe.each(versions())('n8n %s.x on SQLite: a burst of signed deliveries, odd shapes and copies — nothing answered is lost', (major) => {
+	const ctx = useN8n(major);
 	const secret = crypto.randomBytes(24).toString('hex');
 	let url;
 	let workflowId;
