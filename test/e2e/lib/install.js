@@ -275,7 +275,7 @@ async function ensureN8n(major = '2') {
 	});
 }
 
-module.exports = { cacheDir, ensureNode24, ensureN8n, systemNodeBin, cleanEnv, nodeEnv, run, log, withLock, NODE24_VERSION };
+module.exports = { cacheDir, ensureNode24, ensureN8n, systemNodeBin, cleanEnv, nodeEnv, run, log, withLock, pidAlive, NODE24_VERSION };
 
 if (require.main === module) {
 	// `node test/e2e/lib/install.js [1] [2]`: install ahead of time.

@@ -4,6 +4,8 @@
 // a community package, free loopback ports, logs in the user folder. Control through REST (login
 // cookie) and the public API (API key). Every started process group is stopped by pid in stop(),
 // on process exit, and by a detached reaper if the test process dies without stopping it.
+// The same class runs the other n8n commands of a queue-mode set-up (`command: 'worker'` or
+// `'webhook'`, see queue.js); watchGroup()/terminateGroup() serve the other child processes too.
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -16,6 +18,7 @@ const { request, sleep, waitFor } = require('./http');
 
 const running = new Set();
 let exitHooked = false;
+/** Kills every watched process group when this process exits or gets SIGINT/SIGTERM/SIGHUP. */
 function hookExit() {
 	if (exitHooked) return;
 	exitHooked = true;
@@ -31,6 +34,53 @@ function hookExit() {
 			process.exit(128 + (os.constants.signals[sig] || 0));
 		});
 	}
+}
+
+/**
+ * Watches a detached child (own process group, leader `pid`): `handle._killNow()` runs when this
+ * process exits, and a detached reaper kills the group if this process dies without stopping it.
+ * unwatchGroup(handle) when it was stopped.
+ */
+function watchGroup(handle, pid) {
+	running.add(handle);
+	hookExit();
+	const reaper = spawn(process.execPath, [path.join(__dirname, 'reaper.js'), String(process.pid), String(pid)], {
+		detached: true,
+		stdio: 'ignore',
+	});
+	reaper.unref();
+}
+
+function unwatchGroup(handle) {
+	running.delete(handle);
+}
+
+function signalPid(pid, signal) {
+	try {
+		process.kill(pid, signal);
+	} catch {}
+}
+
+/**
+ * Stops a detached child by pid: `signal` to its process group (`group: true`) or only to the
+ * leader, waits until `exited()` is true, SIGKILL to the group after `timeoutMs`; finally SIGKILL
+ * to the group so no child of it is left. Returns true when the signal was enough.
+ */
+async function terminateGroup(pid, { exited, signal = 'SIGTERM', group = true, timeoutMs = 15000, label = `pid ${pid}` }) {
+	let graceful = true;
+	if (!exited()) {
+		signalPid(group ? -pid : pid, signal);
+		const until = Date.now() + timeoutMs;
+		while (!exited() && Date.now() < until) await sleep(50);
+		if (!exited()) {
+			graceful = false;
+			log(`${label} did not stop in ${timeoutMs / 1000} s after ${signal}: SIGKILL`);
+			signalPid(-pid, 'SIGKILL');
+			while (!exited()) await sleep(50);
+		}
+	}
+	signalPid(-pid, 'SIGKILL');
+	return graceful;
 }
 
 /** A free TCP port on 127.0.0.1 (not one of `avoid`). */
@@ -68,10 +118,15 @@ class N8n {
 	 * opts: major ('1'|'2'), tgz (package tarball to install, optional), userFolder (default: a new
 	 * temp folder), port (default: free), brokerPort, env (extra env), ownerEmail, ownerPassword,
 	 * encryptionKey, logLevel, keepUserFolder.
+	 * Queue mode (queue.js): command ('start' (default) | 'webhook' | 'worker'), args (extra CLI
+	 * arguments, e.g. ['--concurrency=10']), name (log files n8n-<name>.log / n8n-<name>.stdout.log,
+	 * for processes sharing a user folder), stopTimeoutMs (SIGKILL after it, default 15000).
+	 * A worker's `port` is its health-check server (QUEUE_HEALTH_CHECK_PORT).
 	 */
 	constructor(opts = {}) {
 		this.opts = opts;
 		this.major = String(opts.major || '2');
+		this.command = opts.command || 'start';
 		this.userFolder =
 			opts.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), `sbl-e2e-n8n${this.major}-`));
 		this.ownedUserFolder = !opts.userFolder;
@@ -90,11 +145,16 @@ class N8n {
 	}
 
 	get logFile() {
-		return path.join(this.userFolder, 'n8n.log');
+		return path.join(this.userFolder, this.opts.name ? `n8n-${this.opts.name}.log` : 'n8n.log');
 	}
 
 	get stdoutFile() {
-		return path.join(this.userFolder, 'n8n.stdout.log');
+		return path.join(this.userFolder, this.opts.name ? `n8n-${this.opts.name}.stdout.log` : 'n8n.stdout.log');
+	}
+
+	/** The `start` command (main): serves the editor, REST and the public API. */
+	get isMain() {
+		return this.command === 'start';
 	}
 
 	/** The text n8n logged so far (log file + stdout/stderr). */
@@ -114,8 +174,8 @@ class N8n {
 		this.port = this.opts.port || (await freePort());
 		this.brokerPort = this.opts.brokerPort || (await freePort([this.port]));
 		await this._spawn();
-		await this._afterBoot();
-		log(`n8n ${this.version} ready at ${this.url} in ${((Date.now() - started) / 1000).toFixed(1)} s (user folder ${this.userFolder})`);
+		if (this.isMain) await this._afterBoot();
+		log(`n8n ${this.version}${this.isMain ? '' : ` ${this.command} ${this.opts.name || ''}`} ready at ${this.url} in ${((Date.now() - started) / 1000).toFixed(1)} s (user folder ${this.userFolder})`);
 		return this;
 	}
 
@@ -164,14 +224,23 @@ class N8n {
 			// 1.123.76+ default to the "vm" expression engine (isolated-vm 6, Node >= 22 only): on
 			// Node 20 n8n exits at start ("Could not initialize the vm expression engine").
 			env.N8N_EXPRESSION_ENGINE = 'legacy';
-		} else {
-			// Owner without the setup screen; bcrypt hash made with n8n's own bcryptjs.
+		} else if (this.isMain) {
+			// Owner without the setup screen; bcrypt hash made with n8n's own bcryptjs (only
+			// `n8n start` reads these variables).
 			Object.assign(env, {
 				N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 				N8N_INSTANCE_OWNER_EMAIL: this.ownerEmail,
 				N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
 				N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
 				N8N_INSTANCE_OWNER_PASSWORD_HASH: this._bcrypt().hashSync(this.ownerPassword, 10),
+			});
+		}
+		if (this.command === 'worker') {
+			// The worker's own HTTP server: /healthz, and /healthz/readiness once DB + Redis are up.
+			Object.assign(env, {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(p),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 			});
 		}
 		return { ...env, ...(this.opts.env || {}) };
@@ -187,7 +256,7 @@ class N8n {
 		const out = fs.openSync(this.stdoutFile, 'a');
 		fs.writeSync(out, `\n===== start ${++this.starts} at ${new Date().toISOString()} =====\n`);
 		const env = nodeEnv(this.install.nodeBin, this.env());
-		this.child = spawn(this.install.node, [this.install.n8nBin, 'start'], {
+		this.child = spawn(this.install.node, [this.install.n8nBin, this.command, ...(this.opts.args || [])], {
 			cwd: this.userFolder,
 			env,
 			detached: true, // own process group: stop() kills n8n and its task runner together
@@ -199,14 +268,7 @@ class N8n {
 		this.child.on('exit', (code, signal) => {
 			this.exited = { code, signal };
 		});
-		running.add(this);
-		hookExit();
-		// A detached watchdog kills the group if this process dies without stopping it.
-		const reaper = spawn(process.execPath, [path.join(__dirname, 'reaper.js'), String(process.pid), String(this.pid)], {
-			detached: true,
-			stdio: 'ignore',
-		});
-		reaper.unref();
+		watchGroup(this, this.pid);
 		await this._waitReady();
 	}
 
@@ -217,12 +279,12 @@ class N8n {
 					throw Object.assign(new Error(`n8n exited (${JSON.stringify(this.exited)})`), { fatal: true });
 				}
 				const r = await request('GET', `${this.url}/healthz/readiness`, { timeoutMs: 3000 });
-				if (r.status !== 200) return false;
+				if (r.status !== 200 || !this.isMain) return r.status === 200;
 				// 1.123 answers readiness before its REST routes exist: wait for /rest/settings too.
 				const s = await request('GET', `${this.url}/rest/settings`, { timeoutMs: 3000 });
 				return s.status === 200;
 			},
-			{ timeoutMs, intervalMs: 300, what: `n8n readiness at ${this.url}` },
+			{ timeoutMs, intervalMs: 200, what: `n8n ${this.command} readiness at ${this.url}` },
 		).catch((e) => {
 			const tail = this.logs().split('\n').slice(-60).join('\n');
 			throw new Error(`${e.message}\n--- n8n output (tail) ---\n${tail}`);
@@ -413,28 +475,39 @@ class N8n {
 		return this.api('DELETE', `/workflows/${id}`);
 	}
 
-	/** The production URL of a Webhook-like node's path. */
-	webhookUrl(p) {
-		return `${this.url}/webhook/${p.replace(/^\/+/, '')}`;
+	/**
+	 * Base URLs that serve production webhooks: this n8n; in queue mode the `n8n webhook`
+	 * processes (queue.js replaces this method on main).
+	 */
+	webhookBases() {
+		return [this.url];
+	}
+
+	/** The production URL of a Webhook-like node's path (on the first of webhookBases()). */
+	webhookUrl(p, base = this.webhookBases()[0]) {
+		return `${base}/webhook/${p.replace(/^\/+/, '')}`;
 	}
 
 	/**
-	 * Waits until the production webhook at `p` is registered. An OPTIONS (CORS preflight) request
-	 * answers 404 while the path is unknown, without starting an execution.
+	 * Waits until the production webhook at `p` is registered on every base of webhookBases(). An
+	 * OPTIONS (CORS preflight) request answers 404 while the path is unknown, without starting an
+	 * execution. Returns the URL on the first base.
 	 */
 	async waitForWebhook(p, { method = 'POST', timeoutMs = 30000 } = {}) {
-		const url = this.webhookUrl(p);
-		await waitFor(
-			async () => {
-				const r = await request('OPTIONS', url, {
-					headers: { origin: this.url, 'access-control-request-method': method },
-					timeoutMs: 5000,
-				});
-				return r.status !== 404 && r.status < 500;
-			},
-			{ timeoutMs, intervalMs: 200, what: `production webhook ${url}` },
-		);
-		return url;
+		for (const base of this.webhookBases()) {
+			const url = this.webhookUrl(p, base);
+			await waitFor(
+				async () => {
+					const r = await request('OPTIONS', url, {
+						headers: { origin: base, 'access-control-request-method': method },
+						timeoutMs: 5000,
+					});
+					return r.status !== 404 && r.status < 500;
+				},
+				{ timeoutMs, intervalMs: 200, what: `production webhook ${url}` },
+			);
+		}
+		return this.webhookUrl(p);
 	}
 
 	/** Creates + activates a workflow and waits for its webhook paths; returns the stored workflow. */
@@ -487,14 +560,24 @@ class N8n {
 
 	// ---- process control ---------------------------------------------------------------------
 
-	/** Stops n8n and starts it again on the same ports with the same user folder and key. */
-	async restart() {
-		await this.stop({ keepUserFolder: true });
+	/**
+	 * Stops n8n (stop() options, e.g. { signal: 'SIGKILL' }) and starts it again on the same ports
+	 * with the same user folder and key.
+	 */
+	async restart(stopOptions = {}) {
+		await this.stop({ ...stopOptions, keepUserFolder: true });
+		return this.respawn();
+	}
+
+	/** Starts a stopped (or killed) n8n again on the same ports; main logs in again. */
+	async respawn() {
 		const started = Date.now();
 		await this._spawn();
-		this.cookie = null;
-		await this.login();
-		log(`n8n ${this.version} restarted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		if (this.isMain) {
+			this.cookie = null;
+			await this.login();
+		}
+		log(`n8n ${this.version} ${this.command} ${this.opts.name || ''} (re)started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 		return this;
 	}
 
@@ -506,33 +589,22 @@ class N8n {
 		} catch {}
 	}
 
-	/** Stops the whole process group by pid (SIGTERM, then SIGKILL after 15 s). */
-	async stop({ keepUserFolder = false } = {}) {
-		if (this.pid && !this.exited) {
-			const pid = this.pid;
-			try {
-				process.kill(-pid, 'SIGTERM');
-			} catch {}
-			const until = Date.now() + 15000;
-			while (!this.exited && Date.now() < until) await sleep(100);
-			if (!this.exited) {
-				log(`n8n pid ${pid} did not stop in 15 s: SIGKILL`);
-				try {
-					process.kill(-pid, 'SIGKILL');
-				} catch {}
-				while (!this.exited) await sleep(100);
-			}
-		}
-		// The task runner lives in the same group: make sure nothing of the group is left.
+	/**
+	 * Stops the whole process group by pid: `signal` (default SIGTERM), then SIGKILL after
+	 * `timeoutMs` (default opts.stopTimeoutMs or 15 s). Returns { graceful, ms, exited }.
+	 */
+	async stop({ keepUserFolder = false, signal = 'SIGTERM', timeoutMs = this.opts.stopTimeoutMs || 15000 } = {}) {
+		const started = Date.now();
+		let graceful = true;
+		// The task runner lives in the same group: terminateGroup leaves nothing of the group.
 		if (this.pid) {
-			try {
-				process.kill(-this.pid, 'SIGKILL');
-			} catch {}
+			graceful = await terminateGroup(this.pid, { exited: () => Boolean(this.exited), signal, timeoutMs, label: `n8n pid ${this.pid}` });
 		}
-		running.delete(this);
+		unwatchGroup(this);
 		if (!keepUserFolder && this.ownedUserFolder && !this.opts.keepUserFolder && !process.env.SBL_E2E_KEEP) {
 			fs.rmSync(this.userFolder, { recursive: true, force: true });
 		}
+		return { graceful, ms: Date.now() - started, exited: this.exited };
 	}
 }
 
@@ -548,4 +620,4 @@ async function startN8n(opts) {
 	return n;
 }
 
-module.exports = { N8n, startN8n, freePort, portFree };
+module.exports = { N8n, startN8n, freePort, portFree, watchGroup, unwatchGroup, terminateGroup };
