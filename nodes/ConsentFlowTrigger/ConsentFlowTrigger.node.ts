@@ -23,7 +23,6 @@ import {
 	claimDelivery,
 	forgetDelivery,
 	ownDelivery,
-	readRememberedIds,
 	recordDeliveryShared,
 } from './dedupe';
 import {
@@ -348,10 +347,10 @@ export class ConsentFlowTrigger implements INodeType {
 		}
 
 		// 6. Duplicate suppression on the exact key of the id (deliveries without one are always
-		//    emitted). Immediately: the id is remembered in the process now and written to
-		//    static data by execute() (see there), which also catches a copy that another webhook
-		//    process let through. When the Workflow Finishes: only checked now, remembered once
-		//    n8n answered 2xx; a copy arriving while the first still runs gets 409 (retryable).
+		//    emitted). Immediately: the id is remembered now, in the process and in static data,
+		//    which n8n saves before it creates the execution. When the Workflow Finishes: only
+		//    checked now, remembered once n8n answered 2xx; a copy arriving while the first still
+		//    runs gets 409 (retryable).
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
 		const deliveryKey = ignoreDuplicates ? delivery.deliveryKey : null;
@@ -390,13 +389,12 @@ export class ConsentFlowTrigger implements INodeType {
 					}
 				});
 			}
-			// When the Workflow Finishes: the ids remembered after earlier 2xx answers go into
-			// static data whenever n8n saves this request's copy (assigning sets n8n's change
-			// flag). Immediately leaves static data to execute(): an id saved here would look,
-			// to execute() on another process, like one that another copy already ran.
-			if (staticData && respond === 'lastNode') {
-				staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
-			}
+			// Assigning (even the same object again) to a key of the node's observable static data
+			// sets n8n's change flag; the object is shared by all requests of this process, so
+			// every save carries every id this process has seen. (When the Workflow Finishes: the
+			// ids remembered after earlier 2xx answers; n8n saves them only when it answers
+			// without a run — duplicate, filtered, stale.)
+			if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
 		// 7. Emit. All items go on the node's first input with their output and key beside the
@@ -413,6 +411,7 @@ export class ConsentFlowTrigger implements INodeType {
 			key: deliveryKey,
 			respond,
 			nonce: deliveryKey === null ? '' : randomBytes(9).toString('base64url'),
+			ack: { ...ack('emitted'), status: 'emitted' },
 		};
 		// This copy owns its key in this process: execute() in the same process (one n8n) then
 		// knows it from a copy that another process let through.
@@ -437,54 +436,46 @@ export class ConsentFlowTrigger implements INodeType {
 			[CARRIER]: carrier as unknown as IDataObject,
 		};
 
-		// n8n answers: Immediately → the acknowledgement, after the execution is stored or
-		// queued (n8n 2.x); When the Workflow Finishes → after the run (200, or 500 on failure).
-		return { workflowData: [[item]], webhookResponse: ack('emitted') };
+		// Immediately: `noWebhookResponse` makes n8n save static data now and leave the answer to
+		// execute() (sendResponse). When the Workflow Finishes: n8n answers after the run (200,
+		// or 500 when it failed).
+		if (respond === 'onReceived') return { workflowData: [[item]], noWebhookResponse: true };
+		return { workflowData: [[item]] };
 	}
 
 	/**
 	 * Runs as the first step of the execution (on a worker in queue mode): puts each delivery on
-	 * its event's output and, under "Immediately":
-	 * - drops a copy of a delivery that another copy already claimed: in this process (another
-	 *   nonce), or in the ids other executions saved to static data (two webhook processes can
-	 *   each let a copy through; this narrows what runs twice to copies whose executions overlap
-	 *   on different processes);
-	 * - writes the remembered ids into the workflow's static data, which n8n saves when the
-	 *   execution ends. (n8n 2.x resets the change flag of the webhook request's static data when
-	 *   it stores the execution, so a write made in webhook() would not be saved.)
+	 * its event's output and, under "Immediately", answers the delivery (sendResponse): 200 once
+	 * the execution exists and has started. A copy of a delivery that another copy already
+	 * claimed in this process (two webhook processes each accepted one, and both executions came
+	 * to this worker) is answered "duplicate" and not emitted.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const outputs: INodeExecutionData[][] = OUTPUT_NAMES.map(() => []);
 		const items = this.getInputData();
 		const production = this.getMode() !== 'manual';
-		const staticData = production ? this.getWorkflowStaticData('node') : undefined;
-		const memoryKey = staticData
-			? memoryKeyOf(false, this.getWorkflow().id, this.getNode().name)
-			: '';
-		let savedElsewhere: Set<string> | undefined;
-		const kept: string[] = [];
+		let answer: DeliveryAck | undefined;
 		items.forEach((item, index) => {
 			const carrier = readCarrier(item, OUTPUT_NAMES.length);
-			if (staticData && carrier?.key && carrier.respond === 'onReceived' && carrier.nonce !== '') {
-				savedElsewhere ??= new Set(readRememberedIds(staticData[DEDUPE_KEY]));
-				if (claimDelivery(memoryKey, carrier.key, carrier.nonce, savedElsewhere) === 'taken')
-					return;
-				kept.push(carrier.key);
+			if (carrier?.respond === 'onReceived' && carrier.ack !== null) {
+				answer = carrier.ack;
+				if (production && carrier.key !== null && carrier.nonce !== '') {
+					const memoryKey = memoryKeyOf(false, this.getWorkflow().id, this.getNode().name);
+					if (claimDelivery(memoryKey, carrier.key, carrier.nonce) === 'taken') {
+						answer = { ...carrier.ack, status: 'duplicate' };
+						return;
+					}
+				}
 			}
 			const output = carrier?.output ?? outputOfEvent(item.json);
 			outputs[output].push({ json: item.json, pairedItem: { item: index } });
 		});
-		if (staticData && kept.length > 0) {
-			const remembered = this.getNodeParameter(
-				'rememberedDeliveries',
-				0,
-				DEFAULT_REMEMBERED,
-			) as number;
-			let state: unknown = staticData[DEDUPE_KEY];
-			for (const key of kept) {
-				state = recordDeliveryShared(memoryKey, state, key, remembered).state;
-			}
-			staticData[DEDUPE_KEY] = state as IDataObject;
+		if (answer !== undefined) {
+			await this.sendResponse({
+				body: Buffer.from(JSON.stringify(answer)),
+				headers: { 'content-type': 'application/json; charset=utf-8' },
+				statusCode: 200,
+			});
 		}
 		return outputs;
 	}

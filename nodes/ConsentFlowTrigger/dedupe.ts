@@ -114,6 +114,9 @@ export function recordDelivery(stored: unknown, key: string, limit: number): Ded
  */
 const processMemory = new Map<string, DedupeState>();
 
+/** Ids forgotten after a failed answer (memory key + NUL + key): not read back from the database. */
+const forgotten = new Set<string>();
+
 const MAX_TRIGGERS_IN_MEMORY = 1000;
 
 /**
@@ -139,13 +142,20 @@ export function recordDeliveryShared(
 	// One set of the process's keys; only keys the database has and the process lacks are
 	// checked and added (in front: they are older).
 	const known = new Set(state.ids);
-	const fromDb = [...new Set(readRememberedIds(stored, known).filter((id) => !known.has(id)))];
+	const fromDb = [
+		...new Set(
+			readRememberedIds(stored, known).filter(
+				(id) => !known.has(id) && !forgotten.has(`${memoryKey}\u0000${id}`),
+			),
+		),
+	];
 	const merged = fromDb.length === 0 ? state.ids : [...fromDb, ...state.ids];
 	const present = known.has(key) || fromDb.includes(key);
 	const decision = record
 		? recordKey(merged, key, limit, present)
 		: { duplicate: present, next: null };
 	state.ids = decision.next ? decision.next.ids : merged.slice(-clampLimit(limit));
+	if (decision.next) forgotten.delete(`${memoryKey}\u0000${key}`);
 	return { duplicate: decision.duplicate, state };
 }
 
@@ -153,6 +163,7 @@ export function recordDeliveryShared(
 export function resetProcessMemory(): void {
 	processMemory.clear();
 	owners.clear();
+	forgotten.clear();
 }
 
 /**
@@ -176,25 +187,14 @@ export function ownDelivery(memoryKey: string, key: string, nonce: string): void
 }
 
 /**
- * Claims `key` for the copy `nonce`: 'mine' when no copy owns it here and the key is not in
- * `rememberedElsewhere` (the ids other executions already saved to the database), or when this
- * copy owns it already; else 'taken'.
+ * Claims `key` for the copy `nonce` in this process: 'mine' when no other copy owns it here
+ * (it is then this copy's), else 'taken'.
  */
-export function claimDelivery(
-	memoryKey: string,
-	key: string,
-	nonce: string,
-	rememberedElsewhere: ReadonlySet<string>,
-): ClaimVerdict {
+export function claimDelivery(memoryKey: string, key: string, nonce: string): ClaimVerdict {
 	const id = `${memoryKey}\u0000${key}`;
 	const owner = owners.get(id);
 	if (owner !== undefined) return owner === nonce ? 'mine' : 'taken';
-	if (rememberedElsewhere.has(key)) return 'taken';
-	if (owners.size >= MAX_REMEMBERED) {
-		const oldest = owners.keys().next().value;
-		if (oldest !== undefined) owners.delete(oldest);
-	}
-	owners.set(id, nonce);
+	ownDelivery(memoryKey, key, nonce);
 	return 'mine';
 }
 
@@ -204,6 +204,14 @@ export function claimDelivery(
  */
 export function forgetDelivery(memoryKey: string, key: string): void {
 	owners.delete(`${memoryKey}\u0000${key}`);
+	// The id may already be in the database (n8n saved static data before it failed to store
+	// the execution): ignore it there until it is accepted again; this process's next save then
+	// writes the ids without it.
+	if (forgotten.size >= MAX_REMEMBERED) {
+		const oldest = forgotten.values().next().value;
+		if (oldest !== undefined) forgotten.delete(oldest);
+	}
+	forgotten.add(`${memoryKey}\u0000${key}`);
 	const state = processMemory.get(memoryKey);
 	if (state === undefined) return;
 	const at = state.ids.lastIndexOf(key);

@@ -2,12 +2,14 @@
  * When the trigger's delivery is answered, and how a delivery travels from `webhook()` to the
  * node's `execute()`. Pure facts and functions, no n8n imports.
  *
- * Respond modes (the `respond` parameter; values are n8n's own webhook response modes):
- * - `onReceived` (Immediately): `webhook()` returns the item and the acknowledgement and lets
- *   n8n answer. n8n 2.x sends that answer only after `WorkflowRunner.run()` returned, i.e. once
- *   the execution is stored (one n8n) or the job is in the queue (queue mode): a delivery is
- *   never answered 200 before n8n has durably taken it. (n8n 1.x answers before `run()`, as its
- *   own Webhook node does there.)
+ * Respond modes (the `respond` parameter):
+ * - `onReceived` (Immediately): n8n's webhook response mode `responseNode`. `webhook()` returns
+ *   the item with `noWebhookResponse`, so n8n saves the workflow's static data (the remembered
+ *   ids) before it creates the execution, and does not answer itself. The answer comes from the
+ *   node's `execute()`, the first step of the execution, through `sendResponse` (relayed from
+ *   the worker in queue mode): a delivery is answered 200 only once its execution exists and has
+ *   started. The body is a Buffer, which n8n writes to the response as it is (any other body
+ *   would be dropped, n8n having been told there is no webhook response).
  * - `lastNode` (When the Workflow Finishes): n8n answers after the workflow ended: 200 (no body)
  *   when it succeeded, 500 when it failed, so the service redelivers a failed run
  *   (at-least-once). The id is remembered as processed only after a 2xx answer.
@@ -42,11 +44,6 @@ export function respondMode(parameters: Record<string, unknown>): RespondMode {
 	return parameters.respond === 'lastNode' ? 'lastNode' : 'onReceived';
 }
 
-/** `responseData`: none after the workflow ('noData'); '' → n8n answers the node's acknowledgement. */
-export function responseDataFor(parameters: Record<string, unknown>): string {
-	return parameters.respond === 'lastNode' ? 'noData' : '';
-}
-
 const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
 interface FieldResolver {
@@ -67,7 +64,7 @@ function fromFunction(fn: (parameters: Record<string, unknown>) => unknown): Fie
 export function responseFields(): { responseMode: string; responseData: string } {
 	// Self-contained on purpose (see fromFunction): no outer identifiers inside these functions.
 	const fields = {
-		responseMode: fromFunction((p) => (p.respond === 'lastNode' ? 'lastNode' : 'onReceived')),
+		responseMode: fromFunction((p) => (p.respond === 'lastNode' ? 'lastNode' : 'responseNode')),
 		responseData: fromFunction((p) => (p.respond === 'lastNode' ? 'noData' : '')),
 	};
 	const described = {
@@ -91,13 +88,34 @@ export interface Carrier {
 	respond: RespondMode;
 	/** Random per accepted copy (see claimDelivery in dedupe.ts); '' when unknown. */
 	nonce: string;
+	/** The acknowledgement execute() answers with (Immediately); null when unknown. */
+	ack: CarriedAck | null;
+}
+
+/** The acknowledgement body (see DeliveryAck in the node). */
+export interface CarriedAck {
+	received: true;
+	event: string | null;
+	webhookId: string | null;
+	status: 'emitted' | 'duplicate';
+}
+
+function readAck(raw: unknown): CarriedAck | null {
+	if (typeof raw !== 'object' || raw === null) return null;
+	const { event, webhookId, status } = raw as Record<string, unknown>;
+	return {
+		received: true,
+		event: typeof event === 'string' ? event : null,
+		webhookId: typeof webhookId === 'string' ? webhookId : null,
+		status: status === 'duplicate' ? 'duplicate' : 'emitted',
+	};
 }
 
 /** Reads the carrier of an input item; null when it is missing or malformed. */
 export function readCarrier(item: Record<string, unknown>, outputs: number): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { output, key, respond, nonce } = raw as Record<string, unknown>;
+	const { output, key, respond, nonce, ack } = raw as Record<string, unknown>;
 	if (typeof output !== 'number' || !Number.isInteger(output) || output < 0 || output >= outputs) {
 		return null;
 	}
@@ -106,6 +124,7 @@ export function readCarrier(item: Record<string, unknown>, outputs: number): Car
 		key: typeof key === 'string' ? key : null,
 		respond: respond === 'lastNode' ? 'lastNode' : 'onReceived',
 		nonce: typeof nonce === 'string' ? nonce : '',
+		ack: readAck(ack),
 	};
 }
 

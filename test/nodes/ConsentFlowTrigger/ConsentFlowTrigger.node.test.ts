@@ -62,7 +62,7 @@ describe('description', () => {
 			>
 		)[Symbol.for('n8n.webhookDescriptionResolvers')];
 		const expected = {
-			onReceived: { responseMode: 'onReceived', responseData: '' },
+			onReceived: { responseMode: 'responseNode', responseData: '' },
 			lastNode: { responseMode: 'lastNode', responseData: 'noData' },
 		};
 		for (const respond of [undefined, 'onReceived', 'lastNode'] as const) {

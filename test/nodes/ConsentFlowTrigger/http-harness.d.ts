@@ -28,6 +28,8 @@ export interface Harness {
 	deliveries: HarnessDelivery[];
 	/** How many times the node called getCredentials (n8n reads and decrypts each time). */
 	readonly credentialReads: number;
+	/** Executions deferred and not run yet. */
+	readonly pendingExecutions: number;
 	/** Runs the executions deferred so far (deferExecutions), in arrival order. */
 	drain(): Promise<void>;
 	close(): Promise<void>;

@@ -317,6 +317,21 @@ async function startHarness(options) {
 				getNode: () => execNode,
 				getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
 				getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
+				// ExecuteContext.sendResponse → the 'sendResponse' hook → responsePromise (responseNode
+				// mode): setupResponseNodePromise writes a Buffer body to the response as it is; any
+				// other body goes through the response callback, which does nothing once the node
+				// returned noWebhookResponse.
+				async sendResponse(response) {
+					if (responseMode !== 'responseNode') return;
+					if (Buffer.isBuffer(response.body)) {
+						if (response.statusCode) res.statusCode = response.statusCode;
+						for (const [k, v] of Object.entries(response.headers || {})) res.setHeader(k, v);
+						res.end(response.body);
+						callbackDone = true;
+					} else {
+						responseCallback({ data: response.body, responseCode: response.statusCode ?? 200 });
+					}
+				},
 			};
 			const outputs =
 				typeof node.execute === 'function' ? await node.execute.call(execContext) : input;
@@ -332,10 +347,16 @@ async function startHarness(options) {
 		// WorkflowRunner.run() throws (e.g. the database is locked): n8n answers 500 and no
 		// execution exists.
 		if (typeof storeFails === 'function' && storeFails() === true) {
-			responseCallback({
-				data: { message: 'There was a problem executing the workflow' },
-				responseCode: 500,
-			});
+			if (callbackDone) {
+				// n8n was told there is no webhook response: nothing answers, the request is left
+				// open until the client gives up (here: the connection is dropped at once).
+				res.destroy();
+			} else {
+				responseCallback({
+					data: { message: 'There was a problem executing the workflow' },
+					responseCode: 500,
+				});
+			}
 			return;
 		}
 
@@ -343,6 +364,7 @@ async function startHarness(options) {
 		// harness answers first and runs it on drain().
 		if (deferExecutions && responseMode !== 'lastNode') {
 			pending.push(runExecution);
+			if (responseMode === 'responseNode') return;
 		} else {
 			const { outputs, failed } = await runExecution();
 			if (responseMode === 'lastNode') {
@@ -358,6 +380,8 @@ async function startHarness(options) {
 				}
 				return;
 			}
+			// responseNode: the node answered (or not) through sendResponse.
+			if (responseMode === 'responseNode') return;
 		}
 
 		// Deferred onReceived answer: responseData defaults to 'firstEntryJson', which
@@ -382,6 +406,9 @@ async function startHarness(options) {
 		deliveries,
 		get credentialReads() {
 			return credentialReads;
+		},
+		get pendingExecutions() {
+			return pending.length;
 		},
 		/** Runs the executions deferred so far (deferExecutions), in arrival order. */
 		async drain() {

@@ -185,76 +185,77 @@ describe('execute() on input without a carrier (pinned or hand-made data)', () =
 });
 
 describe('execute(): a copy that another process let through', () => {
-	// Two webhook processes can each accept a copy of one delivery (each checked only its own
-	// memory and the database). execute() runs on the worker and keeps one copy per key.
+	// Two webhook processes can each accept a copy of one delivery; when both executions come to
+	// one worker, execute() keeps the first copy and answers the other "duplicate".
 	const key = 'w-copy-1';
-	function context(staticData: IDataObject, items: INodeExecutionData[]) {
+	function context(items: INodeExecutionData[], answers: unknown[], mode = 'webhook') {
 		return {
 			getInputData: () => items,
-			getMode: () => 'webhook',
+			getMode: () => mode,
 			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
-			getWorkflowStaticData: () => staticData,
 			getWorkflow: () => ({ id: 'wf-copies' }),
 			getNode: () => ({ name: 'Trigger' }),
+			sendResponse: async (response: { body: Buffer; statusCode: number }) => {
+				answers.push({
+					statusCode: response.statusCode,
+					body: JSON.parse(response.body.toString()),
+				});
+			},
 		} as unknown as IExecuteFunctions;
 	}
-	const copy = (nonce: string, event = 'consent.data'): INodeExecutionData => ({
-		json: { event, webhookId: key },
-		[CARRIER]: {
-			output: CONSENT_EVENTS.indexOf(event as never),
-			key,
-			respond: 'onReceived',
-			nonce,
-		},
+	const ack = { received: true, event: 'consent.data', webhookId: key, status: 'emitted' };
+	const copy = (nonce: string, respond = 'onReceived'): INodeExecutionData => ({
+		json: { event: 'consent.data', webhookId: key },
+		[CARRIER]: { output: CONSENT_EVENTS.indexOf('consent.data'), key, respond, nonce, ack },
 	});
 	const emittedCount = (outputs: INodeExecutionData[][]) => outputs.flat().length;
 
 	beforeEach(() => resetProcessMemory());
 
-	it('keeps the first copy, drops a second copy (another nonce) in the same process', async () => {
-		const staticData: IDataObject = {};
+	it('keeps the first copy, answers a second copy (another nonce) "duplicate" without emitting it', async () => {
+		const answers: unknown[] = [];
 		const node = new ConsentFlowTrigger();
-		expect(emittedCount(await node.execute.call(context(staticData, [copy('a')])))).toBe(1);
-		expect(emittedCount(await node.execute.call(context(staticData, [copy('b')])))).toBe(0);
+		expect(emittedCount(await node.execute.call(context([copy('a')], answers)))).toBe(1);
+		expect(emittedCount(await node.execute.call(context([copy('b')], answers)))).toBe(0);
 		// The same copy again (e.g. run twice by the engine) is still its own.
-		expect(emittedCount(await node.execute.call(context(staticData, [copy('a')])))).toBe(1);
-		expect((staticData[DEDUPE_KEY] as { ids: string[] }).ids).toEqual([key]);
+		expect(emittedCount(await node.execute.call(context([copy('a')], answers)))).toBe(1);
+		expect(answers).toEqual([
+			{ statusCode: 200, body: ack },
+			{ statusCode: 200, body: { ...ack, status: 'duplicate' } },
+			{ statusCode: 200, body: ack },
+		]);
 	});
 
-	it('drops a copy whose key another execution already saved to static data', async () => {
-		const staticData: IDataObject = { [DEDUPE_KEY]: { version: 2, ids: [key] } };
-		const outputs = await new ConsentFlowTrigger().execute.call(context(staticData, [copy('c')]));
-		expect(emittedCount(outputs)).toBe(0);
-	});
-
-	it('keeps deliveries without an id or without a nonce, and does nothing on a test URL', async () => {
-		const staticData: IDataObject = { [DEDUPE_KEY]: { version: 2, ids: [key] } };
+	it('keeps deliveries without an id or without a nonce, and does not check on a test URL', async () => {
+		const answers: unknown[] = [];
+		await new ConsentFlowTrigger().execute.call(context([copy('first')], answers));
 		const noNonce = {
 			...copy(''),
-			[CARRIER]: { output: 0, key, respond: 'onReceived', nonce: '' },
+			[CARRIER]: { output: 0, key, respond: 'onReceived', nonce: '', ack },
 		};
 		const noKey = {
 			...copy('x'),
-			[CARRIER]: { output: 0, key: null, respond: 'onReceived', nonce: 'x' },
+			[CARRIER]: { output: 0, key: null, respond: 'onReceived', nonce: 'x', ack },
 		};
 		expect(
-			emittedCount(
-				await new ConsentFlowTrigger().execute.call(context(staticData, [noNonce, noKey])),
-			),
+			emittedCount(await new ConsentFlowTrigger().execute.call(context([noNonce, noKey], answers))),
 		).toBe(2);
-		const manual = {
-			...context(staticData, [copy('d')]),
-			getMode: () => 'manual',
-		} as unknown as IExecuteFunctions;
-		expect(emittedCount(await new ConsentFlowTrigger().execute.call(manual))).toBe(1);
+		expect(
+			emittedCount(
+				await new ConsentFlowTrigger().execute.call(context([copy('d')], answers, 'manual')),
+			),
+		).toBe(1);
 	});
 
-	it('leaves "When the Workflow Finishes" deliveries alone (remembered only after success)', async () => {
-		const staticData: IDataObject = { [DEDUPE_KEY]: { version: 2, ids: [key] } };
-		const late = { ...copy('e'), [CARRIER]: { output: 0, key, respond: 'lastNode', nonce: 'e' } };
+	it('leaves "When the Workflow Finishes" deliveries alone (n8n answers after the run)', async () => {
+		const answers: unknown[] = [];
+		await new ConsentFlowTrigger().execute.call(context([copy('first')], answers));
 		expect(
-			emittedCount(await new ConsentFlowTrigger().execute.call(context(staticData, [late]))),
+			emittedCount(
+				await new ConsentFlowTrigger().execute.call(context([copy('e', 'lastNode')], answers)),
+			),
 		).toBe(1);
+		expect(answers).toHaveLength(1);
 	});
 });
 
@@ -266,12 +267,15 @@ describe('one n8n: executions that run after later deliveries were accepted', ()
 		const db = createDatabase();
 		const h = await harness({ db, deferExecutions: true });
 		const ids = Array.from({ length: 12 }, () => nextId());
+		// The answers come from the executions: send all, run the executions, then read them.
+		const posts: Array<ReturnType<typeof postSigned>> = [];
 		for (const webhookId of ids) {
-			expect((await postSigned(h.url, envelope('consent.data', { webhookId }))).json).toMatchObject(
-				{ status: 'emitted' },
-			);
+			posts.push(postSigned(h.url, envelope('consent.data', { webhookId })));
+			while (h.pendingExecutions < posts.length) await sleep(2);
 		}
 		await h.drain();
+		for (const answer of await Promise.all(posts))
+			expect(answer.json).toMatchObject({ status: 'emitted' });
 		const emittedIds = h.executions.flatMap((e) =>
 			e.workflowData.flat().map((i) => i.json.webhookId),
 		);
@@ -284,11 +288,12 @@ describe('one n8n: executions that run after later deliveries were accepted', ()
 });
 
 describe('Respond: Immediately, when n8n cannot store the execution', () => {
-	it('the 500 leaves no id behind: the service retry runs once, later copies are duplicates', async () => {
+	// n8n was told there is no webhook response; when run() then fails nothing answers.
+	it('no answer (the request is dropped) leaves no id behind: the service retry runs once, later copies are duplicates', async () => {
 		let failures = 1;
 		const h = await harness({ storeFails: () => failures-- > 0 });
 		const body = envelope('consent.accepted', { webhookId: nextId() });
-		expect((await postSigned(h.url, body)).status).toBe(500);
+		await expect(postSigned(h.url, body)).rejects.toThrow();
 		expect(h.executions).toHaveLength(0);
 		const retry = await postSigned(h.url, body);
 		expect(retry.json).toMatchObject({ status: 'emitted' });
