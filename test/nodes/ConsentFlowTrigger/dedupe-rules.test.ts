@@ -187,7 +187,7 @@ describe('recordDelivery windows (compared with a plain slice)', () => {
 describe('recordDeliveryShared', () => {
 	beforeEach(() => resetProcessMemory());
 
-	it('merges database ids in front, once each, and trims to the limit', () => {
+	it('merges database ids the process lacks after its own (they are seen now), once each, and trims to the limit', () => {
 		const first = recordDeliveryShared('m', { version: 2, ids: ['a', 'a', 'b'] }, 'c', 10);
 		expect(first).toEqual({
 			duplicate: false,
@@ -195,7 +195,7 @@ describe('recordDeliveryShared', () => {
 		});
 		// database ids the process already has are not repeated
 		const second = recordDeliveryShared('m', { version: 2, ids: ['z', 'c', 'a'] }, 'd', 10);
-		expect(second.state.ids).toEqual(['z', 'a', 'b', 'c', 'd']);
+		expect(second.state.ids).toEqual(['a', 'b', 'c', 'z', 'd']);
 	});
 
 	it('returns the same state object on every call (n8n serialises it late)', () => {
@@ -212,10 +212,10 @@ describe('recordDeliveryShared', () => {
 		recordDeliveryShared('d', undefined, 'x', 3);
 		const dup = recordDeliveryShared('d', { version: 2, ids: ['p', 'q', 'x'] }, 'x', 3);
 		expect(dup.duplicate).toBe(true);
-		expect(dup.state.ids).toEqual(['p', 'q', 'x']);
+		expect(dup.state.ids).toEqual(['x', 'p', 'q']);
 		const dup2 = recordDeliveryShared('d', { version: 2, ids: ['r'] }, 'q', 2);
 		expect(dup2.duplicate).toBe(true);
-		expect(dup2.state.ids).toEqual(['q', 'x']);
+		expect(dup2.state.ids).toEqual(['q', 'r']);
 	});
 
 	it('a key only in the database is a duplicate; one only in the process too', () => {
@@ -248,5 +248,42 @@ describe('recordDeliveryShared', () => {
 		recordDeliveryShared('g', undefined, 'k', 10);
 		resetProcessMemory();
 		expect(recordDeliveryShared('g', undefined, 'k', 10).duplicate).toBe(false);
+	});
+});
+
+describe('recordDeliveryShared: two webhook processes writing one database (queue mode)', () => {
+	beforeEach(() => resetProcessMemory());
+
+	// Each "process" has its own memory key; every acceptance is followed by a save of the
+	// whole state (what n8n does), which the other process reads on its next request.
+	function run(limit: number, count: number) {
+		let db: unknown = undefined;
+		const ids = Array.from({ length: count }, (_, i) => `id-${i}`);
+		ids.forEach((id, i) => {
+			const { duplicate, state } = recordDeliveryShared(i % 2 === 0 ? 'P1' : 'P2', db, id, limit);
+			expect(duplicate).toBe(false);
+			db = JSON.parse(JSON.stringify(state));
+		});
+		return { ids, saved: readRememberedIds(db) };
+	}
+
+	it('the database keeps the newest ids of both processes at the limit', () => {
+		const { ids, saved } = run(50, 400);
+		expect(saved).toHaveLength(50);
+		expect(new Set(saved)).toEqual(new Set(ids.slice(-50)));
+	});
+
+	it('below the limit the database holds every id of both', () => {
+		const { ids, saved } = run(1000, 300);
+		expect(new Set(saved)).toEqual(new Set(ids));
+	});
+
+	it('an id one process dropped at the limit is not taken back from an older database copy', () => {
+		recordDeliveryShared('P', undefined, 'a', 2);
+		recordDeliveryShared('P', undefined, 'b', 2);
+		const { state } = recordDeliveryShared('P', undefined, 'c', 2); // drops a
+		expect(state.ids).toEqual(['b', 'c']);
+		const again = recordDeliveryShared('P', { version: 2, ids: ['a', 'b'] }, 'd', 2);
+		expect(again.state.ids).toEqual(['c', 'd']);
 	});
 });
