@@ -8,6 +8,11 @@
 //   SBL_E2E_CACHE     cache folder (default ~/.cache/n8n-nodes-sbl); the user folder is
 //                     <cache>/start-user-folder, so a second `npm start` keeps your workflows
 //   SBL_START_SKIP_BUILD=1  do not run `npm run build` first
+//   --queue (or SBL_START_QUEUE=1)  n8n in queue mode instead: Postgres + Redis (Debian packages,
+//                     installed when missing) started as child processes, one main (the editor),
+//                     one `n8n webhook` process (production webhooks) and two `n8n worker`s —
+//                     the topology of the queue-mode tests (test/e2e/lib/queue.js). Started
+//                     fresh each time: nothing is kept between two `npm start -- --queue`.
 //
 // Ctrl-C (or SIGTERM) stops n8n and the simulator by their process ids.
 'use strict';
@@ -134,7 +139,8 @@ async function importExamples(n8n, sim, credentials, state) {
 		SBL_AUTH_URL: sim.authUrl,
 		SBL_CONSENT_BASE_URL: sim.consentBaseUrl,
 		SBL_ESTIMATE_BASE_URL: sim.estimateBaseUrl,
-		N8N_URL: n8n.url,
+		// Production webhooks: this n8n, or the webhook process in queue mode.
+		N8N_URL: n8n.webhookBases()[0],
 	};
 	const lines = [];
 	for (const file of W.listExamples()) {
@@ -190,14 +196,17 @@ async function main() {
 	const n8nPort = await pickPort(Number(process.env.N8N_PORT || 5678), 'n8n');
 	const brokerPort = await pickPort(n8nPort + 1 === simPort ? n8nPort + 2 : n8nPort + 1, 'n8n task broker');
 
+	const queue = process.argv.includes('--queue') || process.env.SBL_START_QUEUE === '1';
 	const { child: simChild, info: sim } = await startSimulator(simPort);
 	let n8n = null;
+	let topology = null;
 	let stopping = false;
 	const stop = async (signal) => {
 		if (stopping) return;
 		stopping = true;
 		console.log(`\n${signal}: stopping n8n (pid ${n8n ? n8n.pid : '-'}) and the simulator (pid ${simChild.pid})`);
-		if (n8n) await n8n.stop({ keepUserFolder: true }).catch(() => {});
+		if (topology) await topology.stop().catch(() => {});
+		else if (n8n) await n8n.stop({ keepUserFolder: true }).catch(() => {});
 		try {
 			process.kill(simChild.pid, 'SIGTERM');
 		} catch {}
@@ -217,27 +226,58 @@ async function main() {
 		} catch {}
 	});
 
-	n8n = new N8n({
-		major: '2',
-		tgz: pkg.tgz,
-		userFolder,
-		keepUserFolder: true,
-		port: n8nPort,
-		brokerPort,
-		ownerEmail: state.ownerEmail,
-		ownerPassword: state.ownerPassword,
-		encryptionKey: state.encryptionKey,
-		apiKey: state.apiKey,
-		env: { N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'false' },
-	});
-	await n8n.start();
-	state.apiKey = n8n.apiKey;
-	saveState(userFolder, state);
+	if (queue) {
+		const { startQueueTopology } = require('../test/e2e/lib/queue');
+		topology = await startQueueTopology({
+			major: '2',
+			webhooks: 1,
+			workers: 2,
+			workerConcurrency: 10,
+			tgz: pkg.tgz,
+			mainPort: n8nPort,
+			ownerEmail: state.ownerEmail,
+			ownerPassword: state.ownerPassword,
+			logLevel: 'info',
+		});
+		n8n = topology.main;
+		// A fresh database each time: nothing of an earlier start applies.
+		state.credentials = {};
+		state.workflows = {};
+	} else {
+		n8n = new N8n({
+			major: '2',
+			tgz: pkg.tgz,
+			userFolder,
+			keepUserFolder: true,
+			port: n8nPort,
+			brokerPort,
+			ownerEmail: state.ownerEmail,
+			ownerPassword: state.ownerPassword,
+			encryptionKey: state.encryptionKey,
+			apiKey: state.apiKey,
+			env: { N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'false' },
+		});
+		await n8n.start();
+		state.apiKey = n8n.apiKey;
+		saveState(userFolder, state);
+	}
 
 	const credentials = await ensureCredentials(n8n, sim, state);
-	saveState(userFolder, state);
+	if (!queue) saveState(userFolder, state);
 	const imported = await importExamples(n8n, sim, credentials, state);
-	saveState(userFolder, state);
+	if (!queue) saveState(userFolder, state);
+	const queueLines = topology
+		? `
+Queue mode (n8n's own distributed engine; see README, "Running in queue mode"):
+  main (editor)      ${n8n.url}/   production webhooks off (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)
+  webhook process    ${topology.webhookUrls.join(' ')}   (production URLs: <this>/webhook/…)
+  workers            ${topology.workers.length} × concurrency 10
+  Postgres           127.0.0.1:${topology.pg.port}  database ${topology.pg.database}, user postgres
+  Redis              127.0.0.1:${topology.redis.port}
+  logs               ${topology.userFolder}/n8n-<process>.log
+  Started fresh: workflows and credentials made now are gone after Ctrl-C.
+`
+		: '';
 
 	const c = sim.clients;
 	console.log(`
@@ -246,8 +286,8 @@ n8n ${install.version} with ${pkg.name}@${pkg.version} (from ${path.basename(pkg
   Editor      ${n8n.url}/
   Login       ${state.ownerEmail}
   Password    ${state.ownerPassword}
-  User folder ${userFolder}   (n8n log: ${n8n.logFile})
-
+  User folder ${topology ? topology.userFolder : userFolder}   (n8n log: ${n8n.logFile})
+${queueLines}
 Simulator ${sim.url}  (control API ${sim.controlUrl})
   identity provider  ${sim.authUrl}   realms: ${Object.keys(sim.realms).join(', ')}
   consent API        ${sim.consentBaseUrl}
@@ -260,7 +300,7 @@ Demo credentials: ${Object.values(credentials).map((x) => x.name).join(', ')}
 Example workflows:
 ${imported.join('\n') || '  (none in examples/)'}
 
-Ctrl-C stops n8n and the simulator.`);
+Ctrl-C stops ${topology ? 'every n8n process, Postgres, Redis' : 'n8n'} and the simulator.`);
 	await new Promise(() => {});
 }
 

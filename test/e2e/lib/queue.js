@@ -31,7 +31,8 @@ class QueueTopology {
 	 * process), processEnv ({ main, webhook, worker }: extra env per kind), logLevel (N8N_LOG_LEVEL,
 	 * default $SBL_E2E_QUEUE_LOG_LEVEL or 'warn'), postgresSettings ({ fsync: 'off', … }),
 	 * stopTimeoutMs (SIGKILL after it when stopping an n8n process, default 40000: n8n's graceful
-	 * shutdown may take up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT = 30 s), userFolder, keepUserFolder.
+	 * shutdown may take up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT = 30 s), userFolder, keepUserFolder,
+	 * mainPort (the editor's port; default a free one).
 	 */
 	constructor(opts = {}) {
 		this.opts = opts;
@@ -96,7 +97,12 @@ class QueueTopology {
 			encryptionKey: this.encryptionKey,
 			ownerEmail: this.ownerEmail,
 			ownerPassword: this.ownerPassword,
-			port: kind === 'webhook' && this.webhookPorts[index] ? this.webhookPorts[index] : await this._port(),
+			port:
+				kind === 'webhook' && this.webhookPorts[index]
+					? this.webhookPorts[index]
+					: kind === 'main' && o.mainPort
+						? o.mainPort
+						: await this._port(),
 			brokerPort: await this._port(),
 			logLevel: o.logLevel,
 			stopTimeoutMs: o.stopTimeoutMs,
