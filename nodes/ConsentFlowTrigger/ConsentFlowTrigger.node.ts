@@ -354,17 +354,17 @@ export class ConsentFlowTrigger implements INodeType {
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
 		const deliveryKey = ignoreDuplicates ? delivery.deliveryKey : null;
+		// A test URL ('manual' mode) has its own memory in the process and never touches static
+		// data (n8n does not save it for test webhooks): what is tried on a test URL does not
+		// block the Production URL, nor the other way round.
+		const testUrl = this.getMode() === 'manual';
+		const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, this.getNode().name);
 		if (deliveryKey !== null) {
 			const remembered = this.getNodeParameter(
 				'rememberedDeliveries',
 				DEFAULT_REMEMBERED,
 			) as number;
-			// A test URL ('manual' mode) has its own memory in the process and never touches
-			// static data (n8n does not save it for test webhooks): what is tried on a test URL
-			// does not block the Production URL, nor the other way round.
-			const testUrl = this.getMode() === 'manual';
 			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
-			const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, this.getNode().name);
 			const decision = recordDeliveryShared(
 				memoryKey,
 				staticData?.[DEDUPE_KEY],
@@ -418,11 +418,6 @@ export class ConsentFlowTrigger implements INodeType {
 		// If the answer is not a 2xx after all (n8n could not store the execution), the id is
 		// forgotten again so that the service's retry runs.
 		if (deliveryKey !== null && respond === 'onReceived') {
-			const memoryKey = memoryKeyOf(
-				this.getMode() === 'manual',
-				this.getWorkflow().id,
-				this.getNode().name,
-			);
 			ownDelivery(memoryKey, deliveryKey, carrier.nonce);
 			res.once?.('close', () => {
 				const code = res.statusCode ?? 0;
