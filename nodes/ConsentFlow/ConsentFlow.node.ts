@@ -1,9 +1,24 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
 import { flowDescription, flowOperations } from './flow';
 import { DEFAULT_CONCURRENCY } from './flow/common';
+import {
+	CONFIGURED_OUTPUTS,
+	SIGNING_CREDENTIAL,
+	createAndWaitWebhook,
+	executeCreateAndWait,
+} from './flow/createAndWait';
 import { CONNECTION } from './wording';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
@@ -27,6 +42,13 @@ const properties: INodeProperties[] = [
 	...flowDescription,
 ];
 
+const runOperations = executeOperations({
+	operations,
+	connection: CONNECTION,
+	properties,
+	defaultConcurrency: DEFAULT_CONCURRENCY,
+});
+
 export class ConsentFlow implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Consent Flow',
@@ -42,14 +64,53 @@ export class ConsentFlow implements INodeType {
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		// Create and Wait for Outcome has one output per outcome (flow/createAndWait.ts)
+		outputs: CONFIGURED_OUTPUTS,
 		credentials: [
 			{
 				name: CONNECTION.credentialType,
 				required: true,
 			},
+			{
+				name: SIGNING_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { operation: ['createAndWait'] } },
+			},
+		],
+		// The resume URL of Create and Wait for Outcome: n8n calls webhook() for deliveries to a
+		// waiting execution (never registered as a workflow webhook: restartWebhook).
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// answered once the resumed run ends: waiting again (saved), or the workflow finished
+				responseMode: 'lastNode',
+				responseData: 'noData',
+				path: '',
+				restartWebhook: true,
+			},
 		],
 		properties,
+	};
+
+	webhookMethods = {
+		default: {
+			// The resume URL is a restart webhook: n8n never registers it with the workflow, and the
+			// service has no API for webhooks (the URL is given per flow on create). Nothing to do.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	webhook = async function (this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await createAndWaitWebhook.call(this);
 	};
 
 	/**
@@ -57,10 +118,10 @@ export class ConsentFlow implements INodeType {
 	 * a time (see shared/runner.ts). One output item per input item, in input order, each with
 	 * pairedItem.
 	 */
-	execute = executeOperations({
-		operations,
-		connection: CONNECTION,
-		properties,
-		defaultConcurrency: DEFAULT_CONCURRENCY,
-	});
+	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getNodeParameter('operation', 0) === 'createAndWait') {
+			return await executeCreateAndWait(this, properties);
+		}
+		return await runOperations.call(this);
+	};
 }

@@ -13,7 +13,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
+import { unauthorized, verifiedDelivery, type ResponseLike } from './verify';
 import { randomBytes } from 'crypto';
 
 import {
@@ -53,13 +53,7 @@ import {
 	responseFields,
 	type Carrier,
 } from './respond';
-import {
-	headersWithoutSecrets,
-	signatureCandidates,
-	signingCredentialProblem,
-	verifyAnySignature,
-	type HeaderBag,
-} from './signature';
+import { headersWithoutSecrets, signingCredentialProblem } from './signature';
 
 /** Value of the `events` option that stands for the `Unrecognised` output. */
 export const UNRECOGNISED_EVENT_OPTION = UNRECOGNISED_ENTRY.value;
@@ -73,67 +67,9 @@ export interface DeliveryAck {
 	status: DeliveryStatus;
 }
 
-/** The parts of n8n's (express) request the node uses. */
-interface RequestLike {
-	headers: HeaderBag;
-	rawBody?: Buffer | string;
-	readRawBody?: () => Promise<void>;
-}
-
-/** The parts of n8n's (express) response the node uses. */
-interface ResponseLike {
-	status(code: number): ResponseLike;
-	send(body: unknown): ResponseLike;
-	json(body: unknown): unknown;
-	end(): unknown;
-	statusCode?: number;
-	writableFinished?: boolean;
-	once?(event: 'close', listener: () => void): unknown;
-}
-
-async function readRawBody(req: RequestLike): Promise<Buffer | undefined> {
-	if (req.rawBody === undefined && typeof req.readRawBody === 'function') {
-		try {
-			await req.readRawBody();
-		} catch {
-			// Unreadable body: nothing can be verified, the caller answers 401.
-			return undefined;
-		}
-	}
-	const raw = req.rawBody;
-	if (Buffer.isBuffer(raw)) return raw;
-	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
-	return undefined;
-}
-
-function unauthorized(res: ResponseLike): IWebhookResponseData {
-	res.status(401).send('Unauthorized').end();
-	return { noWebhookResponse: true };
-}
-
 /** Where the duplicate memory of this trigger lives in the process (mode, workflow, node). */
 function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName: string): string {
 	return [testUrl ? 'test' : 'production', workflowId ?? '', nodeName].join('\u0000');
-}
-
-/** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
-async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
-	const id = context.getNode().credentials?.consentFlowWebhookSigningApi?.id ?? undefined;
-	const cached = cachedCredential(id, Date.now());
-	if (cached !== undefined) return cached;
-	let credentials: IDataObject | undefined;
-	try {
-		credentials = await context.getCredentials<IDataObject>('consentFlowWebhookSigningApi');
-	} catch {
-		credentials = undefined;
-	}
-	const facts = {
-		secret: typeof credentials?.secret === 'string' ? credentials.secret : '',
-		signatureHeader:
-			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '',
-	};
-	rememberCredential(id, facts, Date.now());
-	return facts;
 }
 
 /** The output of an input item without a carrier (e.g. pinned or hand-made input): by its event. */
@@ -281,24 +217,13 @@ export class ConsentFlowTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject() as unknown as RequestLike;
 		const res = this.getResponseObject() as unknown as ResponseLike;
 
 		// 1. Verify. Everything fails closed: no secret, no header, unreadable body or a wrong
-		//    signature is answered 401 and nothing runs.
-		const { secret, signatureHeader: configuredHeader } = await signingFacts(this);
-		if (secret === '') return unauthorized(res);
-
-		// Every candidate signature counts (several matching headers, repeated or comma-joined
-		// values), at most MAX_SIGNATURE_CANDIDATES: the answer never depends on header order.
-		const headers: HeaderBag = req.headers ?? {};
-		const candidates = signatureCandidates(headers, configuredHeader);
-		if (candidates.length === 0) return unauthorized(res);
-
-		const rawBody = await readRawBody(req);
-		if (rawBody === undefined || !verifyAnySignature(rawBody, candidates, secret)) {
-			return unauthorized(res);
-		}
+		//    signature is answered 401 and nothing runs (verify.ts, shared with Create and Wait).
+		const verified = await verifiedDelivery(this);
+		if (verified === undefined) return unauthorized(res);
+		const { rawBody, headers, signatureHeader: configuredHeader } = verified;
 
 		// 2. The Events selection. An unknown value (e.g. from an expression) is a configuration
 		//    error: answered 500 so that the service retries rather than the delivery being lost.

@@ -1,5 +1,5 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import type { Operation } from '../../shared/runner';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { Operation, RunEnv } from '../../shared/runner';
 import { apiRequest } from '../../shared/transport';
 import type { RetryPolicy } from '../../shared/transport';
 import { asText, checkOrganizationNumber, checkRequiredText } from '../../shared/validation';
@@ -12,6 +12,12 @@ const showOnlyForFlowCreate = {
 	resource: ['flow'],
 };
 
+/** The flow fields are the same for Create and for Create and Wait for Outcome. */
+const showForBothCreates = {
+	operation: ['create', 'createAndWait'],
+	resource: ['flow'],
+};
+
 export const flowCreateDescription: INodeProperties[] = [
 	{
 		displayName: 'National ID',
@@ -20,7 +26,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: '15076500565',
-		displayOptions: { show: showOnlyForFlowCreate },
+		displayOptions: { show: showForBothCreates },
 		description:
 			'National identity number (fødselsnummer or D-number, 11 digits) of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
 	},
@@ -31,7 +37,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'Nordmann',
-		displayOptions: { show: showOnlyForFlowCreate },
+		displayOptions: { show: showForBothCreates },
 		description:
 			'Last name of the person, as registered. It names the person in the consent request.',
 	},
@@ -42,7 +48,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: '923609016',
-		displayOptions: { show: showOnlyForFlowCreate },
+		displayOptions: { show: showForBothCreates },
 		description:
 			'Organization number (9 digits) of the lender the consent is given to; the flow returns it as coveredBy. Spaces are removed.',
 	},
@@ -53,7 +59,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'https://bank.example.com/loan/thank-you',
-		displayOptions: { show: showOnlyForFlowCreate },
+		displayOptions: { show: showForBothCreates },
 		description:
 			'Where the person is sent after going through the consent page. Absolute http(s) URL; https when the credential environment is Production.',
 	},
@@ -74,7 +80,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show: showOnlyForFlowCreate },
+		displayOptions: { show: showForBothCreates },
 		options: [
 			{
 				displayName: 'External ID',
@@ -113,57 +119,67 @@ export interface PreparedCreate {
 	policy: RetryPolicy;
 }
 
-/** Creates one flow: POST /api/flow-definitions/sbl. Outputs the flow as the service returns it (unwrapped). */
-export const create: Operation<PreparedCreate> = {
-	prepare(ctx, { connection, fields }, itemIndex) {
-		const parameter = (name: string): unknown => ctx.getNodeParameter(name, itemIndex, '');
-		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const body: IDataObject = {
-			nationalId: fields.take(
-				itemIndex,
-				'nationalId',
-				checkNationalIdInput(parameter('nationalId'), options.validateNationalId !== false),
+/**
+ * Reads and checks one item's create request. `webhookUrl` is given by Create and Wait for
+ * Outcome (its resume URL); Create reads the Webhook URL parameter.
+ */
+export function prepareCreate(
+	ctx: IExecuteFunctions,
+	{ connection, fields }: RunEnv,
+	itemIndex: number,
+	webhookUrl?: string,
+): PreparedCreate {
+	const parameter = (name: string): unknown => ctx.getNodeParameter(name, itemIndex, '');
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {
+		nationalId: fields.take(
+			itemIndex,
+			'nationalId',
+			checkNationalIdInput(parameter('nationalId'), options.validateNationalId !== false),
+		),
+		lastName: fields.take(
+			itemIndex,
+			'lastName',
+			checkRequiredText(parameter('lastName'), 'Enter the last name of the person, as registered.'),
+		),
+		organizationId: fields.take(
+			itemIndex,
+			'organizationId',
+			checkOrganizationNumber(
+				parameter('organizationId'),
+				'Enter the 9-digit organization number of the lender.',
 			),
-			lastName: fields.take(
-				itemIndex,
-				'lastName',
-				checkRequiredText(
-					parameter('lastName'),
-					'Enter the last name of the person, as registered.',
-				),
-			),
-			organizationId: fields.take(
-				itemIndex,
-				'organizationId',
-				checkOrganizationNumber(
-					parameter('organizationId'),
-					'Enter the 9-digit organization number of the lender.',
-				),
-			),
-			redirectUrl: fields.take(
-				itemIndex,
-				'redirectUrl',
-				checkUrlInput(parameter('redirectUrl'), connection.production, false),
-			),
-			webhookUrl: fields.take(
+		),
+		redirectUrl: fields.take(
+			itemIndex,
+			'redirectUrl',
+			checkUrlInput(parameter('redirectUrl'), connection.production, false),
+		),
+		webhookUrl:
+			webhookUrl ??
+			fields.take(
 				itemIndex,
 				'webhookUrl',
 				checkUrlInput(parameter('webhookUrl'), connection.production, true),
 			),
-		};
-		const externalId = asText(additional.externalId).trim();
-		if (externalId) body.externalId = externalId;
-		return {
-			body,
-			// 429 and 503 are refusals: the service did not process the request, so sending it again
-			// cannot create a second flow. Nothing else is retried once the request may have arrived.
-			policy: retryPolicyFrom(fields, itemIndex, options, {
-				retryStatuses: [429, 503],
-				idempotent: false,
-			}),
-		};
-	},
+	};
+	const externalId = asText(additional.externalId).trim();
+	if (externalId) body.externalId = externalId;
+	return {
+		body,
+		// 429 and 503 are refusals: the service did not process the request, so sending it again
+		// cannot create a second flow. Nothing else is retried once the request may have arrived.
+		policy: retryPolicyFrom(fields, itemIndex, options, {
+			retryStatuses: [429, 503],
+			idempotent: false,
+		}),
+	};
+}
+
+/** Creates one flow: POST /api/flow-definitions/sbl. Outputs the flow as the service returns it (unwrapped). */
+export const create: Operation<PreparedCreate> = {
+	prepare: (ctx, env, itemIndex) => prepareCreate(ctx, env, itemIndex),
 
 	async run(ctx, { connection, fields }, itemIndex, { body, policy }) {
 		const response = await apiRequest(

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { create, flowCreateDescription } from './create';
+import { flowCreateAndWaitDescription } from './createAndWait';
 import { flowDeleteDescription, remove } from './delete';
 
 /** The operations of the flow resource, by their `operation` value. */
@@ -25,6 +26,13 @@ export const flowDescription: INodeProperties[] = [
 					'Start a consent flow for a person and get the link to the consent page (href)',
 			},
 			{
+				name: 'Create and Wait for Outcome',
+				value: 'createAndWait',
+				action: 'Create a consent flow and wait for its outcome',
+				description:
+					'Start a consent flow and pause this execution until the person consents (data), rejects, or the flow is deleted, fails or times out; continues on that output',
+			},
+			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a consent flow',
@@ -34,5 +42,6 @@ export const flowDescription: INodeProperties[] = [
 		default: 'create',
 	},
 	...flowCreateDescription,
+	...flowCreateAndWaitDescription,
 	...flowDeleteDescription,
 ];

@@ -1,0 +1,378 @@
+/**
+ * Create and Wait for Outcome: creates the flow with this execution's resume URL as its
+ * webhookUrl, then puts the execution to wait (n8n's waiting executions, as the Wait node and the
+ * "send and wait" operations do: saved in the database, resumed by any main/webhook process and
+ * run on a worker in queue mode).
+ *
+ * Every delivery to the resume URL is verified like the trigger does (verify.ts). A verified one
+ * resumes the execution, and this node runs again with the delivery as its input: an outcome ends
+ * the wait on its output; anything else is recorded in the node context (saved with the
+ * execution) and the execution waits again. The execution's data is the only state, so a restart
+ * of n8n while waiting loses nothing.
+ *
+ * n8n disables a waiting node when it resumes it (it then only passes data through); webhook()
+ * switches that off again for this node, so that execute() decides. Limit Wait Time is resumed by
+ * n8n's wait tracker without any node code: the node prepares the Wait Time Exceeded item at every
+ * wait, on its own output, which n8n 2.x forwards (`forwardAllOutputs`); n8n 1.x forwards the first
+ * output only, so there the option is refused with an explanation (README).
+ */
+import {
+	NodeOperationError,
+	WAIT_INDEFINITELY,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type ITaskMetadata,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+import { asNodeError, errorJson } from '../../shared/runner';
+import { loadConnection } from '../../shared/transport';
+import { redactPatterns } from '../../shared/transport/redact';
+import { Fields } from '../../shared/validation';
+import { validateHttpUrl } from '../../shared/identifiers';
+import { bodyText, eventItem, parseDelivery } from '../../ConsentFlowTrigger/envelope';
+import { signingCredentialProblem } from '../../ConsentFlowTrigger/signature';
+import { unauthorized, verifiedDelivery, type ResponseLike } from '../../ConsentFlowTrigger/verify';
+import { CONNECTION } from '../wording';
+import { create, prepareCreate } from './create';
+import { retryOptions } from './common';
+import {
+	FAILED_INDEX,
+	LIMIT_UNITS,
+	decide,
+	limitDeadline,
+	newWaitState,
+	outputNames,
+	readWaitState,
+	waitTimeExceededJson,
+	waitingJson,
+	type WaitState,
+} from './outcome';
+
+/** Key of the resume item's json that carries the verified delivery from webhook() to execute(). */
+export const RESUME_KEY = '__sblConsentDelivery';
+/** Key of the wait state in the node context. */
+export const STATE_KEY = 'sblWait';
+export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
+
+const showOnlyForCreateAndWait = {
+	operation: ['createAndWait'],
+	resource: ['flow'],
+};
+
+export const flowCreateAndWaitDescription: INodeProperties[] = [
+	{
+		displayName:
+			"The flow's events go to this execution's own resume URL: no Webhook URL to enter, no second workflow. The execution waits (it survives a restart of n8n) until the first outcome and continues on that output. One applicant (one input item) per execution: see the README for Loop Over Items and sub-workflows.",
+		name: 'createAndWaitNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: showOnlyForCreateAndWait },
+	},
+	{
+		displayName: 'Limit Wait Time',
+		name: 'limitWaitTime',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: showOnlyForCreateAndWait },
+		description:
+			'Whether to stop waiting after a time and continue on the Wait Time Exceeded output (needs n8n 2.x). The service itself reports user.timedOut after about 10 days.',
+	},
+	{
+		displayName: 'Amount',
+		name: 'limitAmount',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 14,
+		displayOptions: { show: { ...showOnlyForCreateAndWait, limitWaitTime: [true] } },
+		description: 'How long to wait at most, in the unit below',
+	},
+	{
+		displayName: 'Unit',
+		name: 'limitUnit',
+		type: 'options',
+		options: Object.keys(LIMIT_UNITS).map((unit) => ({
+			name: unit.charAt(0).toUpperCase() + unit.slice(1),
+			value: unit,
+		})),
+		default: 'days',
+		displayOptions: { show: { ...showOnlyForCreateAndWait, limitWaitTime: [true] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showOnlyForCreateAndWait },
+		options: [
+			// Concurrent Requests means nothing for one item
+			...retryOptions('create').filter((option) => option.name !== 'concurrency'),
+			{
+				displayName: 'Validate National ID',
+				name: 'validateNationalId',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
+			},
+		],
+	},
+];
+
+/** The node's outputs as an n8n expression: four outcomes, and Wait Time Exceeded when limited. */
+export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{ $parameter.operation === 'createAndWait' ? ${JSON.stringify(
+	outputNames(false).map((name) => ({ type: 'main', displayName: name })),
+)}.concat($parameter.limitWaitTime === true ? [{ type: 'main', displayName: ${JSON.stringify(
+	outputNames(true).at(-1),
+)} }] : []) : ['main'] }}`;
+
+function outputCount(ctx: IExecuteFunctions): number {
+	return outputNames(ctx.getNodeParameter('limitWaitTime', 0, false) === true).length;
+}
+
+function emptyOutputs(count: number): INodeExecutionData[][] {
+	return Array.from({ length: count }, () => []);
+}
+
+/** The resume URL without its query (n8n 2.x puts the execution's resume token there). */
+function shownUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return '(not a URL)';
+	}
+}
+
+/**
+ * Puts the execution to wait (again) until the next delivery or the deadline. With Limit Wait
+ * Time, the Wait Time Exceeded item is placed on its output of the waiting node's input, which
+ * n8n 2.x forwards as it is when its wait tracker resumes the execution.
+ */
+async function waitFor(
+	ctx: IExecuteFunctions,
+	state: WaitState,
+	count: number,
+): Promise<INodeExecutionData[][]> {
+	ctx.getContext('node')[STATE_KEY] = state;
+	if (state.deadline !== null) {
+		const main: INodeExecutionData[][] = emptyOutputs(count);
+		main[count - 1] = [
+			{ json: waitTimeExceededJson(state) as IDataObject, pairedItem: { item: 0 } },
+		];
+		ctx.getExecuteData().data = { ...ctx.getExecuteData().data, main };
+		ctx.setMetadata({ forwardAllOutputs: true } as ITaskMetadata);
+	}
+	await ctx.putExecutionToWait(
+		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
+	);
+	// The waiting run shows the flow (href …) on the first output; a Webhook node set to answer
+	// "When Last Node Finishes" answers the caller with it when the execution starts waiting.
+	const outputs = emptyOutputs(count);
+	outputs[0] = [{ json: waitingJson(state) as IDataObject, pairedItem: { item: 0 } }];
+	return outputs;
+}
+
+/** First run: check everything, create the flow with the resume URL, wait. */
+async function start(
+	ctx: IExecuteFunctions,
+	properties: readonly INodeProperties[],
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const count = outputCount(ctx);
+	const node = ctx.getNode();
+	const continueOnFail = ctx.continueOnFail();
+	const refuse = (error: unknown, redact = redactPatterns): INodeExecutionData[][] => {
+		const nodeError = asNodeError(ctx, error, 0, redact);
+		if (!continueOnFail) throw nodeError;
+		const outputs = emptyOutputs(count);
+		outputs[FAILED_INDEX] = items.map((_, item) => ({
+			json: errorJson(nodeError),
+			pairedItem: { item },
+		}));
+		return outputs;
+	};
+
+	if (items.length !== 1) {
+		return refuse(
+			new NodeOperationError(
+				node,
+				`Create and Wait for Outcome handles one applicant per execution, and got ${items.length} items`,
+				{
+					itemIndex: 0,
+					description:
+						'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
+				},
+			),
+		);
+	}
+
+	let connection;
+	try {
+		connection = await loadConnection(ctx, CONNECTION);
+	} catch (error) {
+		return refuse(error);
+	}
+	const fields = new Fields(node, properties);
+	try {
+		// The signing credential is needed to verify what arrives; without it nothing could resume.
+		const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
+		const problem = signingCredentialProblem(signing.secret, signing.signatureHeader);
+		if (problem !== null) {
+			throw new NodeOperationError(
+				node,
+				`The Webhook Signing credential cannot be used: ${problem}`,
+				{
+					itemIndex: 0,
+					description:
+						'Every delivery to the resume URL is verified with it; fix the credential before any flow is created.',
+				},
+			);
+		}
+
+		const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+		const urlProblem = validateHttpUrl(resumeUrl, connection.production);
+		if (urlProblem !== undefined) {
+			throw new NodeOperationError(
+				node,
+				`n8n's resume URL of this execution (${shownUrl(resumeUrl)}) ${urlProblem}`,
+				{
+					itemIndex: 0,
+					description:
+						'The service sends the events to it. Set WEBHOOK_URL of your n8n to its public https address (the one the service can reach), then run again.',
+				},
+			);
+		}
+
+		let deadline: string | null = null;
+		if (ctx.getNodeParameter('limitWaitTime', 0, false) === true) {
+			const limit = limitDeadline(
+				ctx.getNodeParameter('limitAmount', 0, 14),
+				ctx.getNodeParameter('limitUnit', 0, 'days'),
+				Date.now(),
+			);
+			if ('error' in limit) {
+				throw new NodeOperationError(node, `"Limit Wait Time → Amount" ${limit.error}`, {
+					itemIndex: 0,
+				});
+			}
+			// n8n 2.x puts a resume token in the URL; the same versions forward every output of a
+			// node resumed by its wait tracker. n8n 1.x would emit Wait Time Exceeded on the first
+			// output (Data Received), so the option is refused there.
+			if (!new URL(resumeUrl).searchParams.has('signature')) {
+				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.x', {
+					itemIndex: 0,
+					description:
+						'n8n 1.x resumes a timed-out wait on the first output only, which here is Data Received. Switch Limit Wait Time off (the service reports user.timedOut after about 10 days), or update n8n.',
+				});
+			}
+			deadline = limit.deadline.toISOString();
+		}
+
+		const env = { connection, fields };
+		const prepared = prepareCreate(ctx, env, 0, resumeUrl);
+		const [created] = await create.run(ctx, env, 0, prepared);
+		const state = newWaitState(created.json, new Date().toISOString(), deadline);
+		return await waitFor(ctx, state, count);
+	} catch (error) {
+		return refuse(error, connection.redact);
+	}
+}
+
+/** A delivery arrived (webhook() resumed the execution): decide, then wait again or continue. */
+async function resume(
+	ctx: IExecuteFunctions,
+	state: WaitState,
+	delivery: IDataObject,
+): Promise<INodeExecutionData[][]> {
+	const count = outputCount(ctx);
+	const decision = decide(state, delivery, new Date().toISOString());
+	if (decision.kind !== 'outcome') {
+		// n8n answers the delivery (200, no body) once the execution is saved as waiting again,
+		// so that the service's next delivery finds it waiting. An outcome is answered when the
+		// workflow finishes (500 if it fails), like a Webhook node answering "When Last Node
+		// Finishes".
+		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
+	}
+	ctx.getContext('node')[STATE_KEY] = decision.state;
+	const outputs = emptyOutputs(count);
+	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
+	return outputs;
+}
+
+/** execute() of the operation; `properties` are the node's (labels of validation messages). */
+export async function executeCreateAndWait(
+	ctx: IExecuteFunctions,
+	properties: readonly INodeProperties[],
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const carried = items.length === 1 ? items[0].json[RESUME_KEY] : undefined;
+	const state = readWaitState(ctx.getContext('node')[STATE_KEY]);
+	if (
+		carried !== undefined &&
+		carried !== null &&
+		typeof carried === 'object' &&
+		state?.waiting === true
+	) {
+		return await resume(ctx, state, carried as IDataObject);
+	}
+	return await start(ctx, properties);
+}
+
+/** n8n's waiting-execution stack as far as webhook() needs it. */
+interface WaitingStack {
+	runExecutionData?: {
+		executionData?: {
+			nodeExecutionStack?: Array<{ node?: { name?: string; disabled?: boolean } }>;
+		};
+	};
+}
+
+/**
+ * n8n marks the waiting node disabled before it calls webhook(), so that it would only pass the
+ * webhook's data through (n8n 1.x: to the first output only). Clearing the mark lets execute()
+ * run and put the delivery on its outcome's output. False when the stack is not as expected.
+ */
+function runNodeAgainOnResume(ctx: IWebhookFunctions): boolean {
+	const entry = (ctx as unknown as WaitingStack).runExecutionData?.executionData
+		?.nodeExecutionStack?.[0];
+	if (!entry?.node || entry.node.name !== ctx.getNode().name) return false;
+	delete entry.node.disabled;
+	return true;
+}
+
+/** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
+export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const res = this.getResponseObject() as unknown as ResponseLike;
+	const verified = await verifiedDelivery(this);
+	if (verified === undefined) return unauthorized(res);
+	const delivery = parseDelivery(verified.rawBody);
+	if (delivery.kind !== 'event') {
+		// Signed but not an event of the service: nothing to decide, the wait goes on.
+		res.status(200).json({
+			received: true,
+			event: delivery.event,
+			webhookId: delivery.webhookId,
+			status: 'ignored',
+			reason: delivery.reason,
+			size: bodyText(verified.rawBody).length,
+		});
+		return { noWebhookResponse: true };
+	}
+	if (!runNodeAgainOnResume(this)) {
+		res.status(500).json({
+			received: false,
+			status: 'unsupported',
+			message:
+				'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
+		});
+		return { noWebhookResponse: true };
+	}
+	return {
+		workflowData: [
+			[{ json: { [RESUME_KEY]: eventItem(delivery, new Date().toISOString()) as IDataObject } }],
+		],
+	};
+}

@@ -1,0 +1,221 @@
+/**
+ * Create and Wait for Outcome, the pure part: which events end the wait and on which output,
+ * what the waiting execution remembers (in n8n's node context, saved with the execution), and
+ * the items it emits. No n8n imports.
+ *
+ * Outcomes (the service description's events): consent.data → Data Received; consent.rejected →
+ * Rejected; consent.deleted → Deleted; the timeouts and data failures → Failed or Timed Out.
+ * consent.created, consent.accepted and anything signed but unknown are intermediate: recorded,
+ * and the execution keeps waiting.
+ */
+
+export interface OutcomeOutput {
+	name: string;
+	/** `outcome` of the emitted item. */
+	outcome: string;
+	events: readonly string[];
+}
+
+export const OUTCOME_OUTPUTS: readonly OutcomeOutput[] = [
+	{ name: 'Data Received', outcome: 'dataReceived', events: ['consent.data'] },
+	{ name: 'Rejected', outcome: 'rejected', events: ['consent.rejected'] },
+	{ name: 'Deleted', outcome: 'deleted', events: ['consent.deleted'] },
+	{
+		name: 'Failed or Timed Out',
+		outcome: 'failedOrTimedOut',
+		events: [
+			'consent.timedOut',
+			'consent.timedOutDataFailed',
+			'user.timedOut',
+			'tax.dataFailed',
+			'income.dataFailed',
+		],
+	},
+];
+
+export const WAIT_TIME_EXCEEDED = { name: 'Wait Time Exceeded', outcome: 'waitTimeExceeded' };
+
+/** Index of "Failed or Timed Out": also where items of a refused input go with Continue On Fail. */
+export const FAILED_INDEX = 3;
+
+/** Intermediate events the item lists at most (the newest are kept). */
+export const MAX_EVENTS_KEPT = 20;
+
+/** The output names, in order, with or without the Limit Wait Time output. */
+export function outputNames(limitWaitTime: boolean): string[] {
+	const names = OUTCOME_OUTPUTS.map((output) => output.name);
+	return limitWaitTime ? [...names, WAIT_TIME_EXCEEDED.name] : names;
+}
+
+/** The output of an event that ends the wait, or null for an intermediate (or unknown) event. */
+export function outcomeIndex(event: unknown): number | null {
+	if (typeof event !== 'string') return null;
+	const index = OUTCOME_OUTPUTS.findIndex((output) => output.events.includes(event));
+	return index < 0 ? null : index;
+}
+
+type Json = { [key: string]: unknown };
+
+/** An event seen while waiting (as the trigger emits it: event, webhookId, timestamp, payload …). */
+export type SeenEvent = Json;
+
+/** What the waiting execution remembers between deliveries. */
+export interface WaitState {
+	waiting: boolean;
+	/** The flow as the service returned it on create. */
+	flow: Json;
+	/** The flow's id (from `id`), or null when the answer had none: then no delivery is foreign. */
+	flowId: string | null;
+	/** Intermediate events, oldest first (at most MAX_EVENTS_KEPT). */
+	events: SeenEvent[];
+	/** Delivery ids seen (intermediate ones), for duplicates. */
+	seenIds: string[];
+	startedAt: string;
+	/** ISO time of Limit Wait Time, or null. */
+	deadline: string | null;
+}
+
+function isObject(value: unknown): value is Json {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | null {
+	if (typeof value === 'string' && value !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return null;
+}
+
+export function newWaitState(flow: Json, startedAt: string, deadline: string | null): WaitState {
+	return {
+		waiting: true,
+		flow,
+		flowId: text(flow.id),
+		events: [],
+		seenIds: [],
+		startedAt,
+		deadline,
+	};
+}
+
+/** The state stored in the node context, or undefined when there is none (or it is not ours). */
+export function readWaitState(stored: unknown): WaitState | undefined {
+	if (!isObject(stored) || typeof stored.waiting !== 'boolean' || !isObject(stored.flow)) {
+		return undefined;
+	}
+	return {
+		waiting: stored.waiting,
+		flow: stored.flow,
+		flowId: text(stored.flowId),
+		events: Array.isArray(stored.events) ? stored.events.filter(isObject) : [],
+		seenIds: Array.isArray(stored.seenIds)
+			? stored.seenIds.filter((id): id is string => typeof id === 'string')
+			: [],
+		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
+		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
+	};
+}
+
+export type Decision =
+	| { kind: 'foreign' }
+	| { kind: 'duplicate' }
+	| { kind: 'intermediate'; state: WaitState }
+	| { kind: 'outcome'; output: number; state: WaitState; json: Json };
+
+/**
+ * What one verified delivery does to a waiting execution. `delivery` is the item json the
+ * trigger would emit for it (event, webhookId, flowId, payload …).
+ *  - another flow's event (e.g. a late event of a flow created by an earlier loop iteration):
+ *    foreign, the execution keeps waiting unchanged;
+ *  - an id already seen: duplicate, unchanged;
+ *  - an outcome: the wait ends, the item for its output;
+ *  - anything else: recorded, keeps waiting.
+ */
+export function decide(state: WaitState, delivery: Json, now: string): Decision {
+	const flowId = text(delivery.flowId);
+	if (state.flowId !== null && flowId !== null && flowId !== state.flowId)
+		return { kind: 'foreign' };
+	if (state.flowId !== null && flowId === null && typeof delivery.event === 'string') {
+		// a known event without a flow cannot be matched to this wait
+		return { kind: 'foreign' };
+	}
+	const id = text(delivery.webhookId);
+	if (id !== null && state.seenIds.includes(id)) return { kind: 'duplicate' };
+	const output = outcomeIndex(delivery.event);
+	if (output === null) {
+		const events = [...state.events, delivery].slice(-MAX_EVENTS_KEPT);
+		const seenIds = id === null ? state.seenIds : [...state.seenIds, id].slice(-MAX_EVENTS_KEPT);
+		return { kind: 'intermediate', state: { ...state, events, seenIds } };
+	}
+	const ended: WaitState = { ...state, waiting: false };
+	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
+}
+
+function common(state: WaitState, outcome: string, event: string | null, now: string): Json {
+	return {
+		outcome,
+		event,
+		flowId: state.flowId,
+		externalId: text(state.flow.externalId),
+		href: text(state.flow.href),
+		flow: state.flow,
+		events: state.events,
+		waitStartedAt: state.startedAt,
+		resumedAt: now,
+	};
+}
+
+/** The item of an outcome: flow as created, the outcome event (with payload), the events seen before. */
+export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
+	const event = typeof delivery.event === 'string' ? delivery.event : null;
+	return {
+		...common(state, OUTCOME_OUTPUTS[output].outcome, event, now),
+		outcomeEvent: delivery,
+	};
+}
+
+/** The item of Wait Time Exceeded (prepared at every wait; n8n emits it when the time is up). */
+export function waitTimeExceededJson(state: WaitState): Json {
+	return {
+		...common(state, WAIT_TIME_EXCEEDED.outcome, null, state.deadline ?? ''),
+		outcomeEvent: null,
+		deadline: state.deadline,
+	};
+}
+
+/** What the waiting run shows (and what a Webhook node answering "When Last Node Finishes" returns). */
+export function waitingJson(state: WaitState): Json {
+	return {
+		status: 'waiting',
+		flowId: state.flowId,
+		externalId: text(state.flow.externalId),
+		href: text(state.flow.href),
+		flow: state.flow,
+		events: state.events,
+		waitStartedAt: state.startedAt,
+		deadline: state.deadline,
+	};
+}
+
+export const LIMIT_UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
+export type LimitUnit = keyof typeof LIMIT_UNITS;
+
+/** Longest limit accepted: 365 days. */
+export const MAX_LIMIT_SECONDS = 365 * 86400;
+
+/** The deadline of Limit Wait Time, or the rule the amount/unit break. */
+export function limitDeadline(
+	amount: unknown,
+	unit: unknown,
+	nowMs: number,
+): { deadline: Date } | { error: string } {
+	if (typeof unit !== 'string' || !Object.prototype.hasOwnProperty.call(LIMIT_UNITS, unit)) {
+		return { error: `unit must be one of ${Object.keys(LIMIT_UNITS).join(', ')}` };
+	}
+	const value = typeof amount === 'string' && amount.trim() !== '' ? Number(amount) : amount;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+		return { error: 'must be a number greater than 0' };
+	}
+	const seconds = value * LIMIT_UNITS[unit as LimitUnit];
+	if (seconds > MAX_LIMIT_SECONDS) return { error: 'must be at most 365 days' };
+	return { deadline: new Date(nowMs + Math.ceil(seconds * 1000)) };
+}

@@ -1,0 +1,94 @@
+/**
+ * Verifying one delivery of the consent flow service, shared by the Consent Flow Trigger and the
+ * Consent Flow node's Create and Wait for Outcome (which receives the same deliveries on its
+ * resume URL): the signing credential (kept for a few seconds per process), the signature
+ * header(s) and the exact raw body. Everything fails closed.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
+import { signatureCandidates, verifyAnySignature, type HeaderBag } from './signature';
+
+/** The parts of n8n's (express) request the nodes use. */
+export interface RequestLike {
+	headers: HeaderBag;
+	rawBody?: Buffer | string;
+	readRawBody?: () => Promise<void>;
+}
+
+/** The parts of n8n's (express) response the nodes use. */
+export interface ResponseLike {
+	status(code: number): ResponseLike;
+	send(body: unknown): ResponseLike;
+	json(body: unknown): unknown;
+	end(): unknown;
+	statusCode?: number;
+	writableFinished?: boolean;
+	once?(event: 'close', listener: () => void): unknown;
+}
+
+export async function readRawBody(req: RequestLike): Promise<Buffer | undefined> {
+	if (req.rawBody === undefined && typeof req.readRawBody === 'function') {
+		try {
+			await req.readRawBody();
+		} catch {
+			// Unreadable body: nothing can be verified, the caller answers 401.
+			return undefined;
+		}
+	}
+	const raw = req.rawBody;
+	if (Buffer.isBuffer(raw)) return raw;
+	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
+	return undefined;
+}
+
+export function unauthorized(res: ResponseLike): IWebhookResponseData {
+	res.status(401).send('Unauthorized').end();
+	return { noWebhookResponse: true };
+}
+
+/** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
+export async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
+	const id = context.getNode().credentials?.consentFlowWebhookSigningApi?.id ?? undefined;
+	const cached = cachedCredential(id, Date.now());
+	if (cached !== undefined) return cached;
+	let credentials: IDataObject | undefined;
+	try {
+		credentials = await context.getCredentials<IDataObject>('consentFlowWebhookSigningApi');
+	} catch {
+		credentials = undefined;
+	}
+	const facts = {
+		secret: typeof credentials?.secret === 'string' ? credentials.secret : '',
+		signatureHeader:
+			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '',
+	};
+	rememberCredential(id, facts, Date.now());
+	return facts;
+}
+
+/** A delivery whose signature matched: its exact bytes and where the signature was found. */
+export interface VerifiedDelivery {
+	rawBody: Buffer;
+	headers: HeaderBag;
+	signatureHeader: string;
+}
+
+/**
+ * The raw body of the request when one of its signatures matches, else undefined (the caller
+ * answers 401): no secret, no signature header, an unreadable body or no match all fail.
+ * Every candidate signature counts (several matching headers, repeated or comma-joined values,
+ * at most MAX_SIGNATURE_CANDIDATES): the answer never depends on header order.
+ */
+export async function verifiedDelivery(
+	context: IWebhookFunctions,
+): Promise<VerifiedDelivery | undefined> {
+	const req = context.getRequestObject() as unknown as RequestLike;
+	const { secret, signatureHeader } = await signingFacts(context);
+	if (secret === '') return undefined;
+	const headers: HeaderBag = req.headers ?? {};
+	const candidates = signatureCandidates(headers, signatureHeader);
+	if (candidates.length === 0) return undefined;
+	const rawBody = await readRawBody(req);
+	if (rawBody === undefined || !verifyAnySignature(rawBody, candidates, secret)) return undefined;
+	return { rawBody, headers, signatureHeader };
+}
