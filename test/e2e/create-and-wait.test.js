@@ -7,7 +7,7 @@
 // each delivery was answered).
 const crypto = require('node:crypto');
 const { request, waitFor } = require('./lib/http');
-const { versions, useN8n } = require('./lib/suite');
+const { versions, useN8n, simFire } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 
@@ -68,7 +68,10 @@ function waitWorkflow({ path, oauth, signing, limit }) {
 }
 
 describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcome', (major) => {
-	const ctx = useN8n(major, { simulator: true });
+	// The service redelivers what was not answered 2xx (an assumption the README states): n8n answers
+	// 409 while the execution runs, e.g. to a consent.created that arrives before the first run has
+	// saved the execution as waiting.
+	const ctx = useN8n(major, { simulator: true, simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 } });
 	const s = { oauth: null, signing: null, path: null, wf: null };
 
 	beforeAll(async () => {
@@ -109,11 +112,20 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			error = latest && W.executionError(latest);
 		}
 		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text, error }).toEqual({ status: 200, text: 'ok', error: undefined });
+		// The execution's id is in its resume URL (/webhook-waiting/<id>), the flow's webhookUrl.
+		const id = /\/webhook-waiting\/(\d+)/.exec(res.json?.flow?.webhookUrl ?? '')?.[1];
+		if (id) executionIds.set(res.json.flowId, id);
 		return res.json;
 	}
 
-	/** The execution whose Create and Wait created `flowId`. */
+	const executionIds = new Map();
+
+	/**
+	 * The execution whose Create and Wait created `flowId`: by its id (n8n 1.x leaves a waiting
+	 * execution that was resumed once out of its executions list), else found in the list.
+	 */
 	async function executionOf(workflowId, flowId) {
+		if (executionIds.has(flowId)) return ctx.n8n.execution(executionIds.get(flowId), { includeData: true });
 		const list = await ctx.n8n.executions(workflowId, { includeData: true, limit: 100 });
 		return list.find((e) => {
 			const runs = e.data?.resultData?.runData?.[NODE] || [];
@@ -121,14 +133,31 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		});
 	}
 
-	async function waitForStatus(workflowId, flowId, statuses, what) {
-		return waitFor(
-			async () => {
-				const e = await executionOf(workflowId, flowId);
-				return e && statuses.includes(e.status) ? e : undefined;
-			},
-			{ timeoutMs: 90000, what },
-		);
+	async function waitForStatus(workflowId, flowId, statuses, what, timeoutMs = 60000) {
+		try {
+			return await waitFor(
+				async () => {
+					const e = await executionOf(workflowId, flowId);
+					return e && statuses.includes(e.status) ? e : undefined;
+				},
+				{ timeoutMs, what },
+			);
+		} catch (error) {
+			// Say what was there instead: the execution's status and what the service was answered.
+			const e = await executionOf(workflowId, flowId);
+			const sent = await L.deliveries(ctx.sim, { flowId });
+			error.message += `\nexecution: ${e ? JSON.stringify({ id: e.id, status: e.status, error: W.executionError(e)?.message }) : 'none found'}`;
+			error.message += `\ndeliveries: ${JSON.stringify(sent.map((d) => [d.event, d.status, d.responseBody, d.error]))}`;
+			throw error;
+		}
+	}
+
+	/** [event, status of its last attempt] per event the simulator sent for a flow, in order. */
+	async function finalStatuses(flowId) {
+		const sent = await L.deliveries(ctx.sim, { flowId });
+		const last = new Map();
+		for (const d of sent) last.set(d.webhookId, [d.event, d.status]);
+		return [...last.values()];
 	}
 
 	/** Only `output` of Create and Wait held an item, and only its No Op ran after it. */
@@ -160,12 +189,188 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			outcomeEvent: { event: 'consent.data', flowId, payload: { flow: flowId, data: expect.any(Object) } },
 		});
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
-		// The simulator saw every delivery answered 200.
-		const sent = await L.deliveries(ctx.sim, { flowId });
-		expect(sent.map((d) => [d.event, d.status])).toEqual([
+		// Every event was in the end answered 200.
+		expect(await finalStatuses(flowId)).toEqual([
 			['consent.created', 200],
 			['consent.accepted', 200],
 			['consent.data', 200],
 		]);
 	}, 120000);
+
+	/** The execution is (still) waiting, and nothing after Create and Wait ran. */
+	async function expectWaiting(flowId, what) {
+		const exec = await waitForStatus(s.wf.id, flowId, ['waiting'], what);
+		const ran = Object.keys(exec.data.resultData.runData).filter((n) => OUTPUTS.includes(n));
+		expect({ what, ran }).toEqual({ what, ran: [] });
+		return exec;
+	}
+
+	/** A flow that sends nothing by itself (sim:none): the test drives it. */
+	async function quietApplicant(label) {
+		const waiting = await startApplicant(`sim:none:${label}-${tag()}`);
+		expect(waiting.status).toBe('waiting');
+		await expectWaiting(waiting.flowId, `${label}: waiting after the create`);
+		return waiting;
+	}
+
+	test('each outcome ends on its own output: rejected, the four failures and timeouts, consent-timeout after data', async () => {
+		// Scenario → [output, intermediate events before the outcome, outcome event] (test/simulator/README.md)
+		const cases = {
+			rejected: ['Rejected', ['consent.created'], 'consent.rejected'],
+			'user-timeout': ['Failed or Timed Out', ['consent.created'], 'user.timedOut'],
+			'consent-timeout-data-failed': ['Failed or Timed Out', ['consent.created', 'consent.accepted'], 'consent.timedOutDataFailed'],
+			'tax-failed': ['Failed or Timed Out', ['consent.created', 'consent.accepted'], 'tax.dataFailed'],
+			'income-failed': ['Failed or Timed Out', ['consent.created', 'consent.accepted'], 'income.dataFailed'],
+			// data is the outcome; the consent.timedOut sent after it finds the execution finished
+			'consent-timeout': ['Data Received', ['consent.created', 'consent.accepted'], 'consent.data'],
+		};
+		const started = await Promise.all(
+			Object.keys(cases).map(async (scenario) => [scenario, await startApplicant(`sim:${scenario}:${tag()}`)]),
+		);
+		for (const [scenario, waiting] of started) {
+			const [output, before, outcome] = cases[scenario];
+			const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], `${scenario} to finish`);
+			const item = expectOutcome(exec, output);
+			expect({ scenario, event: item.event, events: item.events.map((e) => e.event), flowId: item.flowId }).toEqual({
+				scenario,
+				event: outcome,
+				events: before,
+				flowId: waiting.flowId,
+			});
+			expect(item.outcomeEvent).toMatchObject({ event: outcome, flowId: waiting.flowId });
+		}
+		// The simulator's view: every event up to the outcome was in the end answered 200; in
+		// consent-timeout the consent.timedOut after the data is refused by n8n every time (409: the
+		// execution has finished), so the service gives up on it.
+		const flowOf = Object.fromEntries(started.map(([scenario, w]) => [scenario, w.flowId]));
+		const late = await waitFor(
+			async () => {
+				const d = await L.deliveries(ctx.sim, { flowId: flowOf['consent-timeout'] });
+				return d.filter((x) => x.event === 'consent.timedOut').length === 9 ? d : undefined;
+			},
+			{ what: 'the consent.timedOut attempts (1 + 8 retries)' },
+		);
+		expect(new Set(late.filter((x) => x.event === 'consent.timedOut').map((x) => x.status))).toEqual(new Set([409]));
+		expect(await finalStatuses(flowOf['consent-timeout'])).toEqual([
+			['consent.created', 200],
+			['consent.accepted', 200],
+			['consent.data', 200],
+			['consent.timedOut', 409],
+		]);
+		for (const [scenario, flowId] of Object.entries(flowOf)) {
+			if (scenario === 'consent-timeout') continue;
+			const statuses = (await finalStatuses(flowId)).map(([, status]) => status);
+			expect({ scenario, statuses }).toEqual({ scenario, statuses: statuses.map(() => 200) });
+		}
+	}, 180000);
+
+	test('deleting the flow (DELETE /api/flows/{id} at the service) ends the wait on Deleted', async () => {
+		const { sim } = ctx;
+		const waiting = await quietApplicant('deleted');
+		const client = sim.clients.consent;
+		const basic = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64');
+		const token = await request('POST', client.tokenUrl, {
+			body: Buffer.from('grant_type=client_credentials&scope=sbl'),
+			headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+		});
+		expect(token.status).toBe(200);
+		const del = await request('DELETE', `${sim.consentBaseUrl}/api/flows/${waiting.flowId}`, {
+			headers: { authorization: `Bearer ${token.json.access_token}` },
+		});
+		expect(del.status).toBe(200);
+		const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], 'the deleted execution to finish');
+		const item = expectOutcome(exec, 'Deleted');
+		expect(item).toMatchObject({ outcome: 'deleted', event: 'consent.deleted', flowId: waiting.flowId, events: [] });
+	}, 120000);
+
+	test('intermediate events keep it waiting; a bad signature is answered 401, another flow\'s event and a duplicate do not resume it', async () => {
+		const { sim } = ctx;
+		const waiting = await quietApplicant('intermediate');
+		const flowId = waiting.flowId;
+		const resumeUrl = waiting.flow.webhookUrl;
+
+		const created = await L.fire(sim, flowId, { event: 'consent.created' });
+		expect(created.status).toBe(200);
+		await expectWaiting(flowId, 'after consent.created');
+
+		const forged = await L.fire(sim, flowId, { event: 'consent.data', badSignature: true });
+		expect(forged.status).toBe(401);
+		const unsigned = await L.fire(sim, flowId, { event: 'consent.rejected', noSignature: true });
+		expect(unsigned.status).toBe(401);
+		await expectWaiting(flowId, 'after the badly signed deliveries');
+
+		// The outcome of another flow (e.g. a late event of an earlier loop iteration) sent here.
+		const foreign = await simFire(sim, { url: resumeUrl, event: 'consent.data' });
+		expect(foreign.status).toBe(200);
+		await expectWaiting(flowId, "after another flow's consent.data");
+
+		const copy = await L.redeliver(sim, created.deliveryId);
+		expect(copy.status).toBe(200);
+		await expectWaiting(flowId, 'after a copy of consent.created');
+
+		expect((await L.fire(sim, flowId, { event: 'consent.accepted' })).status).toBe(200);
+		await expectWaiting(flowId, 'after consent.accepted');
+		const data = await L.fire(sim, flowId, { event: 'consent.data' });
+		expect(data.status).toBe(200);
+		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const item = expectOutcome(exec, 'Data Received');
+		// created once (the copy was a duplicate), accepted; the forged and foreign ones are not there
+		expect(item.events.map((e) => [e.event, e.webhookId])).toEqual([
+			['consent.created', created.webhookId],
+			['consent.accepted', expect.any(String)],
+		]);
+		expect(item.outcomeEvent.webhookId).toBe(data.webhookId);
+		// Once finished, the URL no longer resumes anything.
+		const after = await L.fire(sim, flowId, { event: 'consent.deleted' });
+		expect(after.status).toBe(409);
+	}, 120000);
+
+	test('a restart of n8n while waiting loses nothing: the events after it resume the same execution', async () => {
+		const { sim, n8n } = ctx;
+		const waiting = await quietApplicant('restart');
+		expect((await L.fire(sim, waiting.flowId, { event: 'consent.created' })).status).toBe(200);
+		await expectWaiting(waiting.flowId, 'before the restart');
+		await n8n.restart();
+		await expectWaiting(waiting.flowId, 'after the restart');
+		expect((await L.fire(sim, waiting.flowId, { event: 'consent.accepted' })).status).toBe(200);
+		expect((await L.fire(sim, waiting.flowId, { event: 'user.timedOut' })).status).toBe(200);
+		const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], 'the execution to finish');
+		const item = expectOutcome(exec, 'Failed or Timed Out');
+		expect(item.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
+	}, 180000);
+
+	test('Limit Wait Time: n8n 2.x resumes on Wait Time Exceeded with the flow and the events seen; n8n 1.x refuses it before creating a flow', async () => {
+		const { sim, n8n } = ctx;
+		const path = W.uniquePath('wait-limit');
+		const wf = await n8n.deployWorkflow(
+			waitWorkflow({ path, oauth: s.oauth, signing: s.signing, limit: { amount: 3, unit: 'seconds' } }),
+			{ webhookPaths: [{ path, method: 'POST' }] },
+		);
+		const externalId = `sim:none:limit-${tag()}`;
+		const before = (await request('GET', `${sim.url}/__sim/flows`)).json.flows.length;
+		const res = await n8n.callWebhook(path, { ...PERSON, externalId });
+		if (major === '1') {
+			expect(res.status).toBe(500);
+			const [exec] = await n8n.executions(wf.id, { includeData: true, limit: 1 });
+			expect(W.executionError(exec)).toMatchObject({ message: 'Limit Wait Time needs n8n 2.x' });
+			const after = (await request('GET', `${sim.url}/__sim/flows`)).json.flows.length;
+			expect(after).toBe(before);
+			return;
+		}
+		expect(res.status).toBe(200);
+		const waiting = res.json;
+		expect(waiting).toMatchObject({ status: 'waiting', externalId, deadline: expect.any(String) });
+		expect((await L.fire(sim, waiting.flowId, { event: 'consent.created' })).status).toBe(200);
+		// n8n's wait tracker looks for due executions once a minute.
+		const exec = await waitFor(
+			async () => {
+				const e = await executionOf(wf.id, waiting.flowId);
+				return e && ['success', 'error'].includes(e.status) ? e : undefined;
+			},
+			{ timeoutMs: 150000, intervalMs: 1000, what: 'the wait to time out' },
+		);
+		const item = expectOutcome(exec, 'Wait Time Exceeded');
+		expect(item).toMatchObject({ outcome: 'waitTimeExceeded', flowId: waiting.flowId, externalId, outcomeEvent: null });
+		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
+	}, 240000);
 });

@@ -151,7 +151,7 @@ describe('config and reset', () => {
 		expect((await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 0 } })).status).toBe(400);
 		expect((await control(sim, '/config', { method: 'POST', json: { autoLifecycle: 'yes' } })).status).toBe(400);
 		const ok = await control(sim, '/config', { method: 'POST', json: { webhookDelayMs: 0, consentResponseWrapper: true } });
-		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0 });
+		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0, webhookRetries: 0, webhookRetryDelayMs: 500 });
 		expect((await control(sim, '/config')).body.config.consentResponseWrapper).toBe(true);
 	});
 
@@ -168,7 +168,7 @@ describe('config and reset', () => {
 		await control(sim, '/fire', { method: 'POST', json: { url: 'http://127.0.0.1:9/x', event: 'consent.created' } });
 
 		const reset = await control(sim, '/reset', { method: 'POST' });
-		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20 });
+		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20, webhookRetries: 0, webhookRetryDelayMs: 500 });
 		expect(await requests()).toEqual([]);
 		expect((await control(sim, '/faults')).body.faults).toEqual([]);
 		expect((await control(sim, '/flows')).body.flows).toEqual([]);

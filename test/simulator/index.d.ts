@@ -24,6 +24,9 @@ export interface SimulatorOptions {
 	signingSecret?: string;
 	signatureHeader?: string;
 	webhookDelayMs?: number;
+	/** Lifecycle and delete events not answered 2xx are sent again (same bytes), up to this many times (0). */
+	webhookRetries?: number;
+	webhookRetryDelayMs?: number;
 	autoLifecycle?: boolean;
 	consentResponseWrapper?: boolean;
 	log?: boolean | ((line: string) => void);

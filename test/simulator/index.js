@@ -23,6 +23,8 @@ const DEFAULTS = {
 	signingSecret: DEFAULT_SIGNING_SECRET,
 	signatureHeader: DEFAULT_SIGNATURE_HEADER,
 	webhookDelayMs: 20,
+	webhookRetries: 0,
+	webhookRetryDelayMs: 500,
 	autoLifecycle: true,
 	consentResponseWrapper: false,
 	log: false,
@@ -78,6 +80,8 @@ async function startSimulator(options = {}) {
 		consentResponseWrapper: Boolean(opts.consentResponseWrapper),
 		autoLifecycle: Boolean(opts.autoLifecycle),
 		webhookDelayMs: Number(opts.webhookDelayMs),
+		webhookRetries: Number(opts.webhookRetries),
+		webhookRetryDelayMs: Number(opts.webhookRetryDelayMs),
 	});
 
 	const state = {

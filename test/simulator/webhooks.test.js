@@ -241,3 +241,65 @@ describe('signing options', () => {
 		}
 	});
 });
+
+describe('redelivery (webhookRetries)', () => {
+	test('off by default: one attempt per event whatever the answer', async () => {
+		const flow = await createFlow({ webhookUrl: `${receiver.url}/teapot`, externalId: `sim:rejected:${crypto.randomUUID()}` });
+		const got = await waitFor(async () => {
+			const list = (await control(sim, `/deliveries?flowId=${flow.id}`)).body.deliveries;
+			return list.length === 2 ? list : null;
+		});
+		expect(got.map((d) => [d.event, d.status, d.source])).toEqual([
+			['consent.created', 418, 'lifecycle'],
+			['consent.rejected', 418, 'lifecycle'],
+		]);
+	});
+
+	test('with webhookRetries n, an event not answered 2xx is sent again (same bytes and id) up to n times, before the next event', async () => {
+		const other = await startSimulator({ webhookDelayMs: 5, webhookRetries: 3, webhookRetryDelayMs: 10 });
+		// The receiver refuses the first two attempts of each body with 409, then accepts.
+		const seen = new Map();
+		const flaky = await startReceiver((req, raw) => {
+			const n = (seen.get(raw.toString('utf8')) || 0) + 1;
+			seen.set(raw.toString('utf8'), n);
+			return { status: n <= 2 ? 409 : 200 };
+		});
+		try {
+			const otherToken = await token(other, 'consent');
+			const res = await call(`${other.consentBaseUrl}/api/flow-definitions/sbl`, {
+				method: 'POST',
+				token: otherToken,
+				json: flowBody({ webhookUrl: `${flaky.url}/hook`, externalId: `sim:rejected:${crypto.randomUUID()}` }),
+			});
+			expect(res.status).toBe(201);
+			const got = await waitFor(async () => {
+				const list = (await control(other, `/deliveries?flowId=${res.body.id}`)).body.deliveries;
+				return list.length === 6 ? list : null;
+			});
+			expect(got.map((d) => [d.event, d.status, d.source])).toEqual([
+				['consent.created', 409, 'lifecycle'],
+				['consent.created', 409, 'retry'],
+				['consent.created', 200, 'retry'],
+				['consent.rejected', 409, 'lifecycle'],
+				['consent.rejected', 409, 'retry'],
+				['consent.rejected', 200, 'retry'],
+			]);
+			for (const group of [got.slice(0, 3), got.slice(3)]) {
+				expect(new Set(group.map((d) => d.body)).size).toBe(1);
+				expect(new Set(group.map((d) => d.webhookId)).size).toBe(1);
+				expect(group.slice(1).map((d) => d.redeliveryOf)).toEqual([group[0].deliveryId, group[0].deliveryId]);
+			}
+			// 3 bodies × attempts: the receiver saw exactly what the log says
+			expect(flaky.received).toHaveLength(6);
+		} finally {
+			await other.close();
+			await flaky.close();
+		}
+	});
+
+	test('config rejects bad retry values', async () => {
+		for (const bad of [{ webhookRetries: -1 }, { webhookRetries: 1.5 }, { webhookRetries: 21 }, { webhookRetryDelayMs: -5 }]) {
+			expect((await control(sim, '/config', { method: 'POST', json: bad })).status).toBe(400);
+		}
+	});
+});

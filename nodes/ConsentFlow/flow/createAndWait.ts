@@ -115,7 +115,8 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 				name: 'validateNationalId',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
+				description:
+					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
 			},
 		],
 	},
@@ -254,9 +255,11 @@ async function start(
 				Date.now(),
 			);
 			if ('error' in limit) {
-				throw new NodeOperationError(node, `"Limit Wait Time → Amount" ${limit.error}`, {
-					itemIndex: 0,
-				});
+				throw new NodeOperationError(
+					node,
+					`"Limit Wait Time → ${limit.field === 'limitUnit' ? 'Unit' : 'Amount'}" ${limit.error}`,
+					{ itemIndex: 0 },
+				);
 			}
 			// n8n 2.x puts a resume token in the URL; the same versions forward every output of a
 			// node resumed by its wait tracker. n8n 1.x would emit Wait Time Exceeded on the first

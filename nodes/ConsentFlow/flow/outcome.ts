@@ -207,15 +207,19 @@ export function limitDeadline(
 	amount: unknown,
 	unit: unknown,
 	nowMs: number,
-): { deadline: Date } | { error: string } {
+): { deadline: Date } | { error: string; field: 'limitAmount' | 'limitUnit' } {
 	if (typeof unit !== 'string' || !Object.prototype.hasOwnProperty.call(LIMIT_UNITS, unit)) {
-		return { error: `unit must be one of ${Object.keys(LIMIT_UNITS).join(', ')}` };
+		return {
+			error: `must be one of ${Object.keys(LIMIT_UNITS).join(', ')}`,
+			field: 'limitUnit',
+		};
 	}
 	const value = typeof amount === 'string' && amount.trim() !== '' ? Number(amount) : amount;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-		return { error: 'must be a number greater than 0' };
+		return { error: 'must be a number greater than 0', field: 'limitAmount' };
 	}
 	const seconds = value * LIMIT_UNITS[unit as LimitUnit];
-	if (seconds > MAX_LIMIT_SECONDS) return { error: 'must be at most 365 days' };
+	if (seconds > MAX_LIMIT_SECONDS)
+		return { error: 'must be at most 365 days', field: 'limitAmount' };
 	return { deadline: new Date(nowMs + Math.ceil(seconds * 1000)) };
 }

@@ -30,15 +30,24 @@ describe('Consent Flow: description', () => {
 		expect(description.subtitle).toBe(
 			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		);
-		expect(description.credentials).toEqual([{ name: 'consentFlowOAuth2Api', required: true }]);
+		// The signing credential only for Create and Wait for Outcome, which verifies deliveries itself.
+		expect(description.credentials).toEqual([
+			{ name: 'consentFlowOAuth2Api', required: true },
+			{
+				name: 'consentFlowWebhookSigningApi',
+				required: true,
+				displayOptions: { show: { operation: ['createAndWait'] } },
+			},
+		]);
 	});
 
-	test('resource flow with operations create and delete', () => {
+	test('resource flow with operations create, create and wait, and delete', () => {
 		const resource = description.properties.find((p) => p.name === 'resource')!;
 		expect(resource.options).toEqual([{ name: 'Flow', value: 'flow' }]);
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		expect((operation.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
 			'create',
+			'createAndWait',
 			'delete',
 		]);
 	});

@@ -158,7 +158,7 @@ function createConsent(state, idp, webhooks) {
 		flow.deletedAt = new Date().toISOString();
 		sendJson(ctx.res, 200, { id, deleted: true });
 		setImmediate(() => {
-			if (!state.closed) webhooks.emit('consent.deleted', flow, 'delete').catch(() => {});
+			if (!state.closed) webhooks.emitWithRetries('consent.deleted', flow, 'delete').catch(() => {});
 		});
 	}
 

@@ -11,6 +11,8 @@ const CONFIG_TYPES = {
 	consentResponseWrapper: (v) => typeof v === 'boolean',
 	autoLifecycle: (v) => typeof v === 'boolean',
 	webhookDelayMs: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
+	webhookRetries: (v) => Number.isInteger(v) && v >= 0 && v <= 20,
+	webhookRetryDelayMs: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
 };
 
 const FIRE_OPTIONS = ['envelope', 'rawBody', 'badSignature', 'noSignature', 'signatureCase', 'headerName', 'url', 'payload', 'timestamp', 'webhookId'];

@@ -230,6 +230,33 @@ function createWebhooks(state) {
 		});
 	}
 
+	/**
+	 * Emit an event; when config `webhookRetries` > 0, an attempt not answered 2xx (or not answered)
+	 * is sent again, the same bytes, headers and webhookId, `webhookRetryDelayMs` later, up to that
+	 * many times (each attempt recorded, `redeliveryOf` naming the first). Off by default: the
+	 * service description does not say whether the service redelivers.
+	 */
+	async function emitWithRetries(event, flow, source) {
+		const epoch = state.epoch;
+		const first = await emit(event, flow, source);
+		let last = first.record;
+		for (let retry = 0; retry < state.config.webhookRetries && !(last.status >= 200 && last.status < 300); retry++) {
+			const go = await pause(state.config.webhookRetryDelayMs, epoch);
+			if (!go) return last;
+			last = await send({
+				url: last.url,
+				event,
+				flowId: flow.id,
+				webhookId: first.built.webhookId,
+				body: first.built.body,
+				headers: first.built.headers,
+				source: 'retry',
+				redeliveryOf: first.record.deliveryId,
+			});
+		}
+		return last;
+	}
+
 	/** Run a flow's scenario in the background, one event after another. */
 	async function runLifecycle(flow) {
 		const epoch = state.epoch;
@@ -237,7 +264,7 @@ function createWebhooks(state) {
 		for (const event of SCENARIO_EVENTS[flow.scenario]) {
 			const go = await pause(state.config.webhookDelayMs, epoch);
 			if (!go || flow.deleted) return;
-			await emit(event, flow, 'lifecycle');
+			await emitWithRetries(event, flow, 'lifecycle');
 		}
 	}
 
@@ -254,7 +281,7 @@ function createWebhooks(state) {
 		inflight.clear();
 	}
 
-	return { send, build, emit, runLifecycle, cancelAll, abortInflight, scenarioFor };
+	return { send, build, emit, emitWithRetries, runLifecycle, cancelAll, abortInflight, scenarioFor };
 }
 
 module.exports = {

@@ -1,0 +1,953 @@
+/**
+ * Create and Wait for Outcome (nodes/ConsentFlow/flow/createAndWait.ts), execute() and webhook()
+ * with hand-made n8n contexts: the test execute context (real HTTP to the simulator, every
+ * request recorded in `ctx.sent`) plus the waiting-execution methods n8n gives a node
+ * (evaluateExpression for the resume URL, the node context, putExecutionToWait, the execute
+ * data, setMetadata), and a webhook context holding n8n's waiting-execution stack. The real n8n
+ * behaviour (resuming, forwarding outputs) is judged by test/e2e/create-and-wait.test.js.
+ *
+ * Oracles written here: the output names and the event → output rule (from the issue), the
+ * HMAC-SHA256 of the raw body (node:crypto), the deadline arithmetic.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { NodeHelpers, NodeOperationError, WAIT_INDEFINITELY, Workflow } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
+import {
+	CONFIGURED_OUTPUTS,
+	RESUME_KEY,
+	STATE_KEY,
+	createAndWaitWebhook,
+	executeCreateAndWait,
+} from '../../../nodes/ConsentFlow/flow/createAndWait';
+import {
+	newWaitState,
+	readWaitState,
+	type WaitState,
+} from '../../../nodes/ConsentFlow/flow/outcome';
+import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
+import { createExecuteContext } from '../../support/execute-context';
+import type { Params, TestContext } from '../../support/execute-context';
+import { addFault, simFlows, simRequests, useSimulator } from '../../support/simulator';
+import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
+import { FLOW_PATH, SIM_OPTIONS, createParams, credentialsFor, deepText } from './helpers';
+
+const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
+
+beforeEach(() => resetCredentialCache());
+
+// ---------- the rule, from the issue ----------
+
+const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed or Timed Out'];
+const WITH_LIMIT = [...OUTPUTS, 'Wait Time Exceeded'];
+const FAILED = OUTPUTS.indexOf('Failed or Timed Out');
+const OUTPUT_OF: Record<string, number | null> = {
+	'consent.created': null,
+	'consent.accepted': null,
+	'consent.data': 0,
+	'consent.rejected': 1,
+	'consent.deleted': 2,
+	'consent.timedOut': 3,
+	'consent.timedOutDataFailed': 3,
+	'user.timedOut': 3,
+	'tax.dataFailed': 3,
+	'income.dataFailed': 3,
+};
+const OUTCOME_EVENTS = PUBLISHED_EVENTS.filter((event) => OUTPUT_OF[event] !== null);
+const INTERMEDIATE_EVENTS = PUBLISHED_EVENTS.filter((event) => OUTPUT_OF[event] === null);
+
+// ---------- secrets and URLs, made at run time ----------
+
+const signingSecret = (): string => randomBytes(24).toString('hex');
+const resumeToken = (): string => randomBytes(16).toString('hex');
+const NODE_NAME = 'Consent Flow';
+
+function resumeUrl2x(token = resumeToken(), base = 'http://127.0.0.1:5678'): string {
+	return `${base}/webhook-waiting/4711?signature=${token}`;
+}
+const RESUME_URL_1X = 'http://127.0.0.1:5678/webhook-waiting/4711';
+
+function waitParams(overrides: Params = {}): Params {
+	// Create and Wait for Outcome has no Webhook URL parameter: the resume URL takes its place
+	const create = createParams({ operation: 'createAndWait' });
+	delete create.webhookUrl;
+	return { ...create, options: { retryDelayMs: 10 }, ...overrides };
+}
+
+// ---------- the execute context ----------
+
+interface WaitContext extends TestContext {
+	nodeContext: IDataObject;
+	executeData: { node: INode; data: { main: Array<INodeExecutionData[] | null> }; source: null };
+	putExecutionToWait: jest.Mock;
+	setMetadata: jest.Mock;
+	evaluateExpression: jest.Mock;
+}
+
+interface WaitContextOptions {
+	parameters?: Params;
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	resumeUrl?: string;
+	oauth?: IDataObject;
+	/** The signing credential's data; null: the node has none. */
+	signing?: IDataObject | null;
+	nodeContext?: IDataObject;
+}
+
+function waitContext(options: WaitContextOptions = {}): WaitContext {
+	const items = options.items ?? [{ json: { applicant: 1 } }];
+	const credentials: Record<string, IDataObject> = {
+		consentFlowOAuth2Api: options.oauth ?? credentialsFor(sim),
+	};
+	if (options.signing !== null) {
+		credentials.consentFlowWebhookSigningApi = options.signing ?? {
+			secret: signingSecret(),
+			signatureHeader: '',
+		};
+	}
+	const ctx = createExecuteContext({
+		parameters: options.parameters ?? waitParams(),
+		credentials: credentials as never,
+		items,
+		continueOnFail: options.continueOnFail,
+		nodeType: 'n8n-nodes-sbl.consentFlow',
+		nodeName: NODE_NAME,
+	}) as WaitContext;
+	const nodeContext = options.nodeContext ?? {};
+	const executeData = { node: ctx.getNode(), data: { main: [items] }, source: null };
+	const resumeUrl = options.resumeUrl ?? resumeUrl2x();
+	Object.assign(ctx, {
+		nodeContext,
+		executeData,
+		evaluateExpression: jest.fn((expression: string) => {
+			if (expression.replace(/\s+/g, '') === '{{$execution.resumeUrl}}') return resumeUrl;
+			throw new Error(`test context: unexpected expression ${expression}`);
+		}),
+		getContext: (type: string) => {
+			if (type !== 'node') throw new Error(`test context: unexpected context ${type}`);
+			return nodeContext;
+		},
+		putExecutionToWait: jest.fn(async () => undefined),
+		getExecuteData: () => executeData,
+		setMetadata: jest.fn(),
+	});
+	return ctx;
+}
+
+async function execute(ctx: WaitContext): Promise<INodeExecutionData[][]> {
+	return await new ConsentFlow().execute.call(ctx);
+}
+
+async function executeError(ctx: WaitContext): Promise<NodeOperationError> {
+	let caught: unknown;
+	try {
+		await execute(ctx);
+	} catch (error) {
+		caught = error;
+	}
+	expect(caught).toBeInstanceOf(NodeOperationError);
+	return caught as NodeOperationError;
+}
+
+/** No request at all: none recorded by the context, none logged by the simulator. */
+async function expectNoRequest(ctx: WaitContext): Promise<void> {
+	expect(ctx.sent).toEqual([]);
+	expect(await simRequests(sim)).toEqual([]);
+	expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+}
+
+/** The indexes of the outputs that hold items. */
+function filled(outputs: INodeExecutionData[][]): number[] {
+	return outputs.flatMap((items, index) => (items.length > 0 ? [index] : []));
+}
+
+// ---------- first run ----------
+
+describe('first run: create the flow and wait', () => {
+	test('creates the flow with the resume URL as webhookUrl, stores the state and waits indefinitely', async () => {
+		const url = resumeUrl2x();
+		const ctx = waitContext({ resumeUrl: url });
+		const outputs = await execute(ctx);
+
+		const log = await simRequests(sim);
+		expect(log.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /auth/realms/sbl/protocol/openid-connect/token 200',
+			`POST ${FLOW_PATH} 201`,
+		]);
+		expect(log[1].body).toMatchObject({ webhookUrl: url });
+		const [created] = await simFlows(sim);
+
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledWith(WAIT_INDEFINITELY);
+		expect(ctx.setMetadata).not.toHaveBeenCalled();
+		const state = readWaitState(ctx.nodeContext[STATE_KEY]);
+		expect(state).toMatchObject({ waiting: true, flowId: created.id, events: [], deadline: null });
+
+		expect(outputs).toHaveLength(OUTPUTS.length);
+		expect(filled(outputs)).toEqual([0]);
+		expect(outputs[0]).toHaveLength(1);
+		expect(outputs[0][0].pairedItem).toEqual({ item: 0 });
+		expect(outputs[0][0].json).toMatchObject({
+			status: 'waiting',
+			flowId: created.id,
+			events: [],
+			deadline: null,
+		});
+	});
+
+	test('Limit Wait Time: waits until the deadline, with Wait Time Exceeded prepared on its own output', async () => {
+		const ctx = waitContext({
+			parameters: waitParams({ limitWaitTime: true, limitAmount: 2, limitUnit: 'hours' }),
+		});
+		const before = Date.now();
+		const outputs = await execute(ctx);
+		const after = Date.now();
+
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		const until = ctx.putExecutionToWait.mock.calls[0][0] as Date;
+		expect(until).toBeInstanceOf(Date);
+		expect(until.getTime()).toBeGreaterThanOrEqual(before + 2 * 3600 * 1000);
+		expect(until.getTime()).toBeLessThanOrEqual(after + 2 * 3600 * 1000);
+		const state = readWaitState(ctx.nodeContext[STATE_KEY])!;
+		expect(state.deadline).toBe(until.toISOString());
+
+		const main = ctx.executeData.data.main;
+		expect(main).toHaveLength(WITH_LIMIT.length);
+		expect(main.slice(0, 4).every((items) => items !== null && items.length === 0)).toBe(true);
+		expect(main[4]).toEqual([
+			{
+				json: expect.objectContaining({
+					outcome: 'waitTimeExceeded',
+					deadline: state.deadline,
+					outcomeEvent: null,
+					flowId: state.flowId,
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(ctx.setMetadata).toHaveBeenCalledWith(
+			expect.objectContaining({ forwardAllOutputs: true }),
+		);
+		expect(outputs).toHaveLength(WITH_LIMIT.length);
+		expect(filled(outputs)).toEqual([0]);
+	});
+
+	test('the service refuses the create: no wait; with Continue On Fail the error item on "Failed or Timed Out", without the resume token', async () => {
+		const token = resumeToken();
+		await addFault(sim, {
+			status: 400,
+			count: 1,
+			match: { method: 'POST', pathPrefix: FLOW_PATH },
+		});
+		const ctx = waitContext({ resumeUrl: resumeUrl2x(token), continueOnFail: true });
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+		expect(ctx.nodeContext[STATE_KEY]).toBeUndefined();
+		expect(filled(outputs)).toEqual([FAILED]);
+		expect(outputs[FAILED]).toEqual([
+			{ json: expect.objectContaining({ httpCode: 400 }), pairedItem: { item: 0 } },
+		]);
+		expect(JSON.stringify(outputs)).not.toContain(token);
+		expect((await simRequests(sim, { pathPrefix: FLOW_PATH })).map((r) => r.status)).toEqual([400]);
+	});
+
+	test('the service refuses the create, no Continue On Fail: the error is thrown, no wait', async () => {
+		await addFault(sim, {
+			status: 400,
+			count: 1,
+			match: { method: 'POST', pathPrefix: FLOW_PATH },
+		});
+		const ctx = waitContext();
+		await expect(execute(ctx)).rejects.toThrow(/400/);
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+	});
+});
+
+// ---------- refused before any request ----------
+
+describe('refused before any request', () => {
+	test('more than one input item: one applicant per execution, with the count', async () => {
+		const items = [1, 2, 3].map((applicant) => ({ json: { applicant } }));
+		const ctx = waitContext({ items });
+		const error = await executeError(ctx);
+		expect(error.message).toMatch(/one applicant per execution/);
+		expect(error.message).toMatch(/\b3 items\b/);
+		await expectNoRequest(ctx);
+	});
+
+	test.each([false, true])(
+		'more than one item with Continue On Fail (Limit Wait Time %s): one error item per input item on "Failed or Timed Out"',
+		async (limitWaitTime) => {
+			const items = [1, 2].map((applicant) => ({ json: { applicant } }));
+			const ctx = waitContext({
+				items,
+				continueOnFail: true,
+				parameters: waitParams({ limitWaitTime, limitAmount: 1, limitUnit: 'days' }),
+			});
+			const outputs = await execute(ctx);
+			expect(outputs).toHaveLength(limitWaitTime ? WITH_LIMIT.length : OUTPUTS.length);
+			expect(filled(outputs)).toEqual([FAILED]);
+			expect(outputs[FAILED].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+			for (const item of outputs[FAILED]) {
+				expect(String(item.json.error)).toMatch(/one applicant per execution.*\b2 items\b/);
+			}
+			await expectNoRequest(ctx);
+		},
+	);
+
+	test('the signing credential with an empty secret', async () => {
+		const ctx = waitContext({ signing: { secret: '', signatureHeader: '' } });
+		const error = await executeError(ctx);
+		expect(error.message).toMatch(/Webhook Signing credential/);
+		expect(error.message).toMatch(/empty/);
+		await expectNoRequest(ctx);
+	});
+
+	test('the signing credential with a secret too short to be a key', async () => {
+		const ctx = waitContext({ signing: { secret: 'x'.repeat(5), signatureHeader: '' } });
+		const error = await executeError(ctx);
+		expect(error.message).toMatch(/Webhook Signing credential/);
+		await expectNoRequest(ctx);
+	});
+
+	test('no signing credential at all', async () => {
+		const ctx = waitContext({ signing: null });
+		await executeError(ctx);
+		await expectNoRequest(ctx);
+	});
+
+	test('the signing credential refused, Continue On Fail: the error item on "Failed or Timed Out"', async () => {
+		const ctx = waitContext({ signing: { secret: '', signatureHeader: '' }, continueOnFail: true });
+		const outputs = await execute(ctx);
+		expect(filled(outputs)).toEqual([FAILED]);
+		expect(outputs[FAILED]).toEqual([
+			{
+				json: expect.objectContaining({
+					error: expect.stringMatching(/Webhook Signing credential/),
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+		await expectNoRequest(ctx);
+	});
+
+	describe('Production and an http resume URL', () => {
+		const production = (): IDataObject => ({
+			...credentialsFor(sim),
+			environment: 'production',
+			apiBaseUrl: 'https://consent.example.invalid/consent',
+			identityProviderUrl: 'https://auth.example.invalid',
+			accessTokenUrl: 'https://auth.example.invalid/realms/sbl/protocol/openid-connect/token',
+		});
+
+		test('names the resume URL and WEBHOOK_URL, never the resume token', async () => {
+			const token = resumeToken();
+			const ctx = waitContext({
+				oauth: production(),
+				resumeUrl: resumeUrl2x(token, 'http://n8n.internal:5678'),
+			});
+			const error = await executeError(ctx);
+			expect(error.message).toMatch(/resume URL/);
+			expect(error.message).toContain('http://n8n.internal:5678/webhook-waiting/4711');
+			expect(`${error.message} ${error.description}`).toMatch(/WEBHOOK_URL/);
+			expect(deepText(error)).not.toContain(token);
+			await expectNoRequest(ctx);
+		});
+
+		test('Continue On Fail: the error item carries no resume token either', async () => {
+			const token = resumeToken();
+			const ctx = waitContext({
+				oauth: production(),
+				resumeUrl: resumeUrl2x(token, 'http://n8n.internal:5678'),
+				continueOnFail: true,
+			});
+			const outputs = await execute(ctx);
+			expect(filled(outputs)).toEqual([FAILED]);
+			expect(JSON.stringify(outputs)).toMatch(/WEBHOOK_URL/);
+			expect(JSON.stringify(outputs)).not.toContain(token);
+			await expectNoRequest(ctx);
+		});
+	});
+
+	test('Limit Wait Time with an n8n 1.x resume URL (no signature): needs n8n 2.x', async () => {
+		const ctx = waitContext({
+			resumeUrl: RESUME_URL_1X,
+			parameters: waitParams({ limitWaitTime: true, limitAmount: 3, limitUnit: 'days' }),
+		});
+		const error = await executeError(ctx);
+		expect(error.message).toMatch(/Limit Wait Time needs n8n 2\.x/);
+		await expectNoRequest(ctx);
+	});
+
+	test('without Limit Wait Time an n8n 1.x resume URL is fine', async () => {
+		const ctx = waitContext({ resumeUrl: RESUME_URL_1X });
+		const outputs = await execute(ctx);
+		expect(filled(outputs)).toEqual([0]);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledWith(WAIT_INDEFINITELY);
+	});
+
+	test.each([0, -1, 'soon', 366 * 24])(
+		'Limit Wait Time with Amount %s: names Amount',
+		async (limitAmount) => {
+			const ctx = waitContext({
+				parameters: waitParams({
+					limitWaitTime: true,
+					limitAmount,
+					limitUnit: limitAmount === 366 * 24 ? 'days' : 'hours',
+				}),
+			});
+			const error = await executeError(ctx);
+			expect(error.message).toMatch(/Amount/);
+			await expectNoRequest(ctx);
+		},
+	);
+
+	// An unknown unit (e.g. from an expression) blames Unit, not Amount (was a bug: every limit
+	// error was prefixed "Limit Wait Time → Amount").
+	test('Limit Wait Time with an unknown Unit: names Unit, not Amount', async () => {
+		const ctx = waitContext({
+			parameters: waitParams({ limitWaitTime: true, limitAmount: 2, limitUnit: 'weeks' }),
+		});
+		const error = await executeError(ctx);
+		await expectNoRequest(ctx);
+		expect(error.message).toMatch(/Unit/);
+		expect(error.message).not.toMatch(/Amount/);
+	});
+});
+
+// ---------- resumed by a delivery ----------
+
+const FLOW = { id: 'flow-1', externalId: 'loan-42', href: 'https://consent.example/flows/flow-1' };
+const STARTED = '2030-01-01T00:00:00.000Z';
+
+let deliveries = 0;
+/** A delivery as webhook() carries it (the trigger's item json). */
+function carried(event: string, overrides: IDataObject = {}): IDataObject {
+	deliveries += 1;
+	return {
+		event,
+		webhookId: `wh-${deliveries}`,
+		timestamp: STARTED,
+		flowId: FLOW.id,
+		externalId: FLOW.externalId,
+		nationalId: '01017003689',
+		payload: { flow: FLOW.id, externalId: FLOW.externalId, nationalId: '01017003689' },
+		receivedAt: STARTED,
+		...overrides,
+	};
+}
+
+/** A context resumed with `delivery`, the stored state as n8n saved it (JSON). */
+function resumed(
+	delivery: IDataObject,
+	state: WaitState = newWaitState(FLOW, STARTED, null),
+	parameters: Params = waitParams(),
+): WaitContext {
+	return waitContext({
+		parameters,
+		items: [{ json: { [RESUME_KEY]: delivery } }],
+		nodeContext: { [STATE_KEY]: JSON.parse(JSON.stringify(state)) },
+		// a resumed run never creates: nothing listens here
+		oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
+	});
+}
+
+describe('resumed by a delivery', () => {
+	test.each(INTERMEDIATE_EVENTS)('%s: recorded, and the execution waits again', async (event) => {
+		const earlier = carried('consent.created');
+		const state = {
+			...newWaitState(FLOW, STARTED, null),
+			events: [earlier],
+			seenIds: [String(earlier.webhookId)],
+		};
+		const delivery = carried(event);
+		const ctx = resumed(delivery, state);
+		const outputs = await execute(ctx);
+
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledWith(WAIT_INDEFINITELY);
+		const stored = readWaitState(ctx.nodeContext[STATE_KEY])!;
+		expect(stored.waiting).toBe(true);
+		expect(stored.events).toEqual([earlier, delivery]);
+		expect(outputs).toHaveLength(OUTPUTS.length);
+		expect(filled(outputs)).toEqual([0]);
+		expect(outputs[0]).toEqual([
+			{
+				json: expect.objectContaining({
+					status: 'waiting',
+					flowId: FLOW.id,
+					events: [earlier, delivery],
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	test.each(OUTCOME_EVENTS)('%s: the wait ends on its output', async (event) => {
+		const earlier = carried('consent.accepted');
+		const state = {
+			...newWaitState(FLOW, STARTED, null),
+			events: [earlier],
+			seenIds: [String(earlier.webhookId)],
+		};
+		const delivery = carried(event);
+		const ctx = resumed(delivery, state);
+		const outputs = await execute(ctx);
+
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+		expect(outputs).toHaveLength(OUTPUTS.length);
+		expect(filled(outputs)).toEqual([OUTPUT_OF[event]]);
+		const out = outputs[OUTPUT_OF[event]!];
+		expect(out).toHaveLength(1);
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		expect(out[0].json).toMatchObject({
+			event,
+			flowId: FLOW.id,
+			externalId: FLOW.externalId,
+			flow: FLOW,
+			events: [earlier],
+			outcomeEvent: delivery,
+			waitStartedAt: STARTED,
+		});
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.waiting).toBe(false);
+		expect(ctx.sent).toEqual([]);
+	});
+
+	test('another flow’s outcome: the execution keeps waiting, the state unchanged', async () => {
+		const state = newWaitState(FLOW, STARTED, null);
+		const ctx = resumed(carried('consent.data', { flowId: 'flow-other' }), state);
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect(ctx.nodeContext[STATE_KEY]).toEqual(state);
+		expect(filled(outputs)).toEqual([0]);
+		expect(outputs[0][0].json).toMatchObject({ status: 'waiting', events: [] });
+	});
+
+	test('a delivery seen before: waits again, nothing recorded twice', async () => {
+		const earlier = carried('consent.accepted');
+		const state = {
+			...newWaitState(FLOW, STARTED, null),
+			events: [earlier],
+			seenIds: [String(earlier.webhookId)],
+		};
+		const ctx = resumed(carried('consent.rejected', { webhookId: earlier.webhookId }), state);
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([earlier]);
+		expect(filled(outputs)).toEqual([0]);
+	});
+
+	test('Limit Wait Time: waiting again keeps the first deadline and prepares Wait Time Exceeded again', async () => {
+		const deadline = '2030-01-15T00:00:00.000Z';
+		const parameters = waitParams({ limitWaitTime: true, limitAmount: 14, limitUnit: 'days' });
+		const delivery = carried('consent.accepted');
+		const ctx = resumed(delivery, newWaitState(FLOW, STARTED, deadline), parameters);
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect((ctx.putExecutionToWait.mock.calls[0][0] as Date).toISOString()).toBe(deadline);
+		expect(ctx.executeData.data.main).toHaveLength(WITH_LIMIT.length);
+		expect(ctx.executeData.data.main[4]).toEqual([
+			{
+				json: expect.objectContaining({
+					outcome: 'waitTimeExceeded',
+					deadline,
+					events: [delivery],
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(ctx.setMetadata).toHaveBeenCalledWith(
+			expect.objectContaining({ forwardAllOutputs: true }),
+		);
+		expect(outputs).toHaveLength(WITH_LIMIT.length);
+		expect(filled(outputs)).toEqual([0]);
+	});
+
+	test('Limit Wait Time: an outcome before the deadline goes to its own output, not Wait Time Exceeded', async () => {
+		const parameters = waitParams({ limitWaitTime: true, limitAmount: 14, limitUnit: 'days' });
+		const ctx = resumed(
+			carried('user.timedOut'),
+			newWaitState(FLOW, STARTED, '2030-01-15T00:00:00.000Z'),
+			parameters,
+		);
+		const outputs = await execute(ctx);
+		expect(outputs).toHaveLength(WITH_LIMIT.length);
+		expect(filled(outputs)).toEqual([FAILED]);
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+	});
+});
+
+// ---------- webhook() ----------
+
+const SIGNATURE_HEADER = 'x-acme-sbl-signature';
+
+function hmac(body: string | Buffer, secret: string): string {
+	return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+interface Recorded {
+	status?: number;
+	json?: unknown;
+	sent?: unknown;
+	ended: boolean;
+}
+
+interface StackEntry {
+	node?: { name?: string; disabled?: boolean };
+}
+
+function webhookContext(options: {
+	body: string | Buffer;
+	headers: Record<string, string>;
+	secret: string;
+	stack?: StackEntry[];
+}): { ctx: IWebhookFunctions; res: Recorded } {
+	const res: Recorded = { ended: false };
+	const response = {
+		status(code: number) {
+			res.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			res.json = body;
+			res.ended = true;
+			return response;
+		},
+		send(body: unknown) {
+			res.sent = body;
+			return response;
+		},
+		end() {
+			res.ended = true;
+			return response;
+		},
+	};
+	const node: INode = {
+		id: 'n1',
+		name: NODE_NAME,
+		type: 'n8n-nodes-sbl.consentFlow',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: waitParams() as INodeParameters,
+		credentials: {
+			consentFlowWebhookSigningApi: { id: `signing-${resumeToken()}`, name: 'Signing' },
+		},
+	};
+	const ctx = {
+		getNode: () => node,
+		getRequestObject: () => ({
+			headers: options.headers,
+			rawBody: Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body, 'utf8'),
+		}),
+		getResponseObject: () => response,
+		getCredentials: async (type: string) => {
+			if (type !== 'consentFlowWebhookSigningApi')
+				throw new Error(`no credentials of type ${type}`);
+			return { secret: options.secret, signatureHeader: '' };
+		},
+		runExecutionData: { executionData: { nodeExecutionStack: options.stack ?? waitingStack() } },
+	};
+	return { ctx: ctx as unknown as IWebhookFunctions, res };
+}
+
+function waitingStack(name = NODE_NAME): StackEntry[] {
+	return [{ node: { name, disabled: true } }];
+}
+
+/** A delivery of `body` signed with a fresh secret, through webhook(). */
+async function signedWebhook(
+	body: string,
+	stack: StackEntry[],
+): Promise<{ res: Recorded; result: IWebhookResponseData }> {
+	const secret = signingSecret();
+	const { ctx, res } = webhookContext({
+		body,
+		secret,
+		stack,
+		headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+	});
+	return { res, result: await callWebhook(ctx) };
+}
+
+function envelopeOf(event: string, overrides: IDataObject = {}): string {
+	return JSON.stringify({
+		webhookId: `wh-${resumeToken()}`,
+		event,
+		timestamp: '2030-01-02T00:00:00.000Z',
+		payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: '01017003689' },
+		...overrides,
+	});
+}
+
+async function callWebhook(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	return await new ConsentFlow().webhook.call(ctx);
+}
+
+describe('webhook(): a delivery to the resume URL', () => {
+	test('a bad signature: 401, the execution is not resumed', async () => {
+		const secret = signingSecret();
+		const body = envelopeOf('consent.data');
+		const stack = waitingStack();
+		const { ctx, res } = webhookContext({
+			body,
+			secret,
+			stack,
+			headers: { [SIGNATURE_HEADER]: hmac(body, signingSecret()) },
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+		expect(result.noWebhookResponse).toBe(true);
+		expect(stack[0].node?.disabled).toBe(true);
+	});
+
+	test('no signature header: 401', async () => {
+		const { ctx, res } = webhookContext({
+			body: envelopeOf('consent.data'),
+			secret: signingSecret(),
+			headers: {},
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	test('a signature over other bytes (the body changed after signing): 401', async () => {
+		const secret = signingSecret();
+		const body = envelopeOf('consent.data');
+		const { ctx, res } = webhookContext({
+			body: `${body} `,
+			secret,
+			headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	test('an empty signing secret: 401 even for a body "signed" with it', async () => {
+		const body = envelopeOf('consent.data');
+		const { ctx, res } = webhookContext({
+			body,
+			secret: '',
+			headers: { [SIGNATURE_HEADER]: hmac(body, '') },
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	test('a correctly signed consent.data: resumes with one item carrying the delivery, the node runs again', async () => {
+		const secret = signingSecret();
+		const webhookId = `wh-${resumeToken()}`;
+		const body = envelopeOf('consent.data', { webhookId });
+		const stack = waitingStack();
+		const { ctx, res } = webhookContext({
+			body,
+			secret,
+			stack,
+			headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBeUndefined();
+		expect(result.workflowData).toHaveLength(1);
+		expect(result.workflowData![0]).toHaveLength(1);
+		const item = result.workflowData![0][0].json;
+		expect(Object.keys(item)).toEqual([RESUME_KEY]);
+		expect(item[RESUME_KEY]).toMatchObject({
+			event: 'consent.data',
+			webhookId,
+			flowId: 'flow-1',
+			externalId: 'loan-42',
+			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: '01017003689' },
+		});
+		expect(stack[0].node).toEqual({ name: NODE_NAME });
+		expect(stack[0].node?.disabled).toBeUndefined();
+	});
+
+	test('the published rejected form (webhookId, type, payload): resumes with the event', async () => {
+		const secret = signingSecret();
+		const body = JSON.stringify({
+			webhookId: 'w-r',
+			type: 'consent.rejected',
+			payload: { flow: 'flow-1', nationalId: '01017003689' },
+		});
+		const { ctx } = webhookContext({
+			body,
+			secret,
+			headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+		});
+		const result = await callWebhook(ctx);
+		expect(result.workflowData?.[0][0].json[RESUME_KEY]).toMatchObject({
+			event: 'consent.rejected',
+			webhookId: 'w-r',
+			flowId: 'flow-1',
+		});
+	});
+
+	test('another node first on the waiting stack: 500, not resumed, that node left as it was', async () => {
+		const body = envelopeOf('consent.data');
+		const stack = waitingStack('Wait');
+		const { res, result } = await signedWebhook(body, stack);
+		expect(res.status).toBe(500);
+		expect(res.json).toMatchObject({ received: false, status: 'unsupported' });
+		expect(result.workflowData).toBeUndefined();
+		expect(result.noWebhookResponse).toBe(true);
+		expect(stack[0].node?.disabled).toBe(true);
+	});
+
+	test('no waiting stack at all: 500, not resumed', async () => {
+		const body = envelopeOf('consent.data');
+		const { res, result } = await signedWebhook(body, []);
+		expect(res.status).toBe(500);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	test.each([
+		['an array', '[]'],
+		['an object without event', '{"foo":1}'],
+		[
+			'an unknown event',
+			JSON.stringify({ webhookId: 'w-u', event: 'consent.unknownThing', payload: {} }),
+		],
+		['not JSON', 'hello'],
+	])('signed, but %s: 200 "ignored", not resumed', async (_label, body) => {
+		const stack = waitingStack();
+		const { res, result } = await signedWebhook(body, stack);
+		expect(res.status).toBe(200);
+		expect(res.json).toMatchObject({ received: true, status: 'ignored' });
+		expect(result.workflowData).toBeUndefined();
+		expect(result.noWebhookResponse).toBe(true);
+		expect(stack[0].node?.disabled).toBe(true);
+	});
+
+	test('webhook() then execute(): every published event lands where the rule says', async () => {
+		for (const event of PUBLISHED_EVENTS) {
+			resetCredentialCache();
+			const secret = signingSecret();
+			const body = envelopeOf(event);
+			const { ctx: hook } = webhookContext({
+				body,
+				secret,
+				headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+			});
+			const { workflowData } = await createAndWaitWebhook.call(hook);
+			expect(workflowData).toHaveLength(1);
+			const ctx = waitContext({
+				items: workflowData![0],
+				nodeContext: { [STATE_KEY]: newWaitState(FLOW, STARTED, null) },
+				oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
+			});
+			const outputs = await executeCreateAndWait(ctx, new ConsentFlow().description.properties);
+			const expected = OUTPUT_OF[event];
+			expect({ event, filled: filled(outputs) }).toEqual({ event, filled: [expected ?? 0] });
+			if (expected === null) {
+				expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+				expect(outputs[0][0].json.status).toBe('waiting');
+			} else {
+				expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+				expect(outputs[expected][0].json.event).toBe(event);
+			}
+			expect(ctx.sent).toEqual([]);
+		}
+	});
+});
+
+// ---------- the outputs expression ----------
+
+describe('the node outputs (CONFIGURED_OUTPUTS) through n8n-workflow', () => {
+	const nodeType = new ConsentFlow();
+
+	/** What n8n computes for a node with these parameters: NodeHelpers.getNodeOutputs over a Workflow. */
+	function outputsFor(parameters: INodeParameters): unknown {
+		// The Workflow applies the node's defaults to the parameters, as n8n does.
+		const workflow = new Workflow({
+			nodes: [
+				{
+					id: 'n1',
+					name: NODE_NAME,
+					type: 'n8n-nodes-sbl.consentFlow',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters,
+				},
+			],
+			connections: {},
+			active: false,
+			nodeTypes: {
+				getByName: () => nodeType,
+				getByNameAndVersion: () => nodeType,
+				getKnownTypes: () => ({}),
+			} as never,
+		});
+		const node = workflow.getNode(NODE_NAME)!;
+		// getNodeOutputs swallows evaluation errors (→ []); evaluate directly too so they surface.
+		const direct = workflow.expression.getSimpleParameterValue(
+			node,
+			CONFIGURED_OUTPUTS,
+			'internal',
+			{},
+		);
+		const viaHelpers = NodeHelpers.getNodeOutputs(workflow, node, nodeType.description);
+		expect(viaHelpers).toEqual(direct);
+		return direct;
+	}
+
+	const named = (names: string[]) => names.map((displayName) => ({ type: 'main', displayName }));
+
+	test('the description uses the expression', () => {
+		expect(nodeType.description.outputs).toBe(CONFIGURED_OUTPUTS);
+	});
+
+	test.each([
+		['create', { resource: 'flow', operation: 'create' }],
+		['delete', { resource: 'flow', operation: 'delete' }],
+		['no operation (the default, create)', { resource: 'flow' }],
+		[
+			'create with a stray limitWaitTime',
+			{ resource: 'flow', operation: 'create', limitWaitTime: true },
+		],
+	])('%s: one main output', (_label, parameters) => {
+		expect(outputsFor(parameters as INodeParameters)).toEqual(['main']);
+	});
+
+	test('createAndWait: the four outcome outputs', () => {
+		expect(outputsFor({ resource: 'flow', operation: 'createAndWait' })).toEqual(named(OUTPUTS));
+		expect(
+			outputsFor({ resource: 'flow', operation: 'createAndWait', limitWaitTime: false }),
+		).toEqual(named(OUTPUTS));
+	});
+
+	test('createAndWait with Limit Wait Time: five, the last Wait Time Exceeded', () => {
+		expect(
+			outputsFor({ resource: 'flow', operation: 'createAndWait', limitWaitTime: true }),
+		).toEqual(named(WITH_LIMIT));
+	});
+
+	test('Limit Wait Time set by an expression: n8n resolves it for the outputs too', () => {
+		expect(
+			outputsFor({ resource: 'flow', operation: 'createAndWait', limitWaitTime: '={{ 1 === 1 }}' }),
+		).toEqual(named(WITH_LIMIT));
+		expect(
+			outputsFor({ resource: 'flow', operation: 'createAndWait', limitWaitTime: '={{ false }}' }),
+		).toEqual(named(OUTPUTS));
+	});
+
+	test('the signing credential is asked for by createAndWait only', () => {
+		const signing = nodeType.description.credentials?.find(
+			(c) => c.name === 'consentFlowWebhookSigningApi',
+		);
+		expect(signing?.displayOptions?.show?.operation).toEqual(['createAndWait']);
+		const oauth = nodeType.description.credentials?.find((c) => c.name === 'consentFlowOAuth2Api');
+		expect(oauth?.displayOptions).toBeUndefined();
+	});
+});

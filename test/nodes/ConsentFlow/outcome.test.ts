@@ -1,0 +1,689 @@
+/**
+ * Create and Wait for Outcome, the pure module (nodes/ConsentFlow/flow/outcome.ts), checked
+ * against the published rule rather than its own tables: the mapping below is written from the
+ * issue's text, and the event list is the service description's Events table
+ * (PUBLISHED_EVENTS, /work/shared/api/consent-flow-service.md). Only the functions and the cap
+ * are imported from the module under test.
+ */
+import fc from 'fast-check';
+import {
+	MAX_EVENTS_KEPT,
+	decide,
+	limitDeadline,
+	newWaitState,
+	outcomeIndex,
+	outcomeJson,
+	outputNames,
+	readWaitState,
+	waitTimeExceededJson,
+	waitingJson,
+	type WaitState,
+} from '../../../nodes/ConsentFlow/flow/outcome';
+import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
+
+// ---------- the rule, written from the issue ----------
+
+/** The outputs in order, as the issue names them; the fifth only with Limit Wait Time. */
+const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed or Timed Out'];
+const WAIT_TIME_EXCEEDED = 'Wait Time Exceeded';
+
+/** Event → output name, or null for an intermediate event (keeps waiting). */
+const RULE: Record<string, string | null> = {
+	'consent.created': null,
+	'consent.accepted': null,
+	'consent.data': 'Data Received',
+	'consent.rejected': 'Rejected',
+	'consent.deleted': 'Deleted',
+	'consent.timedOut': 'Failed or Timed Out',
+	'consent.timedOutDataFailed': 'Failed or Timed Out',
+	'user.timedOut': 'Failed or Timed Out',
+	'tax.dataFailed': 'Failed or Timed Out',
+	'income.dataFailed': 'Failed or Timed Out',
+};
+
+/** `outcome` of the item per output, as the issue's item shape names it. */
+const OUTCOME_VALUE: Record<string, string> = {
+	'Data Received': 'dataReceived',
+	Rejected: 'rejected',
+	Deleted: 'deleted',
+	'Failed or Timed Out': 'failedOrTimedOut',
+};
+
+function expectedIndex(event: unknown): number | null {
+	if (typeof event !== 'string' || !Object.prototype.hasOwnProperty.call(RULE, event)) return null;
+	const name = RULE[event];
+	return name === null ? null : OUTPUTS.indexOf(name);
+}
+
+const OUTCOME_EVENTS = Object.keys(RULE).filter((event) => RULE[event] !== null);
+const INTERMEDIATE_EVENTS = Object.keys(RULE).filter((event) => RULE[event] === null);
+
+const FLOW_ID = 'flow-A';
+const OTHER_FLOW = 'flow-B';
+const STARTED = '2030-01-01T00:00:00.000Z';
+const NOW = '2030-01-02T03:04:05.000Z';
+
+function flow(id: unknown = FLOW_ID): Record<string, unknown> {
+	return {
+		id,
+		externalId: 'loan-42',
+		href: 'https://consent.example/flows/x',
+		requestStatus: 'Unopened',
+	};
+}
+
+function waiting(deadline: string | null = null): WaitState {
+	return newWaitState(flow(), STARTED, deadline);
+}
+
+let serial = 0;
+function delivery(
+	event: unknown,
+	overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+	serial += 1;
+	return {
+		event,
+		webhookId: `wh-${serial}`,
+		timestamp: STARTED,
+		flowId: FLOW_ID,
+		externalId: 'loan-42',
+		payload: { flow: FLOW_ID, externalId: 'loan-42' },
+		...overrides,
+	};
+}
+
+/** Freezes a value and everything reachable from it: any mutation then throws (strict mode). */
+function deepFreeze<T>(value: T): T {
+	if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const key of Object.getOwnPropertyNames(value)) {
+			deepFreeze((value as Record<string, unknown>)[key]);
+		}
+	}
+	return value;
+}
+
+// ---------- the mapping ----------
+
+describe('outputs and the event → output rule', () => {
+	test('the rule covers exactly the ten events of the service description', () => {
+		expect(PUBLISHED_EVENTS).toHaveLength(10);
+		expect(Object.keys(RULE).sort()).toEqual([...PUBLISHED_EVENTS].sort());
+	});
+
+	test('output names, in order, with and without Limit Wait Time', () => {
+		expect(outputNames(false)).toEqual(OUTPUTS);
+		expect(outputNames(true)).toEqual([...OUTPUTS, WAIT_TIME_EXCEEDED]);
+	});
+
+	test.each(PUBLISHED_EVENTS.map((event) => [event, RULE[event]]))('%s → %s', (event, name) => {
+		const index = outcomeIndex(event);
+		if (name === null) {
+			expect(index).toBeNull();
+		} else {
+			expect(index).toBe(OUTPUTS.indexOf(name));
+			expect(outputNames(false)[index!]).toBe(name);
+		}
+	});
+
+	test.each([
+		['an unknown event', 'consent.unknown'],
+		['another case', 'CONSENT.DATA'],
+		['a padded name', ' consent.data'],
+		['the empty string', ''],
+		['a prototype member', 'constructor'],
+		['__proto__', '__proto__'],
+		['toString', 'toString'],
+		['undefined', undefined],
+		['null', null],
+		['a number', 3],
+		['an object', { event: 'consent.data' }],
+		['an array', ['consent.data']],
+		['a boolean', true],
+	])('%s is intermediate (null)', (_label, event) => {
+		expect(outcomeIndex(event)).toBeNull();
+	});
+
+	test('property: any value is classified exactly as the rule says', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(fc.constantFrom(...PUBLISHED_EVENTS), fc.string(), fc.anything()),
+				(event) => {
+					expect(outcomeIndex(event)).toBe(expectedIndex(event));
+				},
+			),
+		);
+	});
+});
+
+// ---------- decide ----------
+
+describe('decide', () => {
+	test('another flow’s event is foreign and leaves the state as it was', () => {
+		const state = deepFreeze(waiting());
+		const before = structuredClone(state);
+		for (const event of PUBLISHED_EVENTS) {
+			expect(decide(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
+				kind: 'foreign',
+			});
+		}
+		expect(state).toEqual(before);
+	});
+
+	test('a known event without a flow id is foreign while the wait knows its flow', () => {
+		const state = deepFreeze(waiting());
+		for (const flowId of [undefined, null, '']) {
+			for (const event of PUBLISHED_EVENTS) {
+				expect(decide(state, delivery(event, { flowId }), NOW)).toEqual({ kind: 'foreign' });
+			}
+		}
+	});
+
+	test('a flow id written as a number matches the same id as text', () => {
+		const state = newWaitState(flow(7), STARTED, null);
+		expect(state.flowId).toBe('7');
+		const decision = decide(state, delivery('consent.data', { flowId: 7 }), NOW);
+		expect(decision.kind).toBe('outcome');
+	});
+
+	test('without a flow id on create, no delivery is foreign', () => {
+		const state = newWaitState(flow(null), STARTED, null);
+		expect(state.flowId).toBeNull();
+		expect(decide(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe(
+			'intermediate',
+		);
+		const decision = decide(state, delivery('consent.rejected', { flowId: null }), NOW);
+		expect(decision.kind).toBe('outcome');
+	});
+
+	test('a delivery id seen before is a duplicate, whatever its event', () => {
+		const first = decide(waiting(), delivery('consent.created', { webhookId: 'wh-x' }), NOW);
+		expect(first.kind).toBe('intermediate');
+		const state = deepFreeze((first as { state: WaitState }).state);
+		expect(decide(state, delivery('consent.created', { webhookId: 'wh-x' }), NOW)).toEqual({
+			kind: 'duplicate',
+		});
+		expect(decide(state, delivery('consent.data', { webhookId: 'wh-x' }), NOW)).toEqual({
+			kind: 'duplicate',
+		});
+		// the same id written as a number
+		const numeric = decide(waiting(), delivery('consent.created', { webhookId: 41 }), NOW);
+		expect(
+			decide(
+				(numeric as { state: WaitState }).state,
+				delivery('consent.accepted', { webhookId: '41' }),
+				NOW,
+			),
+		).toEqual({ kind: 'duplicate' });
+	});
+
+	test('deliveries without an id are never duplicates', () => {
+		let state = waiting();
+		for (let i = 0; i < 3; i++) {
+			const decision = decide(state, delivery('consent.accepted', { webhookId: null }), NOW);
+			expect(decision.kind).toBe('intermediate');
+			state = (decision as { state: WaitState }).state;
+		}
+		expect(state.events).toHaveLength(3);
+		expect(state.seenIds).toEqual([]);
+	});
+
+	test('intermediate events are appended oldest first and the wait goes on', () => {
+		const created = delivery('consent.created');
+		const accepted = delivery('consent.accepted');
+		const unknown = delivery('consent.somethingNew');
+		let state = deepFreeze(waiting());
+		for (const next of [created, accepted, unknown]) {
+			const decision = decide(state, next, NOW);
+			expect(decision.kind).toBe('intermediate');
+			state = deepFreeze((decision as { state: WaitState }).state);
+			expect(state.waiting).toBe(true);
+		}
+		expect(state.events).toEqual([created, accepted, unknown]);
+		expect(state.seenIds).toEqual([created.webhookId, accepted.webhookId, unknown.webhookId]);
+		expect(state.flow).toEqual(flow());
+		expect(state.flowId).toBe(FLOW_ID);
+		expect(state.startedAt).toBe(STARTED);
+	});
+
+	test.each(INTERMEDIATE_EVENTS)('%s alone keeps the wait going', (event) => {
+		const decision = decide(waiting(), delivery(event), NOW);
+		expect(decision.kind).toBe('intermediate');
+	});
+
+	test(`at most MAX_EVENTS_KEPT intermediate events are kept: the newest`, () => {
+		expect(Number.isInteger(MAX_EVENTS_KEPT) && MAX_EVENTS_KEPT > 0).toBe(true);
+		const sent = Array.from({ length: MAX_EVENTS_KEPT + 7 }, (_, i) =>
+			delivery(i % 2 === 0 ? 'consent.created' : 'consent.accepted', { webhookId: `n-${i}` }),
+		);
+		let state = waiting();
+		for (const next of sent) {
+			const decision = decide(state, next, NOW);
+			expect(decision.kind).toBe('intermediate');
+			state = (decision as { state: WaitState }).state;
+			expect(state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
+		}
+		expect(state.events).toEqual(sent.slice(-MAX_EVENTS_KEPT));
+		expect(state.events[state.events.length - 1]).toBe(sent[sent.length - 1]);
+	});
+
+	test.each(OUTCOME_EVENTS)(
+		'%s ends the wait: its output, the item with flow, events, outcomeEvent',
+		(event) => {
+			const accepted = delivery('consent.accepted');
+			const before = decide(waiting('2030-02-01T00:00:00.000Z'), accepted, NOW);
+			const state = deepFreeze((before as { state: WaitState }).state);
+			const snapshot = structuredClone(state);
+			const outcome = delivery(event);
+			const decision = decide(state, outcome, NOW);
+			expect(state).toEqual(snapshot);
+			expect(decision.kind).toBe('outcome');
+			if (decision.kind !== 'outcome') return;
+			expect(decision.output).toBe(OUTPUTS.indexOf(RULE[event]!));
+			expect(decision.state).toEqual({ ...snapshot, waiting: false });
+			expect(decision.json).toEqual({
+				outcome: OUTCOME_VALUE[RULE[event]!],
+				event,
+				flowId: FLOW_ID,
+				externalId: 'loan-42',
+				href: 'https://consent.example/flows/x',
+				flow: flow(),
+				events: [accepted],
+				waitStartedAt: STARTED,
+				resumedAt: NOW,
+				outcomeEvent: outcome,
+			});
+		},
+	);
+
+	// ---------- properties ----------
+
+	const anyDelivery = fc.record(
+		{
+			event: fc.oneof(
+				{ weight: 6, arbitrary: fc.constantFrom(...PUBLISHED_EVENTS) },
+				{ weight: 1, arbitrary: fc.string() },
+				{ weight: 1, arbitrary: fc.anything() },
+			),
+			webhookId: fc.oneof(
+				fc.constantFrom('a', 'b', 'c', 'd'),
+				fc.string(),
+				fc.integer({ min: 0, max: 5 }),
+				fc.constant(null),
+			),
+			flowId: fc.oneof(
+				{ weight: 4, arbitrary: fc.constant(FLOW_ID) },
+				{ weight: 1, arbitrary: fc.constantFrom(OTHER_FLOW, null, '', 0) },
+			),
+			payload: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: null }),
+		},
+		{ requiredKeys: [] },
+	);
+
+	test('property: the kept events never exceed the cap, and decide never mutates its input', () => {
+		fc.assert(
+			fc.property(fc.array(anyDelivery, { maxLength: 60 }), (deliveries) => {
+				let state = deepFreeze(waiting());
+				for (const next of deliveries) {
+					const snapshot = structuredClone(state);
+					const decision = decide(state, next, NOW);
+					expect(state).toEqual(snapshot);
+					if (decision.kind === 'intermediate') {
+						expect(decision.state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
+						expect(decision.state.seenIds.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
+						expect(decision.state.events[decision.state.events.length - 1]).toBe(next);
+						expect(decision.state.waiting).toBe(true);
+						state = deepFreeze(decision.state);
+					}
+					if (decision.kind === 'outcome') {
+						expect(decision.state.waiting).toBe(false);
+						expect(decision.output).toBe(expectedIndex(next.event));
+					}
+				}
+			}),
+		);
+	});
+
+	test('property: the first outcome for the right flow with a new id ends the wait on its output', () => {
+		fc.assert(
+			fc.property(
+				fc.array(anyDelivery, { maxLength: 40 }),
+				fc.constantFrom(...OUTCOME_EVENTS),
+				(before, event) => {
+					let state = waiting();
+					for (const next of before) {
+						const decision = decide(state, next, NOW);
+						if (decision.kind === 'outcome') return; // the wait already ended
+						if (decision.kind === 'intermediate') state = decision.state;
+					}
+					const outcome = delivery(event, { webhookId: 'the-outcome' });
+					const decision = decide(state, outcome, NOW);
+					expect(decision.kind).toBe('outcome');
+					if (decision.kind !== 'outcome') return;
+					expect(decision.output).toBe(expectedIndex(event));
+					expect(decision.output).toBe(outcomeIndex(event));
+					expect(decision.state.waiting).toBe(false);
+					expect(decision.json.outcomeEvent).toBe(outcome);
+					expect(decision.json.events).toEqual(state.events);
+				},
+			),
+		);
+	});
+
+	test('property: the decision kind follows the rule (a model written here)', () => {
+		const norm = (value: unknown): string | null =>
+			typeof value === 'string' && value !== ''
+				? value
+				: typeof value === 'number' && Number.isFinite(value)
+					? String(value)
+					: null;
+		fc.assert(
+			fc.property(fc.array(anyDelivery, { maxLength: 50 }), (deliveries) => {
+				let state = waiting();
+				const seen: string[] = [];
+				for (const next of deliveries) {
+					const flowId = norm(next.flowId);
+					const id = norm(next.webhookId);
+					let want: string;
+					if (flowId !== null && flowId !== FLOW_ID) want = 'foreign';
+					else if (flowId === null && typeof next.event === 'string') want = 'foreign';
+					else if (id !== null && seen.slice(-MAX_EVENTS_KEPT).includes(id)) want = 'duplicate';
+					else if (expectedIndex(next.event) === null) want = 'intermediate';
+					else want = 'outcome';
+					const decision = decide(state, next, NOW);
+					expect(decision.kind).toBe(want);
+					if (decision.kind === 'outcome') return;
+					if (decision.kind === 'intermediate') {
+						state = decision.state;
+						if (id !== null) seen.push(id);
+					}
+				}
+			}),
+		);
+	});
+});
+
+// ---------- readWaitState ----------
+
+describe('readWaitState', () => {
+	test('round trip through JSON (what n8n saves with the execution)', () => {
+		let state = waiting('2030-03-01T00:00:00.000Z');
+		state = (decide(state, delivery('consent.created'), NOW) as { state: WaitState }).state;
+		expect(readWaitState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+	});
+
+	test.each([
+		['undefined', undefined],
+		['null', null],
+		['an array', [{ waiting: true, flow: {} }]],
+		['a number', 42],
+		['a string', '{"waiting":true,"flow":{}}'],
+		['a boolean', true],
+		['an empty object', {}],
+		['waiting as text', { waiting: 'true', flow: {} }],
+		['waiting as a number', { waiting: 1, flow: {} }],
+		['no flow', { waiting: true }],
+		['flow null', { waiting: true, flow: null }],
+		['flow an array', { waiting: true, flow: [] }],
+		['flow a string', { waiting: true, flow: 'flow-A' }],
+	])('%s is not a wait state', (_label, stored) => {
+		expect(readWaitState(stored)).toBeUndefined();
+	});
+
+	test('fields of the wrong type fall back to safe values', () => {
+		expect(
+			readWaitState({
+				waiting: true,
+				flow: { id: 'x' },
+				flowId: { id: 'x' },
+				events: 'consent.created',
+				seenIds: 7,
+				startedAt: 12,
+				deadline: 0,
+			}),
+		).toEqual({
+			waiting: true,
+			flow: { id: 'x' },
+			flowId: null,
+			events: [],
+			seenIds: [],
+			startedAt: '',
+			deadline: null,
+		});
+		expect(
+			readWaitState({
+				waiting: false,
+				flow: {},
+				flowId: 12,
+				events: [null, 1, 'x', [], { event: 'consent.created' }],
+				seenIds: ['a', 1, null, {}, 'b'],
+				startedAt: STARTED,
+				deadline: '2030-01-05T00:00:00.000Z',
+			}),
+		).toEqual({
+			waiting: false,
+			flow: {},
+			flowId: '12',
+			events: [{ event: 'consent.created' }],
+			seenIds: ['a', 'b'],
+			startedAt: STARTED,
+			deadline: '2030-01-05T00:00:00.000Z',
+		});
+	});
+
+	test('property: never throws; undefined or a state of the right shape', () => {
+		const hostileState = fc.record(
+			{
+				waiting: fc.oneof(fc.boolean(), fc.anything()),
+				flow: fc.oneof(fc.dictionary(fc.string(), fc.anything()), fc.anything()),
+				flowId: fc.anything(),
+				events: fc.oneof(fc.array(fc.anything()), fc.anything()),
+				seenIds: fc.oneof(fc.array(fc.anything()), fc.anything()),
+				startedAt: fc.anything(),
+				deadline: fc.anything(),
+			},
+			{ requiredKeys: [] },
+		);
+		fc.assert(
+			fc.property(fc.oneof(fc.anything(), hostileState), (stored) => {
+				const state = readWaitState(stored);
+				if (state === undefined) return;
+				expect(typeof state.waiting).toBe('boolean');
+				expect(typeof state.flow === 'object' && state.flow !== null).toBe(true);
+				expect(Array.isArray(state.flow)).toBe(false);
+				expect(
+					state.flowId === null || (typeof state.flowId === 'string' && state.flowId !== ''),
+				).toBe(true);
+				expect(Array.isArray(state.events)).toBe(true);
+				for (const event of state.events) {
+					expect(typeof event === 'object' && event !== null && !Array.isArray(event)).toBe(true);
+				}
+				expect(Array.isArray(state.seenIds)).toBe(true);
+				for (const id of state.seenIds) expect(typeof id).toBe('string');
+				expect(typeof state.startedAt).toBe('string');
+				expect(state.deadline === null || typeof state.deadline === 'string').toBe(true);
+				// and a state read back can be decided on without throwing
+				const decision = decide(state, delivery('consent.created', { flowId: state.flowId }), NOW);
+				expect(['foreign', 'duplicate', 'intermediate']).toContain(decision.kind);
+			}),
+		);
+	});
+});
+
+// ---------- items ----------
+
+describe('items', () => {
+	test('waitingJson shows the flow, the events so far and the deadline', () => {
+		const created = delivery('consent.created');
+		const state = (
+			decide(waiting('2030-01-03T00:00:00.000Z'), created, NOW) as { state: WaitState }
+		).state;
+		expect(waitingJson(state)).toEqual({
+			status: 'waiting',
+			flowId: FLOW_ID,
+			externalId: 'loan-42',
+			href: 'https://consent.example/flows/x',
+			flow: flow(),
+			events: [created],
+			waitStartedAt: STARTED,
+			deadline: '2030-01-03T00:00:00.000Z',
+		});
+	});
+
+	test('waitTimeExceededJson: no outcome event, resumed at the deadline', () => {
+		const json = waitTimeExceededJson(waiting('2030-01-03T00:00:00.000Z'));
+		expect(json).toMatchObject({
+			outcome: 'waitTimeExceeded',
+			event: null,
+			flowId: FLOW_ID,
+			externalId: 'loan-42',
+			outcomeEvent: null,
+			deadline: '2030-01-03T00:00:00.000Z',
+			resumedAt: '2030-01-03T00:00:00.000Z',
+			events: [],
+		});
+	});
+
+	test('outcomeJson of a flow without externalId or href gives null for them', () => {
+		const state = newWaitState({ id: 'f' }, STARTED, null);
+		const json = outcomeJson(state, 0, { event: 'consent.data', flowId: 'f' }, NOW);
+		expect(json).toMatchObject({
+			outcome: 'dataReceived',
+			externalId: null,
+			href: null,
+			flowId: 'f',
+		});
+	});
+});
+
+// ---------- limitDeadline ----------
+
+describe('limitDeadline', () => {
+	/** Milliseconds per unit, computed here. */
+	const MS: Record<string, number> = {
+		seconds: 1000,
+		minutes: 60 * 1000,
+		hours: 60 * 60 * 1000,
+		days: 24 * 60 * 60 * 1000,
+	};
+	const DAY_MS = MS.days;
+	const nowMs = Date.parse('2030-06-15T12:00:00.000Z');
+
+	function deadlineOf(amount: unknown, unit: unknown, now = nowMs): number {
+		const result = limitDeadline(amount, unit, now);
+		if ('error' in result) throw new Error(`refused: ${result.error}`);
+		return result.deadline.getTime();
+	}
+
+	function errorOf(amount: unknown, unit: unknown): string {
+		const result = limitDeadline(amount, unit, nowMs);
+		expect(result).not.toHaveProperty('deadline');
+		return (result as { error: string }).error;
+	}
+
+	test.each([
+		[1, 'seconds'],
+		[90, 'seconds'],
+		[5, 'minutes'],
+		[36, 'hours'],
+		[14, 'days'],
+		[365, 'days'],
+		[8760, 'hours'],
+	])('%s %s from now', (amount, unit) => {
+		expect(deadlineOf(amount, unit)).toBe(nowMs + amount * MS[unit]);
+	});
+
+	test('numeric strings are accepted', () => {
+		expect(deadlineOf('5', 'minutes')).toBe(nowMs + 5 * MS.minutes);
+		expect(deadlineOf(' 2 ', 'hours')).toBe(nowMs + 2 * MS.hours);
+		expect(deadlineOf('1.5', 'days')).toBe(nowMs + 1.5 * DAY_MS);
+		expect(deadlineOf('1e2', 'seconds')).toBe(nowMs + 100 * MS.seconds);
+	});
+
+	test('fractions round up to the next millisecond, never down to no wait', () => {
+		expect(deadlineOf(0.0001, 'seconds')).toBe(nowMs + 1);
+		expect(deadlineOf(0.5, 'seconds')).toBe(nowMs + 500);
+	});
+
+	test('property: integer amounts within 365 days give now + amount × unit', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom('seconds', 'minutes', 'hours', 'days'),
+				fc.integer({ min: 1, max: 365 * 86400 }),
+				fc.integer({ min: 0, max: 4102444800000 }),
+				(unit, raw, now) => {
+					const limit = Math.floor((365 * DAY_MS) / MS[unit]);
+					const amount = ((raw - 1) % limit) + 1;
+					expect(deadlineOf(amount, unit, now)).toBe(now + amount * MS[unit]);
+				},
+			),
+		);
+	});
+
+	test('property: any positive amount within 365 days waits that long, to the millisecond', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom('seconds', 'minutes', 'hours', 'days'),
+				fc.double({ min: 1e-6, max: 365, noNaN: true }),
+				(unit, days) => {
+					const amount = (days * DAY_MS) / MS[unit];
+					const waited = deadlineOf(amount, unit) - nowMs;
+					const exact = amount * MS[unit];
+					expect(waited).toBeGreaterThanOrEqual(Math.floor(exact));
+					expect(waited).toBeLessThanOrEqual(Math.ceil(exact) + 1);
+					expect(waited).toBeGreaterThan(0);
+				},
+			),
+		);
+	});
+
+	test.each([
+		['0', 0],
+		['negative', -1],
+		['negative zero', -0],
+		['NaN', Number.NaN],
+		['Infinity', Number.POSITIVE_INFINITY],
+		['-Infinity', Number.NEGATIVE_INFINITY],
+		['a word', 'fourteen'],
+		['digits with a unit', '14d'],
+		['the empty string', ''],
+		['blanks', '   '],
+		['"0"', '0'],
+		['"-3"', '-3'],
+		['"Infinity"', 'Infinity'],
+		['null', null],
+		['undefined', undefined],
+		['true', true],
+		['an object', { amount: 1 }],
+		['an array', [5]],
+	])('Amount %s is refused with a message', (_label, amount) => {
+		expect(errorOf(amount, 'days')).toMatch(/number greater than 0/);
+	});
+
+	test.each([
+		['weeks', 'weeks'],
+		['Days (another case)', 'Days'],
+		['empty', ''],
+		['undefined', undefined],
+		['a number', 86400],
+		['__proto__', '__proto__'],
+		['toString', 'toString'],
+		['constructor', 'constructor'],
+	])('Unit %s is refused with the units named', (_label, unit) => {
+		const error = errorOf(1, unit);
+		for (const name of ['seconds', 'minutes', 'hours', 'days']) expect(error).toContain(name);
+	});
+
+	test.each([
+		[366, 'days'],
+		[365 * 24 + 1, 'hours'],
+		[365 * 24 * 60 + 1, 'minutes'],
+		[365 * 86400 + 1, 'seconds'],
+		[365.001, 'days'],
+		['400', 'days'],
+		[Number.MAX_VALUE, 'seconds'],
+	])('%s %s is more than 365 days: refused', (amount, unit) => {
+		expect(errorOf(amount, unit)).toMatch(/at most 365 days/);
+	});
+});
