@@ -40,7 +40,7 @@ async function pickPort(wanted, label) {
 /** Starts the simulator CLI as a child process; resolves with its READY info. */
 function startSimulator(port) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(ROOT, 'test', 'simulator', 'cli.js'), '--port', String(port)], {
+		const child = spawn(process.execPath, [path.join(ROOT, 'test', 'simulator', 'cli.js'), '--port', String(port), '--webhook-retries', '8'], {
 			cwd: ROOT,
 			stdio: ['ignore', 'pipe', 'inherit'],
 			detached: true,

@@ -7,9 +7,10 @@
 // each delivery was answered).
 const crypto = require('node:crypto');
 const { request, waitFor } = require('./lib/http');
-const { versions, useN8n, simFire } = require('./lib/suite');
+const { versions, useN8n, simFire, simRequests } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
+const S = require('./lib/scenarios');
 
 const SIGNING = 'consentFlowWebhookSigningApi';
 const OAUTH = 'consentFlowOAuth2Api';
@@ -373,4 +374,52 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		expect(item).toMatchObject({ outcome: 'waitTimeExceeded', flowId: waiting.flowId, externalId, outcomeEvent: null });
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
 	}, 240000);
+
+	test('the example "one execution per applicant" imports and runs: the caller gets href at once, Data Received values the collateral, a rejection takes its own branch', async () => {
+		const { n8n } = ctx;
+		const estimate = await S.estimateCredential(ctx, 'estimate for the example');
+		const wf = W.loadExample('one-execution-per-applicant.json', {
+			credentials: { [OAUTH]: s.oauth, [SIGNING]: s.signing, realEstateEstimateOAuth2Api: estimate },
+			pathSuffix: tag(),
+		});
+		const hook = wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+		const stored = await n8n.deployWorkflow(wf, { webhookPaths: [{ path: hook.parameters.path, method: 'POST' }] });
+		const application = (applicationId) => ({
+			...PERSON,
+			organizationId: '923609016',
+			applicationId,
+			knr: '0301',
+			gnr: 208,
+			bnr: 12,
+			usableArea: 82,
+		});
+		const waitingFor = async (applicationId) => {
+			const res = await n8n.callWebhook(hook.parameters.path, application(applicationId));
+			expect(res.status).toBe(200);
+			expect(res.json).toMatchObject({ status: 'waiting', externalId: applicationId, href: expect.stringContaining('/consent/flows/') });
+			const id = /\/webhook-waiting\/(\d+)/.exec(res.json.flow.webhookUrl)[1];
+			return waitFor(
+				async () => {
+					const e = await n8n.execution(id, { includeData: true });
+					return ['success', 'error'].includes(e.status) ? e : undefined;
+				},
+				{ timeoutMs: 60000, what: `the example's execution for ${applicationId}` },
+			);
+		};
+		const [happy, rejected] = await Promise.all([waitingFor(`sim:happy:${tag()}`), waitingFor(`sim:rejected:${tag()}`)]);
+		for (const exec of [happy, rejected]) expect(exec.workflowId ?? stored.id).toBe(stored.id);
+
+		expect({ status: happy.status, error: W.executionError(happy)?.message }).toEqual({ status: 'success', error: undefined });
+		const ranHappy = Object.keys(happy.data.resultData.runData).sort();
+		expect(ranHappy).toEqual(['Create and Wait for Outcome', 'Estimate the Collateral', 'Loan Application', 'Ready for Credit Decision'].sort());
+		const valued = W.nodeOutput(happy, 'Estimate the Collateral')[0];
+		expect(valued.estimateTotalMarketValue).toEqual(expect.any(Number));
+		// The cadastre came from the application that started the execution before the wait
+		// ($('Loan Application').item across the resume).
+		const estimates = await simRequests(ctx.sim, { pathPrefix: ctx.sim.estimatePrefix, method: 'POST' });
+		expect(estimates.some((r) => r.path.includes('/RealEstates/0301/208/12/') && r.body?.usableArea === 82)).toBe(true);
+
+		expect(rejected.status).toBe('success');
+		expect(Object.keys(rejected.data.resultData.runData).sort()).toEqual(['Applicant Rejected', 'Create and Wait for Outcome', 'Loan Application'].sort());
+	}, 180000);
 });

@@ -2,7 +2,7 @@
 'use strict';
 
 // node test/simulator/cli.js [--port N] [--host H] [--token-lifetime S] [--estimate-prefix P] [--no-lifecycle]
-//                            [--signing-secret S] [--webhook-delay MS] [--log]
+//                            [--signing-secret S] [--webhook-delay MS] [--webhook-retries N] [--log]
 // Env fallbacks: SBL_SIM_PORT, SBL_SIM_HOST, SBL_SIM_TOKEN_LIFETIME. Port 0 = any free port.
 // Prints human-readable lines, then one line "SBL_SIMULATOR_READY <json>" for scripts.
 
@@ -16,6 +16,7 @@ const USAGE = `Usage: node test/simulator/cli.js [options]
   --no-lifecycle        do not send lifecycle webhooks automatically after a flow is created
   --signing-secret S    webhook signing secret (default: the fixed demo secret)
   --webhook-delay MS    delay between lifecycle webhooks (default 20)
+  --webhook-retries N   send a lifecycle/delete event not answered 2xx again, up to N times (default 0)
   --log                 log every request to stdout
   --help                show this text`;
 
@@ -31,6 +32,7 @@ function parseArgs(argv, env) {
 		'--estimate-prefix': 'estimatePrefix',
 		'--signing-secret': 'signingSecret',
 		'--webhook-delay': 'webhookDelayMs',
+		'--webhook-retries': 'webhookRetries',
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -45,10 +47,17 @@ function parseArgs(argv, env) {
 		else if (arg === '--help' || arg === '-h') options.help = true;
 		else throw new Error(`unknown argument ${arg}`);
 	}
-	for (const key of ['port', 'tokenLifetimeSeconds', 'webhookDelayMs']) {
+	for (const key of ['port', 'tokenLifetimeSeconds', 'webhookDelayMs', 'webhookRetries']) {
 		if (options[key] === undefined) continue;
 		const n = Number(options[key]);
-		const ok = key === 'webhookDelayMs' ? n >= 0 : key === 'port' ? Number.isInteger(n) && n >= 0 && n <= 65535 : Number.isInteger(n) && n >= 1;
+		const ok =
+			key === 'webhookDelayMs'
+				? n >= 0
+				: key === 'port'
+					? Number.isInteger(n) && n >= 0 && n <= 65535
+					: key === 'webhookRetries'
+						? Number.isInteger(n) && n >= 0 && n <= 20
+						: Number.isInteger(n) && n >= 1;
 		if (!ok) throw new Error(`invalid value for ${key}: ${options[key]}`);
 		options[key] = n;
 	}

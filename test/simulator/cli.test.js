@@ -63,6 +63,8 @@ describe('cli', () => {
 	test('parseArgs: flags, = form, env and validation', () => {
 		expect(parseArgs(['--port=8123', '--host', '0.0.0.0', '--no-lifecycle', '--log'], {})).toEqual({ port: 8123, host: '0.0.0.0', autoLifecycle: false, log: true });
 		expect(parseArgs(['--token-lifetime', '5'], { SBL_SIM_TOKEN_LIFETIME: '9', SBL_SIM_PORT: '7000' })).toEqual({ port: 7000, tokenLifetimeSeconds: 5 });
+		expect(parseArgs(['--webhook-retries', '8'], {})).toEqual({ webhookRetries: 8 });
+		for (const bad of ['-1', '1.5', '21', 'x']) expect(() => parseArgs(['--webhook-retries', bad], {})).toThrow(/webhookRetries/);
 		expect(() => parseArgs(['--port', 'x'], {})).toThrow(/port/);
 		expect(() => parseArgs(['--token-lifetime', '0'], {})).toThrow(/tokenLifetimeSeconds/);
 		expect(() => parseArgs(['--bogus'], {})).toThrow(/unknown argument/);
