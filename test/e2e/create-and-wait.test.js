@@ -12,11 +12,7 @@ const W = require('./lib/workflows');
 const L = require('./lib/loop');
 const S = require('./lib/scenarios');
 
-const SIGNING = 'consentFlowWebhookSigningApi';
-const OAUTH = 'consentFlowOAuth2Api';
-const NODE = 'Create and Wait';
-// The outputs as the issue names them, in order; the fifth exists with Limit Wait Time only.
-const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed or Timed Out', 'Wait Time Exceeded'];
+const { SIGNING, OAUTH, NODE, OUTPUTS, waitWorkflow, executionIdOf, outcomeOf } = require('./lib/wait');
 
 const PERSON = {
 	nationalId: '01017003689',
@@ -26,47 +22,6 @@ const PERSON = {
 };
 
 const tag = () => crypto.randomBytes(4).toString('hex');
-
-function noOp(name, position) {
-	return { id: crypto.randomUUID(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };
-}
-
-/** Webhook → Create and Wait → one No Op per output. */
-function waitWorkflow({ path, oauth, signing, limit }) {
-	const hook = W.webhookNode({ path, responseMode: 'lastNode', responseData: 'firstEntryJson' });
-	const parameters = {
-		resource: 'flow',
-		operation: 'createAndWait',
-		nationalId: '={{ $json.body.nationalId }}',
-		lastName: '={{ $json.body.lastName }}',
-		organizationId: '={{ $json.body.organizationId }}',
-		redirectUrl: '={{ $json.body.redirectUrl }}',
-		additionalFields: { externalId: '={{ $json.body.externalId }}' },
-		options: {},
-	};
-	if (limit) Object.assign(parameters, { limitWaitTime: true, limitAmount: limit.amount, limitUnit: limit.unit });
-	const node = {
-		id: crypto.randomUUID(),
-		name: NODE,
-		type: 'n8n-nodes-sbl.consentFlow',
-		typeVersion: 1,
-		position: [260, 0],
-		webhookId: crypto.randomUUID(),
-		parameters,
-		credentials: { [OAUTH]: { id: oauth.id, name: oauth.name }, [SIGNING]: { id: signing.id, name: signing.name } },
-	};
-	const outputs = OUTPUTS.slice(0, limit ? 5 : 4);
-	const ends = outputs.map((name, i) => noOp(name, [560, i * 160]));
-	return {
-		name: `Create and Wait ${path}`,
-		nodes: [hook, node, ...ends],
-		connections: {
-			[hook.name]: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-			[NODE]: { main: outputs.map((name) => [{ node: name, type: 'main', index: 0 }]) },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcome', (major) => {
 	// The service redelivers what was not answered 2xx (an assumption the README states): n8n answers
@@ -82,22 +37,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			type: SIGNING,
 			data: { secret: sim.signingSecret, signatureHeader: '' },
 		});
-		const client = sim.clients.consent;
-		s.oauth = await n8n.createCredential({
-			name: 'SBL Consent Flow (simulator)',
-			type: OAUTH,
-			data: {
-				environment: 'test',
-				identityProviderUrl: sim.authUrl,
-				realm: 'sbl',
-				apiBaseUrl: sim.consentBaseUrl,
-				clientId: client.clientId,
-				clientSecret: client.clientSecret,
-				authentication: 'header',
-				scopes: ['sbl'],
-				additionalScopes: '',
-			},
-		});
+		s.oauth = await S.consentCredential(ctx, 'SBL Consent Flow (simulator)');
 		s.path = W.uniquePath('wait');
 		s.wf = await ctx.n8n.deployWorkflow(waitWorkflow({ path: s.path, oauth: s.oauth, signing: s.signing }), {
 			webhookPaths: [{ path: s.path, method: 'POST' }],
@@ -114,7 +54,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		}
 		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text, error }).toEqual({ status: 200, text: 'ok', error: undefined });
 		// The execution's id is in its resume URL (/webhook-waiting/<id>), the flow's webhookUrl.
-		const id = /\/webhook-waiting\/(\d+)/.exec(res.json?.flow?.webhookUrl ?? '')?.[1];
+		const id = executionIdOf(res.json?.flow?.webhookUrl);
 		if (id) executionIds.set(res.json.flowId, id);
 		return res.json;
 	}
@@ -161,17 +101,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		return [...last.values()];
 	}
 
-	/** Only `output` of Create and Wait held an item, and only its No Op ran after it. */
-	function expectOutcome(exec, output) {
-		const idx = OUTPUTS.indexOf(output);
-		const runs = exec.data.resultData.runData;
-		const last = runs[NODE].at(-1).data.main.map((items) => (items || []).length);
-		expect({ output, perOutput: last }).toEqual({ output, perOutput: last.map((_, i) => (i === idx ? 1 : 0)) });
-		const ran = Object.keys(runs).filter((n) => OUTPUTS.includes(n));
-		expect(ran).toEqual([output]);
-		expect(exec.status).toBe('success');
-		return runs[output][0].data.main[0][0].json;
-	}
+	const expectOutcome = (exec, output) => outcomeOf(expect, exec, output);
 
 	test('the execution waits with the flow (href) as answer, and resumes on Data Received with the events seen (happy scenario)', async () => {
 		const externalId = `sim:happy:${tag()}`;
@@ -397,7 +327,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			const res = await n8n.callWebhook(hook.parameters.path, application(applicationId));
 			expect(res.status).toBe(200);
 			expect(res.json).toMatchObject({ status: 'waiting', externalId: applicationId, href: expect.stringContaining('/consent/flows/') });
-			const id = /\/webhook-waiting\/(\d+)/.exec(res.json.flow.webhookUrl)[1];
+			const id = executionIdOf(res.json.flow.webhookUrl);
 			return waitFor(
 				async () => {
 					const e = await n8n.execution(id, { includeData: true });

@@ -83,11 +83,11 @@ class QueueTopology {
 		const command = { main: 'start', webhook: 'webhook', worker: 'worker' }[kind];
 		const kindEnv = (o.processEnv && o.processEnv[kind]) || {};
 		const env = { ...this.queueEnv(), ...kindEnv };
-		if (kind === 'main') {
-			env.N8N_DISABLE_PRODUCTION_MAIN_PROCESS = 'true';
-			// The editor shows production URLs of the first webhook process.
-			if (this.webhookPorts.length) env.WEBHOOK_URL = `http://127.0.0.1:${this.webhookPorts[0]}/`;
-		}
+		if (kind === 'main') env.N8N_DISABLE_PRODUCTION_MAIN_PROCESS = 'true';
+		// The public address of webhooks, as an operations team sets it on every process: the editor
+		// shows production URLs of the first webhook process, and a worker computes resume URLs
+		// ($execution.resumeUrl, Create and Wait for Outcome) from it.
+		if (this.webhookPorts.length) env.WEBHOOK_URL = `http://127.0.0.1:${this.webhookPorts[0]}/`;
 		return new N8n({
 			major: o.major,
 			command,

@@ -28,6 +28,7 @@ const L = require('../lib/loop');
 const D = require('../lib/deliveries');
 const S = require('../lib/scenarios');
 const { executionsFromDb, verdicts } = require('../lib/ledger');
+const WAIT = require('../lib/wait');
 
 const TRIGGER = 'Consent Flow Trigger';
 const SIGNING = 'consentFlowWebhookSigningApi';
@@ -498,6 +499,54 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		}
 		log(`action nodes in workers: ${JSON.stringify(report.actionNodes)}`);
 	}, 900000);
+
+	test('Create and Wait for Outcome: executions wait in Postgres, resume through the webhook processes (one restarted while they wait) and finish on the workers', async () => {
+		const t = ctx.topology;
+		if (!sim) sim = await require('../../simulator').startSimulator();
+		// The service redelivers what n8n answers 409 while an execution runs (see the README).
+		await request('POST', `${sim.url}/__sim/config`, { json: { webhookRetries: 8, webhookRetryDelayMs: 250, autoLifecycle: true } });
+		const sctx = { n8n: t.main, sim };
+		const oauth = await S.consentCredential(sctx, 'Queue wait consent');
+		const signing = await t.main.createCredential({ name: 'Queue wait signing', type: SIGNING, data: { secret: sim.signingSecret, signatureHeader: '' } });
+		secrets.push(sim.clients.consent.clientSecret, sim.signingSecret);
+		const p = W.uniquePath('queue-wait');
+		await t.main.deployWorkflow(WAIT.waitWorkflow({ path: p, oauth, signing }), { webhookPaths: [{ path: p, method: 'POST' }] });
+		const person = { nationalId: '01017003689', lastName: 'Nordmann', organizationId: '923456783', redirectUrl: 'https://bank.example.com/loan/thank-you' };
+		// Started through the second webhook process; the resume URLs are n8n's WEBHOOK_URL (the first).
+		const start = async (externalId) => {
+			const res = await request('POST', `${t.webhookUrls[1]}/webhook/${p}`, { json: { ...person, externalId } });
+			expect({ status: res.status, waiting: res.json?.status }).toEqual({ status: 200, waiting: 'waiting' });
+			expect(res.json.flow.webhookUrl).toMatch(new RegExp(`^${t.webhookUrls[0]}/webhook-waiting/\\d+`));
+			return { flowId: res.json.flowId, id: WAIT.executionIdOf(res.json.flow.webhookUrl) };
+		};
+		const finished = (id, what) =>
+			waitFor(
+				async () => {
+					const e = await t.main.execution(id, { includeData: true });
+					return ['success', 'error', 'crashed'].includes(e.status) ? e : undefined;
+				},
+				{ timeoutMs: 120000, what },
+			);
+		const [happy, rejected, quiet] = await Promise.all([start(`sim:happy:${tag()}`), start(`sim:rejected:${tag()}`), start(`sim:none:${tag()}`)]);
+
+		const happyRun = WAIT.outcomeOf(expect, await finished(happy.id, 'the happy execution'), 'Data Received');
+		expect(happyRun.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
+		WAIT.outcomeOf(expect, await finished(rejected.id, 'the rejected execution'), 'Rejected');
+
+		// The quiet one waits; the webhook process its resume URL points at is restarted meanwhile.
+		expect((await t.main.execution(quiet.id, { includeData: false })).status).toBe('waiting');
+		const restart = await t.restartWebhook(0, { signal: 'SIGTERM' });
+		expect(restart.stop.graceful).toBe(true);
+		expect((await L.fire(sim, quiet.flowId, { event: 'consent.created' })).status).toBe(200);
+		expect((await L.fire(sim, quiet.flowId, { event: 'tax.dataFailed' })).status).toBe(200);
+		const quietRun = WAIT.outcomeOf(expect, await finished(quiet.id, 'the quiet execution'), 'Failed or Timed Out');
+		expect(quietRun.events.map((e) => e.event)).toEqual(['consent.created']);
+
+		// (Every execution runs on a worker here: the main process takes no production executions.)
+		const rows = await t.pgQuery(`select id, status, mode from execution_entity where id in (${[happy.id, rejected.id, quiet.id].join(',')})`);
+		expect(rows.map((r) => r.status).sort()).toEqual(['success', 'success', 'success']);
+		report.createAndWait = { executions: rows.length, webhookRestartMs: restart.ms };
+	}, 600000);
 
 	test('no secret in Postgres execution data or any process log', async () => {
 		const logs = ctx.topology.logs();
