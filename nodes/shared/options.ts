@@ -2,10 +2,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { MAX_CONCURRENCY, normalizeConcurrency } from './pool';
 
-/** "Concurrent Requests": how many items are in flight at once (see shared/runner.ts). */
+/** "Concurrent Requests": the most requests in flight at once (see shared/runner.ts, shared/pacer.ts). */
 export function concurrencyOption(defaultValue: number, extra = ''): INodeProperties {
-	const base =
-		"How many items' requests run at the same time. Output order and item pairing stay as in the input.";
+	const base = `The most requests in flight at the same time. The node starts at ${defaultValue} (or this value if lower), adds one while the service answers fast and halves when it answers 429 or 503, pausing every request for a Retry-After; it never goes above this value. Output order and item pairing stay as in the input.`;
 	const description = extra ? `${base} ${extra.trim()}` : base;
 	return {
 		displayName: 'Concurrent Requests',

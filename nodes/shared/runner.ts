@@ -21,6 +21,7 @@ import type {
 } from 'n8n-workflow';
 import { concurrencyFrom } from './options';
 import { runPool } from './pool';
+import { Pacer } from './pacer';
 import { loadConnection } from './transport';
 import type { Connection, ConnectionSpec } from './transport';
 import { redactPatterns } from './transport/redact';
@@ -93,6 +94,7 @@ export function executeOperations(spec: {
 				connection: spec.connection,
 				properties: spec.properties,
 				concurrency,
+				startConcurrency: spec.defaultConcurrency,
 			}),
 		];
 	};
@@ -102,8 +104,10 @@ export interface RunOptions {
 	connection: ConnectionSpec;
 	/** The node's property definitions (labels of validation messages). */
 	properties: readonly INodeProperties[];
-	/** Items in flight at once. */
+	/** Items in flight at once at most (the user's Concurrent Requests). */
 	concurrency: number;
+	/** Where the adaptive concurrency starts (the node's default; at most `concurrency`). */
+	startConcurrency?: number;
 }
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -155,7 +159,16 @@ export async function runItems(
 	let env: RunEnv;
 	try {
 		const connection = await loadConnection(ctx, options.connection);
-		env = { connection, fields: new Fields(ctx.getNode(), options.properties) };
+		// Adaptive concurrency: every HTTP attempt of this execution takes a slot; the slots start
+		// at the node's default, grow while answers stay fast and halve on 429/503 (pacer.ts).
+		const pacer = new Pacer(
+			Math.min(options.startConcurrency ?? options.concurrency, options.concurrency),
+			options.concurrency,
+		);
+		env = {
+			connection: { ...connection, pacer },
+			fields: new Fields(ctx.getNode(), options.properties),
+		};
 	} catch (error) {
 		const nodeError = asNodeError(ctx, error, 0, redactPatterns);
 		if (!continueOnFail) throw nodeError;

@@ -11,6 +11,7 @@ const { versions, useN8n, simFire, simRequests } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 const S = require('./lib/scenarios');
+const { log } = require('./lib/install');
 
 const { SIGNING, OAUTH, NODE, OUTPUTS, waitWorkflow, executionIdOf, outcomeOf } = require('./lib/wait');
 
@@ -188,6 +189,14 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			['consent.data', 200],
 			['consent.timedOut', 409],
 		]);
+		// How often n8n answered 409 because the execution was running (the service redelivered).
+		const attempts = (await Promise.all(Object.values(flowOf).map((flowId) => L.deliveries(ctx.sim, { flowId })))).flat();
+		const refusedWhileRunning = attempts.filter((d) => d.status === 409 && d.event !== 'consent.timedOut');
+		log(
+			`create-and-wait n8n ${major}.x: ${attempts.length} attempts for ${Object.keys(flowOf).length} flows, ` +
+				`${refusedWhileRunning.length} answered 409 while the execution ran ` +
+				`(${JSON.stringify(refusedWhileRunning.map((d) => d.event))})`,
+		);
 		for (const [scenario, flowId] of Object.entries(flowOf)) {
 			if (scenario === 'consent-timeout') continue;
 			const statuses = (await finalStatuses(flowId)).map(([, status]) => status);

@@ -151,7 +151,7 @@ describe('config and reset', () => {
 		expect((await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 0 } })).status).toBe(400);
 		expect((await control(sim, '/config', { method: 'POST', json: { autoLifecycle: 'yes' } })).status).toBe(400);
 		const ok = await control(sim, '/config', { method: 'POST', json: { webhookDelayMs: 0, consentResponseWrapper: true } });
-		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0, webhookRetries: 0, webhookRetryDelayMs: 500 });
+		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0 });
 		expect((await control(sim, '/config')).body.config.consentResponseWrapper).toBe(true);
 	});
 
@@ -168,7 +168,7 @@ describe('config and reset', () => {
 		await control(sim, '/fire', { method: 'POST', json: { url: 'http://127.0.0.1:9/x', event: 'consent.created' } });
 
 		const reset = await control(sim, '/reset', { method: 'POST' });
-		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20, webhookRetries: 0, webhookRetryDelayMs: 500 });
+		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0 });
 		expect(await requests()).toEqual([]);
 		expect((await control(sim, '/faults')).body.faults).toEqual([]);
 		expect((await control(sim, '/flows')).body.flows).toEqual([]);
@@ -277,5 +277,49 @@ describe('truncate fault', () => {
 			expect((await addFault(bad)).status).toBe(400);
 		}
 		expect((await control(sim, '/faults')).body.faults).toEqual([]);
+	});
+});
+
+describe('rate limiter (rateLimitPerSecond)', () => {
+	test('a token bucket of N requests refilled at N per second over the APIs: the rest 429 with Retry-After 1; the identity provider is not limited', async () => {
+		const limited = await startSimulator({ rateLimitPerSecond: 10 });
+		try {
+			const bearer = await token(limited, 'consent');
+			const answers = await Promise.all(
+				Array.from({ length: 30 }, () => call(`${limited.consentBaseUrl}/api/resource`, { token: bearer })),
+			);
+			const ok = answers.filter((a) => a.status === 200).length;
+			const refused = answers.filter((a) => a.status === 429);
+			// 10 in the bucket, plus at most what refilled while the 30 were answered
+			expect(ok).toBeGreaterThanOrEqual(10);
+			expect(ok).toBeLessThan(15);
+			expect(ok + refused.length).toBe(30);
+			for (const r of refused) {
+				expect(r.headers.get('retry-after')).toBe('1');
+				expect(r.body).toMatchObject({ error: 'rate_limited' });
+			}
+			// tokens are still issued
+			for (let i = 0; i < 15; i++) expect(typeof (await token(limited, 'consent'))).toBe('string');
+			// after a second the bucket is full again
+			await new Promise((r) => setTimeout(r, 1100));
+			expect((await call(`${limited.consentBaseUrl}/api/resource`, { token: bearer })).status).toBe(200);
+			const log = (await control(limited, '/requests?pathPrefix=/consent')).body.requests;
+			expect(log.filter((e) => e.rateLimited).length).toBe(refused.length);
+		} finally {
+			await limited.close();
+		}
+	});
+
+	test('off by default and through config; bad values are refused', async () => {
+		const sim = await startSimulator();
+		try {
+			expect((await control(sim, '/config')).body.config.rateLimitPerSecond).toBe(0);
+			for (const bad of [-1, 'x', null]) {
+				expect((await control(sim, '/config', { method: 'POST', json: { rateLimitPerSecond: bad } })).status).toBe(400);
+			}
+			expect((await control(sim, '/config', { method: 'POST', json: { rateLimitPerSecond: 5 } })).status).toBe(200);
+		} finally {
+			await sim.close();
+		}
 	});
 });

@@ -27,6 +27,8 @@ export interface SimulatorOptions {
 	/** Lifecycle and delete events not answered 2xx are sent again (same bytes), up to this many times (0). */
 	webhookRetries?: number;
 	webhookRetryDelayMs?: number;
+	/** Requests per second over the consent and estimate APIs; more are answered 429, Retry-After: 1 (0 = off). */
+	rateLimitPerSecond?: number;
 	autoLifecycle?: boolean;
 	consentResponseWrapper?: boolean;
 	log?: boolean | ((line: string) => void);

@@ -25,6 +25,7 @@ const DEFAULTS = {
 	webhookDelayMs: 20,
 	webhookRetries: 0,
 	webhookRetryDelayMs: 500,
+	rateLimitPerSecond: 0,
 	autoLifecycle: true,
 	consentResponseWrapper: false,
 	log: false,
@@ -82,6 +83,7 @@ async function startSimulator(options = {}) {
 		webhookDelayMs: Number(opts.webhookDelayMs),
 		webhookRetries: Number(opts.webhookRetries),
 		webhookRetryDelayMs: Number(opts.webhookRetryDelayMs),
+		rateLimitPerSecond: Number(opts.rateLimitPerSecond),
 	});
 
 	const state = {
@@ -270,7 +272,30 @@ async function startSimulator(options = {}) {
 				return sendJson(res, fault.status, { error: 'simulated_fault', status: fault.status, message: `fault ${fault.id} injected by the simulator` }, headers);
 			}
 		}
+		if (rateLimited(ctx.path)) {
+			entry.rateLimited = true;
+			const rate = state.config.rateLimitPerSecond;
+			return sendJson(res, 429, { error: 'rate_limited', message: `more than ${rate} requests per second` }, { 'retry-after': '1' });
+		}
 		return dispatch(ctx);
+	}
+
+	/**
+	 * Config `rateLimitPerSecond` (0: off): a token bucket of that many requests, refilled at that
+	 * rate, over the consent and estimate APIs (not the identity provider); an empty bucket answers
+	 * 429 with Retry-After: 1.
+	 */
+	function rateLimited(path) {
+		const rate = state.config.rateLimitPerSecond;
+		if (!(rate > 0) || path.startsWith('/auth/')) return false;
+		const now = Date.now();
+		if (!state.bucket || state.bucket.rate !== rate) state.bucket = { rate, tokens: rate, at: now };
+		const b = state.bucket;
+		b.tokens = Math.min(rate, b.tokens + ((now - b.at) * rate) / 1000);
+		b.at = now;
+		if (b.tokens < 1) return true;
+		b.tokens -= 1;
+		return false;
 	}
 
 	const server = http.createServer((req, res) => {

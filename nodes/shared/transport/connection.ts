@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { validateHttpUrl } from '../identifiers';
 import { makeRedactor } from './redact';
 import type { Redactor } from './redact';
+import type { Pacer } from '../pacer';
 
 export interface ConnectionSpec {
 	/** n8n name of the credential type, e.g. `consentFlowOAuth2Api`. */
@@ -25,6 +26,8 @@ export interface Connection {
 	production: boolean;
 	/** Blanks the credential's secrets (client secret, stored tokens) and token-like text. */
 	redact: Redactor;
+	/** Paces every attempt of this execution (adaptive concurrency); set by the item runner. */
+	pacer?: Pacer;
 }
 
 /** Reads and checks the credential (no request). */

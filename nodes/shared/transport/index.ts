@@ -204,6 +204,7 @@ export async function apiRequest(
 			connection.credentialType,
 			requestOptions(connection, request),
 			call.policy,
+			connection.pacer,
 		);
 	} catch (error) {
 		const failure = isHttpFailure(error) ? error : normalizeHttpError(error);

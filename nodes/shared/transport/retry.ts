@@ -8,6 +8,7 @@ import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { isNotSent, normalizeHttpError } from './failure';
 import type { HttpFailure } from './failure';
+import type { AttemptOutcome, Pacer } from '../pacer';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt (0 = no retries). */
@@ -156,6 +157,18 @@ export async function waitUnlessAborted(
 	}
 }
 
+/** Refusals of one request that do not use up its retries while the pacer runs several at once. */
+export const PACED_REFUSALS = 20;
+
+/** What a failed attempt tells the pacer: a refusal (429/503 and the policy's busy statuses) or nothing. */
+export function pacingOutcome(failure: HttpFailure, policy: RetryPolicy): AttemptOutcome {
+	const busy = failure.status === 429 || failure.status === 503;
+	if (failure.status === undefined || !(busy || policy.retryStatuses.includes(failure.status))) {
+		return { kind: 'failed' };
+	}
+	return { kind: 'refused', retryAfterMs: parseRetryAfter(failure.headers['retry-after']) };
+}
+
 function cancelled(attempts: number): HttpFailure {
 	return {
 		headers: {},
@@ -176,28 +189,55 @@ export async function sendWithRetry<T = unknown>(
 	credentialType: string,
 	options: IHttpRequestOptions,
 	policy: RetryPolicy,
+	pacer?: Pacer,
 ): Promise<T> {
 	const signal = ctx.getExecutionCancelSignal?.();
-	for (let retry = 0; ; retry++) {
-		if (signal?.aborted) throw cancelled(retry);
+	// `retry` counts against the policy's Max Retries; `attempt` counts every request sent. A
+	// refusal (429/503) of an attempt sent while others were in flight is the service saying
+	// "slower", not a failure of this item: the pacer halves and the item tries again without
+	// using up its retries (at most PACED_REFUSALS times), so a batch under a rate limit finishes.
+	// A request refused while alone counts, as without the pacer.
+	let pacedRefusals = 0;
+	for (let retry = 0, attempt = 0; ; attempt++) {
+		if (signal?.aborted) throw cancelled(attempt);
+		// Every attempt, first or retry, takes a slot of the execution's pacer (adaptive
+		// concurrency, shared/pacer.ts): it waits out a Retry-After another lane was given.
+		const slot = pacer ? await pacer.acquire(signal) : undefined;
+		if (signal?.aborted) {
+			if (slot) pacer?.release(slot, { kind: 'failed' });
+			throw cancelled(attempt);
+		}
+		const started = Date.now();
 		try {
 			const request: IHttpRequestOptions = signal
 				? { ...options, abortSignal: signal }
 				: { ...options };
-			return (await ctx.helpers.httpRequestWithAuthentication.call(
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
 				credentialType,
 				request,
 			)) as T;
+			if (slot) pacer?.release(slot, { kind: 'answered', ms: Date.now() - started });
+			return response;
 		} catch (error) {
 			const failure = normalizeHttpError(error);
-			failure.attempts = retry + 1;
+			failure.attempts = attempt + 1;
+			const outcome = pacingOutcome(failure, policy);
+			if (slot) pacer?.release(slot, outcome);
 			if (signal?.aborted) {
 				releaseBody(failure.body);
-				throw cancelled(retry + 1);
+				throw cancelled(attempt + 1);
 			}
-			const wait = retryDelay(failure, retry, policy);
+			const paced =
+				slot !== undefined &&
+				outcome.kind === 'refused' &&
+				slot.concurrent > 1 &&
+				pacedRefusals < PACED_REFUSALS &&
+				policy.maxRetries > 0;
+			const wait = retryDelay(failure, paced ? 0 : retry, policy);
 			if (wait === undefined) throw failure;
+			if (paced) pacedRefusals++;
+			else retry++;
 			releaseBody(failure.body); // a retried answer's unread stream would hold its socket
 			await waitUnlessAborted(wait, signal);
 		}

@@ -13,6 +13,7 @@ const CONFIG_TYPES = {
 	webhookDelayMs: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
 	webhookRetries: (v) => Number.isInteger(v) && v >= 0 && v <= 20,
 	webhookRetryDelayMs: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
+	rateLimitPerSecond: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
 };
 
 const FIRE_OPTIONS = ['envelope', 'rawBody', 'badSignature', 'noSignature', 'signatureCase', 'headerName', 'url', 'payload', 'timestamp', 'webhookId'];

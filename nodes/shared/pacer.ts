@@ -1,0 +1,141 @@
+/**
+ * Adaptive concurrency for both action nodes (AIMD, as TCP's congestion control): every HTTP
+ * attempt (first tries and retries) takes a slot; the number of slots starts at `start`, grows
+ * by one after a window of `limit` fast answers (additive increase, never above `max`, the
+ * user's Concurrent Requests) and is halved when the service refuses (429/503: multiplicative
+ * decrease, at most once per window — a refusal of an attempt started before the last decrease
+ * does not halve again). A Retry-After pauses every lane: no attempt starts before it has passed.
+ *
+ * "Fast": within twice the fastest answer seen (plus 50 ms), so that a service slowing down
+ * under load stops the growth before it starts refusing.
+ */
+import { sleep } from 'n8n-workflow';
+
+export interface PacerClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const SYSTEM_CLOCK: PacerClock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+
+/** How an attempt ended, as far as pacing is concerned. */
+export type AttemptOutcome =
+	| { kind: 'answered'; ms: number }
+	| { kind: 'refused'; retryAfterMs?: number }
+	| { kind: 'failed' };
+
+/** A slot taken by `acquire`; give it back with `release`. */
+export interface Slot {
+	/** Decreases seen when the attempt started (one decrease per window). */
+	generation: number;
+	/** The limit when the attempt started. */
+	limit: number;
+	/** Attempts in flight when it started, itself included. */
+	concurrent: number;
+}
+
+export interface PacerStats {
+	/** Refusals reported (429/503). */
+	refused: number;
+	increases: number;
+	decreases: number;
+	/** Most attempts in flight at once. */
+	peak: number;
+	/** The limit when last read. */
+	limit: number;
+}
+
+/** Longest single pause honoured (a longer Retry-After is the retry policy's business). */
+export const MAX_PAUSE_MS = 30_000;
+
+export class Pacer {
+	private current: number;
+	private inFlight = 0;
+	private pausedUntil = 0;
+	private fastInWindow = 0;
+	private fastestMs = Number.POSITIVE_INFINITY;
+	private generation = 0;
+	private readonly waiters: Array<() => void> = [];
+	private readonly counts = { refused: 0, increases: 0, decreases: 0, peak: 0 };
+
+	constructor(
+		start: number,
+		private readonly max: number,
+		private readonly clock: PacerClock = SYSTEM_CLOCK,
+	) {
+		this.max = Math.max(1, Math.floor(max));
+		this.current = Math.min(this.max, Math.max(1, Math.floor(start)));
+	}
+
+	get limit(): number {
+		return this.current;
+	}
+
+	get stats(): PacerStats {
+		return { ...this.counts, limit: this.current };
+	}
+
+	/** Waits for a slot (and for any pause to pass). Resolves at once when `signal` is aborted. */
+	async acquire(signal?: AbortSignal): Promise<Slot> {
+		for (;;) {
+			if (signal?.aborted) break;
+			const wait = this.pausedUntil - this.clock.now();
+			if (wait > 0) {
+				await this.clock.sleep(Math.min(wait, MAX_PAUSE_MS));
+				continue;
+			}
+			if (this.inFlight < this.current) break;
+			await new Promise<void>((resolve) => this.waiters.push(resolve));
+		}
+		this.inFlight++;
+		this.counts.peak = Math.max(this.counts.peak, this.inFlight);
+		return { generation: this.generation, limit: this.current, concurrent: this.inFlight };
+	}
+
+	release(slot: Slot, outcome: AttemptOutcome): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		if (outcome.kind === 'answered') this.answered(outcome.ms);
+		else if (outcome.kind === 'refused') this.refused(slot, outcome.retryAfterMs);
+		this.wake();
+	}
+
+	private answered(ms: number): void {
+		if (!Number.isFinite(ms) || ms < 0) return;
+		this.fastestMs = Math.min(this.fastestMs, ms);
+		if (ms > this.fastestMs * 2 + 50) {
+			this.fastInWindow = 0;
+			return;
+		}
+		this.fastInWindow++;
+		if (this.fastInWindow >= this.current && this.current < this.max) {
+			this.current++;
+			this.counts.increases++;
+			this.fastInWindow = 0;
+		}
+	}
+
+	private refused(slot: Slot, retryAfterMs: number | undefined): void {
+		this.counts.refused++;
+		if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0) {
+			const until = this.clock.now() + Math.min(retryAfterMs, MAX_PAUSE_MS);
+			this.pausedUntil = Math.max(this.pausedUntil, until);
+		}
+		// One halving per window: attempts started at the old rate are not held against the new one.
+		if (slot.generation !== this.generation) return;
+		this.generation++;
+		this.fastInWindow = 0;
+		const halved = Math.max(1, Math.floor(this.current / 2));
+		if (halved < this.current) {
+			this.current = halved;
+			this.counts.decreases++;
+		}
+	}
+
+	private wake(): void {
+		let free = this.current - this.inFlight;
+		while (free > 0 && this.waiters.length > 0) {
+			this.waiters.shift()?.();
+			free--;
+		}
+	}
+}
