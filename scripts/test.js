@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: lint (n8n-node lint, strict), a type check of sources and tests, build, the unit and simulator suites, then the
+// `npm test`: lint (n8n-node lint, strict), a type check of sources and tests, build, n8n's
+// community-package scanner rules (scripts/scan.mjs), the unit and simulator suites, then the
 // real-n8n end-to-end suite (which installs n8n into a cache on first use). Ends with the
 // plain summary line "N passed, N failed" summed over all jest runs.
 'use strict';
@@ -57,7 +58,9 @@ const want = (name) => only.length === 0 || only.includes(name);
 
 if (want('lint')) ok = run('lint', bin('n8n-node'), ['lint']) && ok;
 if (want('lint')) ok = run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.test.json']) && ok;
-if (want('build') || want('e2e')) ok = run('build', 'npm', ['run', 'build', '--silent']) && ok;
+if (want('build') || want('e2e') || want('scan')) ok = run('build', 'npm', ['run', 'build', '--silent']) && ok;
+// n8n's community-package scanner rules on the source and the packed tarball + provenance prerequisites.
+if (want('scan')) ok = run('scan', process.execPath, ['scripts/scan.mjs']) && ok;
 const fast = ['unit', 'simulator'].filter(want);
 if (fast.length) jest('fast', fast);
 if (want('e2e')) jest('e2e', ['e2e'], ['--runInBand']);
