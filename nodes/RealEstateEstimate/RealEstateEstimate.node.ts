@@ -2,8 +2,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { executeOperations } from '../shared/runner';
 import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from './descriptions';
-import { documentDescription, documentOperations } from './document';
-import { estimateDescription, estimateOperations } from './estimate';
+import { documentDescription, documentFields, documentOperations } from './document';
+import { estimateDescription, estimateFields, estimateOperations } from './estimate';
 import type { EstimateOperation } from './read';
 import { CONNECTION } from './wording';
 
@@ -39,7 +39,10 @@ const properties: INodeProperties[] = [
 	},
 	...estimateDescription,
 	...documentDescription,
+	// the object to estimate first (required), then each operation's settings, optional collections last
 	...objectIdentificationFields(objectOperations),
+	...estimateFields,
+	...documentFields,
 	optionsField,
 ];
 

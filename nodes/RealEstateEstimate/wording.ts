@@ -83,7 +83,7 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 		case 'network-maybe-sent':
 			return {
 				message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
-				description: `Network error ${facts.code ?? 'unknown'} after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
+				description: `No answer (${facts.code ?? 'no code'}) after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
 			};
 		case 'rejected':
 			return {
@@ -123,8 +123,8 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 		case 'server-error':
 			if (facts.status === 500) {
 				return {
-					message: `Unexpected failure in the estimate API (500) ${about} — contact support`,
-					description: `The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
+					message: `The estimate API could not process the request (500) ${about} — contact support`,
+					description: `The service documents a 500 as an internal fault to report to its support. The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
 				};
 			}
 			break;

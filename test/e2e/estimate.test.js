@@ -59,6 +59,7 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 			valuation: { valuationValues: { date: '2021-06-15', price: 4150000, saleType: 'Fritt salg' } },
 			includeComparables: true,
 			estimateDate: '2024-01-15',
+			simplify: false, // the raw estimate, compared with the API's
 		});
 		expect(run.res.status).toBe(200);
 		const want = {
@@ -94,7 +95,7 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 	});
 
 	test('estimate → get (share) with an override and "Don\'t Store Estimate": body and output', async () => {
-		const run = await runNode('estimate', 'get', { ...SHARE, overrides: { floor: 3, currentCommondebt: 250000 }, dontStoreEstimate: true });
+		const run = await runNode('estimate', 'get', { ...SHARE, overrides: { floor: 3, currentCommondebt: 250000 }, dontStoreEstimate: true, simplify: false });
 		expect(run.res.status).toBe(200);
 		expect(run.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([['POST', api(`${SHARE_PATH}/EvEstimate`), 200]]);
 		expect(run.apiCalls[0].body).toEqual({ floor: 3, currentCommondebt: 250000, storeEstimate: false });
@@ -111,13 +112,40 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 			[CADASTRE, CADASTRE_PATH],
 			[SHARE, SHARE_PATH],
 		]) {
-			const run = await runNode('estimate', operation, identity);
+			// Get Basis offers Simplify (on by default); the raw basis is compared here
+			const run = await runNode('estimate', operation, operation === 'getBasis' ? { ...identity, simplify: false } : identity);
 			expect(run.res.status).toBe(200);
 			expect(run.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([['GET', api(`${p}/${suffix}`), 200]]);
 			const direct = await S.estimateApi(ctx.sim, 'GET', `${p}/${suffix}`);
 			expect(direct.json.data).toEqual(expect.any(Object));
 			expect(run.res.json).toEqual([direct.json.data]);
 		}
+	});
+
+	test('Simplify (on by default, n8n fills it in): at most 10 fields, the API\'s values; identity typed as text as in the editor', async () => {
+		const types = await ctx.n8n.rest('GET', '/types/nodes.json');
+		const desc = types.find((t) => t.name === `${S.PKG_NAME}.realEstateEstimate`);
+		const prop = (name) => desc.properties.filter((p) => p.name === name);
+		expect(prop('simplify').map((p) => p.default)).toEqual([true, true]);
+		expect(prop('gnr')[0]).toMatchObject({ type: 'string', default: '', required: true });
+		expect(prop('limit')[0]).toMatchObject({ type: 'number', default: 50 });
+		// parameters as the editor saves them: numbers typed into text fields, no Simplify given
+		const typed = { identifyBy: 'cadastre', knr: '0301', gnr: '208', bnr: '12' };
+		const run = await runNode('estimate', 'get', { ...typed, dontStoreEstimate: true });
+		expect(run.res.status).toBe(200);
+		expect(run.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([['POST', api(`${CADASTRE_PATH}/EvEstimate`), 200]]);
+		const [out] = run.res.json;
+		const direct = await S.estimateApi(ctx.sim, 'POST', `${CADASTRE_PATH}/EvEstimate`, { storeEstimate: false });
+		expect(Object.keys(out).length).toBeLessThanOrEqual(10);
+		expect(out.object).toBe(CADASTRE_LABEL);
+		for (const field of ['approvedTotalMarketValue', 'approvedNetMarketValue', 'estimateUncertaintyLevel', 'estimateTotalMarketValue']) {
+			expect(out[field]).toBe(direct.json.data[field]);
+		}
+		expect(out).not.toHaveProperty('marketScore');
+		const basis = await runNode('estimate', 'getBasis', typed);
+		const rawBasis = (await S.estimateApi(ctx.sim, 'GET', `${CADASTRE_PATH}/EvEstimateBasis`)).json.data;
+		expect(Object.keys(basis.res.json[0]).length).toBeLessThanOrEqual(10);
+		expect(basis.res.json[0]).toMatchObject({ object: CADASTRE_LABEL, usableArea: rawBasis.usableArea, valuationTotalValue: rawBasis.valuation.totalValue });
 	});
 
 	test('estimate → getHousingCooperative: one item = the API\'s data', async () => {
@@ -142,6 +170,16 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 			expect(run.res.json).toEqual(direct.json.data);
 			expect(S.nodeItems(run.exec, NODE).map((it) => it.pairedItem)).toEqual(direct.json.data.map(() => ({ item: 0 })));
 		}
+	});
+
+	test('document → getMany with Limit 1 keeps the first document of the list (the API has no paging), Return All keeps all', async () => {
+		const direct = await S.estimateApi(ctx.sim, 'GET', `${SHARE_PATH}/EstimateDocuments`);
+		expect(direct.json.data.length).toBeGreaterThanOrEqual(2);
+		const one = await runNode('document', 'getMany', { ...SHARE, returnAll: false, limit: 1 });
+		expect(one.res.json).toEqual(direct.json.data.slice(0, 1));
+		const all = await runNode('document', 'getMany', { ...SHARE, returnAll: true, limit: 1 });
+		expect(all.res.json).toEqual(direct.json.data);
+		expect(all.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([['GET', api(`${SHARE_PATH}/EstimateDocuments`), 200]]);
 	});
 
 	/**
@@ -289,13 +327,13 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 		expect(doc.apiCalls.map((c) => [c.path, c.status])).toEqual([[api('/EvEstimate/Documents/31337'), 404]]);
 	});
 
-	test('500: "Unexpected failure … — contact support", not retried', async () => {
+	test('500: "The estimate API could not process the request … — contact support", not retried', async () => {
 		await simFault(ctx.sim, { status: 500, count: 1, match: { method: 'GET', pathPrefix: api(`${CADASTRE_PATH}/EvEstimateBasis`) } });
 		const run = await runNode('estimate', 'getBasis', CADASTRE);
 		expect(run.res.status).toBe(500);
 		const err = W.executionError(run.exec);
-		expect(err.message).toBe(`Item 1: Unexpected failure in the estimate API (500) while trying to get the estimate basis for ${CADASTRE_LABEL} — contact support`);
-		expect(err.description).toMatch(/^The request was GET \/RealEstates\/0301\/208\/12\/0\/0\/EvEstimateBasis at \d{4}-\d\d-\d\dT[\d:.]+Z; give support this request and time\. The API said: fault \S+ injected by the simulator$/);
+		expect(err.message).toBe(`Item 1: The estimate API could not process the request (500) while trying to get the estimate basis for ${CADASTRE_LABEL} — contact support`);
+		expect(err.description).toMatch(/^The service documents a 500 as an internal fault to report to its support\. The request was GET \/RealEstates\/0301\/208\/12\/0\/0\/EvEstimateBasis at \d{4}-\d\d-\d\dT[\d:.]+Z; give support this request and time\. The API said: fault \S+ injected by the simulator$/);
 		expect(String(err.httpCode)).toBe('500');
 		expect(run.apiCalls.map((c) => [c.status, Boolean(c.fault)])).toEqual([[500, true]]);
 	});

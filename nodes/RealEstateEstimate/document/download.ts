@@ -14,11 +14,13 @@ export const downloadDescription: INodeProperties[] = [
 	{
 		displayName: 'Document ID',
 		name: 'documentId',
-		type: 'number',
+		// text, so that n8n marks the required field while it is empty (see the object identification)
+		type: 'string',
 		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		description: 'The estimateDocumentId of a stored estimate (see Document → Get Many)',
+		default: '',
+		placeholder: 'e.g. 5000001',
+		description:
+			'The estimateDocumentId of a stored estimate (see Document → Get Many), a positive whole number',
 		displayOptions: { show: showOnlyForDownload },
 	},
 	{

@@ -1,13 +1,70 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { checkPositiveInteger } from '../../shared/validation';
+import type { ObjectIdentity } from '../identity';
 import { readOperation } from '../read';
+import type { EstimateOperation } from '../read';
 
-/** No fields beyond the shared object identification. The API returns the whole list at once. */
-export const getManyDescription: INodeProperties[] = [];
+const showOnlyForGetMany = { resource: ['document'], operation: ['getMany'] };
 
-/** One output item per stored document; an empty or null list yields no item for that input. */
-export const getMany = readOperation({
+/** Default of Limit, as in n8n's own nodes (the description holds the literal, as n8n's lint asks). */
+export const DEFAULT_LIMIT = 50;
+
+/**
+ * Return All / Limit as in n8n's own nodes. The API has no paging for this list (no query
+ * parameters at all): it answers the whole list at once, and Limit keeps the first documents of
+ * that list in the order the API sends them.
+ */
+export const getManyDescription: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show: showOnlyForGetMany },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...showOnlyForGetMany, returnAll: [false] } },
+	},
+];
+
+const list = readOperation({
 	suffix: 'EstimateDocuments',
 	action: 'list the stored estimate documents',
 	notFound: (t) => `No estimate documents for ${t}`,
 	badRequestHint: 'check the object identification',
 });
+
+export interface GetManyPrepared {
+	identity: ObjectIdentity;
+	/** How many documents to keep; undefined: all (Return All). */
+	limit: number | undefined;
+}
+
+/** One output item per stored document; an empty or null list yields no item for that input. */
+export const getMany: EstimateOperation<GetManyPrepared> = {
+	identifiesObject: true,
+	prepare(ctx, env, itemIndex) {
+		const identity = list.prepare(ctx, env, itemIndex);
+		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) === true;
+		const limit = returnAll
+			? undefined
+			: env.fields.take(
+					itemIndex,
+					'limit',
+					checkPositiveInteger(ctx.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT)),
+				);
+		return { identity, limit };
+	},
+
+	async run(ctx, env, itemIndex, { identity, limit }) {
+		const documents = await list.run(ctx, env, itemIndex, identity);
+		return limit === undefined ? documents : documents.slice(0, limit);
+	},
+};

@@ -15,7 +15,7 @@ export const documentDescription: INodeProperties[] = [
 			{
 				name: 'Download',
 				value: 'download',
-				action: 'Download an estimate document',
+				action: 'Download estimate document',
 				description: 'Download a stored estimate as a PDF file',
 			},
 			{
@@ -27,6 +27,7 @@ export const documentDescription: INodeProperties[] = [
 		],
 		default: 'getMany',
 	},
-	...getManyDescription,
-	...downloadDescription,
 ];
+
+/** The operations' own fields (after the object to estimate, see the node). */
+export const documentFields: INodeProperties[] = [...getManyDescription, ...downloadDescription];

@@ -6,11 +6,39 @@ import type { EstimateOperation } from '../read';
 import { dataToResults } from '../results';
 import { buildEstimateInput } from '../schema';
 import type { EstimateInputDto } from '../schema';
+import { simplifyEstimate, simplifyField, simplifyResults } from '../simplify';
 import { apiJson } from '../wording';
 
 const showOnlyForGet = { resource: ['estimate'], operation: ['get'] };
 
 export const getDescription: INodeProperties[] = [
+	// settings first, then the optional collections (n8n's own nodes: options last)
+	{
+		displayName: 'Include Comparables',
+		name: 'includeComparables',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to include the comparable sales the estimate is based on',
+		displayOptions: { show: showOnlyForGet },
+	},
+	{
+		displayName: 'Estimate Date',
+		name: 'estimateDate',
+		type: 'dateTime',
+		default: '',
+		description: 'Estimate back in time as of this date (ISO 8601). Leave empty for now.',
+		displayOptions: { show: showOnlyForGet },
+	},
+	{
+		displayName: "Don't Store Estimate",
+		name: 'dontStoreEstimate',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to stop the service from storing this estimate as a document. Storing follows the account setting; a request can only turn it off.',
+		displayOptions: { show: showOnlyForGet },
+	},
+	simplifyField(['get']),
 	{
 		displayName: 'Overrides',
 		name: 'overrides',
@@ -42,7 +70,7 @@ export const getDescription: INodeProperties[] = [
 				name: 'estateType',
 				type: 'string',
 				default: '',
-				placeholder: 'Leilighet',
+				placeholder: 'e.g. Leilighet',
 				description:
 					'Type of dwelling as the service names it, e.g. Enebolig, Leilighet, Rekkehus, Tomannsbolig (free text, the service defines the allowed values)',
 			},
@@ -105,7 +133,7 @@ export const getDescription: INodeProperties[] = [
 				name: 'ownershipType',
 				type: 'string',
 				default: '',
-				placeholder: 'Selveier',
+				placeholder: 'e.g. Selveier',
 				description:
 					'Form of ownership, e.g. Selveier, Eierseksjon, Andel, Aksje (free text, the service defines the allowed values)',
 			},
@@ -130,7 +158,7 @@ export const getDescription: INodeProperties[] = [
 				name: 'siteType',
 				type: 'string',
 				default: '',
-				placeholder: 'Eiet',
+				placeholder: 'e.g. Eiet',
 				description:
 					'Plot ownership, e.g. Eiet or Festet (free text, the service defines the allowed values)',
 			},
@@ -181,7 +209,7 @@ export const getDescription: INodeProperties[] = [
 						type: 'string',
 						required: true,
 						default: '',
-						placeholder: 'Fritt salg',
+						placeholder: 'e.g. Fritt salg',
 						description:
 							'Kind of sale, e.g. Fritt salg (free text, the service defines the allowed values)',
 					},
@@ -197,36 +225,12 @@ export const getDescription: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Include Comparables',
-		name: 'includeComparables',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to include the comparable sales the estimate is based on',
-		displayOptions: { show: showOnlyForGet },
-	},
-	{
-		displayName: 'Estimate Date',
-		name: 'estimateDate',
-		type: 'dateTime',
-		default: '',
-		description: 'Estimate back in time as of this date (ISO 8601). Leave empty for now.',
-		displayOptions: { show: showOnlyForGet },
-	},
-	{
-		displayName: "Don't Store Estimate",
-		name: 'dontStoreEstimate',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to stop the service from storing this estimate as a document. Storing follows the account setting; a request can only turn it off.',
-		displayOptions: { show: showOnlyForGet },
-	},
 ];
 
 export interface GetPrepared {
 	identity: ObjectIdentity;
 	body: EstimateInputDto | undefined;
+	simplify: boolean;
 }
 
 export const get: EstimateOperation<GetPrepared> = {
@@ -251,10 +255,11 @@ export const get: EstimateOperation<GetPrepared> = {
 					: undefined,
 			);
 		}
-		return { identity, body: result.body };
+		const simplify = ctx.getNodeParameter('simplify', itemIndex, true) !== false;
+		return { identity, body: result.body, simplify };
 	},
 
-	async run(ctx, env, itemIndex, { identity, body }) {
+	async run(ctx, env, itemIndex, { identity, body, simplify }) {
 		const target = describeObject(identity);
 		const data = await apiJson(
 			ctx,
@@ -272,6 +277,11 @@ export const get: EstimateOperation<GetPrepared> = {
 				badRequestHint: `check the object identification and the estimate fields sent (${body ? Object.keys(body).join(', ') : 'none'})`,
 			},
 		);
-		return dataToResults(data);
+		const results = dataToResults(data);
+		return simplify
+			? simplifyResults(results, (json) =>
+					simplifyEstimate(json, identity, body?.estimateDate ?? undefined),
+				)
+			: results;
 	},
 };

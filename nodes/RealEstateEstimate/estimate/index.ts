@@ -17,32 +17,36 @@ export const estimateDescription: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an estimate',
+				action: 'Get estimate',
 				description:
 					'Compute an estimate for an object, optionally with overridden attributes or a known sale',
 			},
 			{
 				name: 'Get Basis',
 				value: 'getBasis',
-				action: 'Get the basis of an estimate',
+				action: 'Get estimate basis',
 				description:
 					'Get the attributes and last valuation an estimate uses when nothing is overridden',
 			},
 			{
 				name: 'Get Housing Cooperative',
 				value: 'getHousingCooperative',
-				action: 'Get a housing cooperative estimate',
+				action: 'Get housing cooperative estimate',
 				description: 'Get the estimate for all shares of a housing cooperative',
 			},
 			{
 				name: 'Get Market Estimate',
 				value: 'getMarketEstimate',
-				action: 'Get a market estimate',
+				action: 'Get market estimate',
 				description: 'Get a market estimate with a low and a high bound',
 			},
 		],
 		default: 'get',
 	},
+];
+
+/** The operations' own fields (after the object to estimate, see the node). */
+export const estimateFields: INodeProperties[] = [
 	...getDescription,
 	...getBasisDescription,
 	...getHousingCooperativeDescription,

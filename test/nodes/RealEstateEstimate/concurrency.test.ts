@@ -35,6 +35,7 @@ const basisFor = (gnr: number) => ({
 	resource: 'estimate',
 	operation: 'getBasis',
 	...cadastre('0301', gnr, 1),
+	simplify: false, // the raw basis, compared with the simulator's model
 });
 const pathOf = (gnr: number) => `${prefix}/RealEstates/0301/${gnr}/1/0/0/EvEstimateBasis`;
 
@@ -118,7 +119,7 @@ test('Continue On Fail: a mixed batch gives one item per input, errors in place,
 	expect(typeof output[0].json.approvedTotalMarketValue).toBe('number');
 	expect(output[1].json).toEqual({
 		error:
-			'Item 2: "Municipality Number (Knr)" must be exactly 4 digits with its leading zero, such as 0301, got "301"',
+			'Item 2: "Municipality Number (knr.)" must be exactly 4 digits with its leading zero, such as 0301, got "301"',
 		description: 'No request was sent for this item.',
 		field: 'knr',
 	});

@@ -200,14 +200,14 @@ describe('HTTP statuses', () => {
 		expect(error.description).toContain('GET /EvEstimate/Documents/31337');
 	});
 
-	test('500: unexpected failure — contact support, with what was asked; not retried', async () => {
+	test('500: the API could not process the request — contact support, with what was asked; not retried', async () => {
 		await addFault(sim, {
 			status: 500,
 			match: { pathPrefix: `${prefix}/RealEstates/0301/208/12/0/0/EvEstimateBasis` },
 		});
 		const error = await failWith(basis);
 		expect(error.message).toBe(
-			'Item 1: Unexpected failure in the estimate API (500) while trying to get the estimate basis for cadastre 0301-208/12/0/0 — contact support',
+			'Item 1: The estimate API could not process the request (500) while trying to get the estimate basis for cadastre 0301-208/12/0/0 — contact support',
 		);
 		expect(error.description).toContain('GET /RealEstates/0301/208/12/0/0/EvEstimateBasis');
 		expect(error.httpCode).toBe('500');
@@ -265,7 +265,7 @@ describe('token and network failures', () => {
 		expect(error.message).toBe(
 			'Item 1: Could not reach the estimate API (the connection was refused) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
-		expect(error.description).toContain('ECONNREFUSED after 4 attempt(s)');
+		expect(error.description).toContain('No answer (ECONNREFUSED) after 4 attempt(s)');
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 

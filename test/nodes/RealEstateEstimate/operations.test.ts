@@ -52,6 +52,7 @@ describe('estimate → get', () => {
 			...share(ORG.b, 7),
 			overrides: { usableArea: 71, floor: 3 },
 			dontStoreEstimate: true,
+			simplify: false,
 		});
 		const direct = await directCall(sim, 'POST', `/RealEstates/${ORG.b}/7/EvEstimate`, {
 			usableArea: 71,
@@ -182,7 +183,12 @@ describe('estimate → get', () => {
 	});
 
 	test('the service reacts to the overrides: comparables, estimate date, storing off', async () => {
-		const base = { resource: 'estimate', operation: 'get', ...cadastre('0301', 208, 12) };
+		const base = {
+			resource: 'estimate',
+			operation: 'get',
+			...cadastre('0301', 208, 12),
+			simplify: false,
+		};
 		const plain = (await runNode(sim, { ...base, dontStoreEstimate: true })).output[0].json;
 		const withComparables = (await runNode(sim, { ...base, includeComparables: true })).output[0]
 			.json;
@@ -208,6 +214,7 @@ describe('estimate → getBasis / getMarketEstimate', () => {
 				resource: 'estimate',
 				operation: 'getBasis',
 				...params,
+				simplify: false,
 			});
 			const log = await requestLog(sim);
 			expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([

@@ -361,7 +361,7 @@ describe('node description', () => {
 		}
 		// a fixedCollection's group is not a level of its own
 		expect(fieldLabel(description.properties, 'valuation.date')).toBe('Valuation → Date');
-		expect(fieldLabel(description.properties, 'knr')).toBe('Municipality Number (Knr)');
+		expect(fieldLabel(description.properties, 'knr')).toBe('Municipality Number (knr.)');
 	});
 
 	test('all 19 DTO fields are reachable from the parameters', () => {

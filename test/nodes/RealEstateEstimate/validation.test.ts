@@ -34,9 +34,9 @@ const estimateGet = (extra: Params): Params => ({
 
 describe('cadastre', () => {
 	test('the message names the field, the rule, the value and the item', async () => {
-		const error = await expectRejected(estimateGet({ gnr: 0 }), 'Farm Number (Gnr)');
+		const error = await expectRejected(estimateGet({ gnr: 0 }), 'Farm Number (gnr.)');
 		expect(error.message).toBe(
-			'Item 1: "Farm Number (Gnr)" must be a whole number from 1 to 99999, got 0',
+			'Item 1: "Farm Number (gnr.)" must be a whole number from 1 to 99999, got 0',
 		);
 		expect(error.description).toContain('No request was sent');
 	});
@@ -49,23 +49,23 @@ describe('cadastre', () => {
 		['', 'empty'],
 		[' 30 1', 'inner space'],
 	])('knr %p (%s) is rejected: exactly 4 digits', async (knr) => {
-		const error = await expectRejected(estimateGet({ knr }), 'Municipality Number (Knr)');
+		const error = await expectRejected(estimateGet({ knr }), 'Municipality Number (knr.)');
 		expect(error.message).toMatch(/4 digits/);
 	});
 
 	test.each([
-		['gnr', 0, 'Farm Number (Gnr)'],
-		['gnr', 100000, 'Farm Number (Gnr)'],
-		['gnr', 12.5, 'Farm Number (Gnr)'],
-		['gnr', 'twelve', 'Farm Number (Gnr)'],
-		['gnr', '', '"Farm Number (Gnr)" is required'],
-		['bnr', 0, 'Title Number (Bnr)'],
-		['bnr', 10000, 'Title Number (Bnr)'],
-		['fnr', -1, 'Leasehold Number (Fnr)'],
-		['fnr', 10000, 'Leasehold Number (Fnr)'],
-		['snr', -1, 'Section Number (Snr)'],
-		['snr', 1000, 'Section Number (Snr)'],
-		['snr', 0.5, 'Section Number (Snr)'],
+		['gnr', 0, 'Farm Number (gnr.)'],
+		['gnr', 100000, 'Farm Number (gnr.)'],
+		['gnr', 12.5, 'Farm Number (gnr.)'],
+		['gnr', 'twelve', 'Farm Number (gnr.)'],
+		['gnr', '', '"Farm Number (gnr.)" is required'],
+		['bnr', 0, 'Title Number (bnr.)'],
+		['bnr', 10000, 'Title Number (bnr.)'],
+		['fnr', -1, 'Leasehold Number (fnr.)'],
+		['fnr', 10000, 'Leasehold Number (fnr.)'],
+		['snr', -1, 'Section Number (snr.)'],
+		['snr', 1000, 'Section Number (snr.)'],
+		['snr', 0.5, 'Section Number (snr.)'],
 	])('%s = %p is rejected', async (field, value, label) => {
 		await expectRejected(estimateGet({ [field]: value }), label);
 	});
@@ -244,7 +244,7 @@ describe('validation before any request', () => {
 				estimateGet({ knr: '31' }),
 				estimateGet({}),
 			],
-			'Municipality Number (Knr)',
+			'Municipality Number (knr.)',
 			2,
 		);
 		expect(error.message).toMatch(/^Item 3: /);
