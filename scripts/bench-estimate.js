@@ -102,6 +102,7 @@ function getItems(count, concurrency) {
 		snr: i % 3,
 		overrides: { usableArea: 50 + (i % 70), buildYear: 1950 + (i % 70) },
 		dontStoreEstimate: true, // keeps the simulator's work per request constant
+		simplify: false,
 		options: { concurrency },
 	}));
 }

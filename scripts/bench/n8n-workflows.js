@@ -199,6 +199,8 @@ function estimateGet({ count, cred, concurrency }) {
 			bnr: '={{ $json.bnr }}',
 			fnr: '={{ $json.fnr }}',
 			snr: '={{ $json.snr }}',
+			// the raw answer, like the HTTP Request node it is compared with
+			simplify: false,
 			options: concurrency === undefined ? {} : { concurrency },
 		},
 	});

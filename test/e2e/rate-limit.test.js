@@ -51,6 +51,8 @@ describe.each(versions())('n8n %s.x: under a rate limit of 20 requests/s', (majo
 					bnr: '={{ $json.bnr }}',
 					fnr: 0,
 					snr: 0,
+					// the raw answer, as the HTTP Request node beside it returns
+					simplify: false,
 					options: {},
 				},
 			}),

@@ -470,6 +470,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 						bnr: '={{ $json.bnr }}',
 						fnr: '={{ $json.fnr }}',
 						snr: '={{ $json.snr }}',
+						simplify: false,
 						options: {},
 					},
 				}),
