@@ -1,5 +1,5 @@
 import {
-	NodeConnectionTypes,
+	NodeOperationError,
 	type ICredentialTestFunctions,
 	type ICredentialsDecrypted,
 	type IDataObject,
@@ -27,11 +27,15 @@ import {
 } from './dedupe';
 import {
 	ALL_EVENT_OPTIONS,
+	CONFIGURED_OUTPUTS,
 	EVENT_OPTIONS,
+	OUTPUT_MODES,
 	OUTPUT_NAMES,
+	SINGLE_OUTPUT_NAME,
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
 	normaliseEventSelection,
+	outputNameOf,
 	type EventSelection,
 } from './events';
 import {
@@ -72,10 +76,10 @@ function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName:
 	return [testUrl ? 'test' : 'production', workflowId ?? '', nodeName].join('\u0000');
 }
 
-/** The output of an input item without a carrier (e.g. pinned or hand-made input): by its event. */
-function outputOfEvent(json: IDataObject): number {
+/** The Events option of an input item without a carrier (e.g. pinned or hand-made input): by its event. */
+function optionOfEvent(json: IDataObject): string {
 	const event = typeof json.event === 'string' ? canonicalEvent(json.event) : null;
-	return event === null ? UNRECOGNISED_INDEX : OUTPUT_NAMES.indexOf(event);
+	return event ?? UNRECOGNISED_EVENT_OPTION;
 }
 
 export class ConsentFlowTrigger implements INodeType {
@@ -92,8 +96,9 @@ export class ConsentFlowTrigger implements INodeType {
 			name: 'Consent Flow Trigger',
 		},
 		inputs: [],
-		outputs: OUTPUT_NAMES.map(() => NodeConnectionTypes.Main),
-		outputNames: [...OUTPUT_NAMES],
+		// Computed from Events and Outputs (as n8n's Switch node does): no handle for an event
+		// that is not selected; with every event selected, the order of the ten events + Unrecognised.
+		outputs: CONFIGURED_OUTPUTS,
 		credentials: [
 			{
 				name: 'consentFlowWebhookSigningApi',
@@ -124,7 +129,16 @@ export class ConsentFlowTrigger implements INodeType {
 				options: EVENT_OPTIONS,
 				default: [...ALL_EVENT_OPTIONS],
 				description:
-					'Deliveries that start the workflow. Others are acknowledged with 200 and dropped; each event keeps its own output either way.',
+					'Deliveries that start the workflow; each gets an output. Others are acknowledged with 200 and dropped.',
+			},
+			{
+				displayName: 'Outputs',
+				name: 'outputMode',
+				type: 'options',
+				options: [...OUTPUT_MODES],
+				default: 'perEvent',
+				description:
+					'Whether each selected event gets its own output, or all go to one output named Event (the event name is in each item either way)',
 			},
 			{
 				displayName: 'Respond',
@@ -371,10 +385,15 @@ export class ConsentFlowTrigger implements INodeType {
 	 * to this worker) is answered "duplicate" and not emitted.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const outputs: INodeExecutionData[][] = OUTPUT_NAMES.map(() => []);
+		// The outputs as n8n computed them for this node (CONFIGURED_OUTPUTS): each delivery goes to
+		// the output named after its event, or to the one output of One for All Events.
+		const names = this.getNodeOutputs().map((output) => output.displayName ?? '');
+		const single = names.length === 1 && names[0] === SINGLE_OUTPUT_NAME;
+		const outputs: INodeExecutionData[][] = names.map(() => []);
 		const items = this.getInputData();
 		const production = this.getMode() !== 'manual';
 		let answer: DeliveryAck | undefined;
+		let unrouted: string | undefined;
 		items.forEach((item, index) => {
 			const carrier = readCarrier(item, OUTPUT_NAMES.length);
 			if (carrier?.respond === 'onReceived' && carrier.ack !== null) {
@@ -387,9 +406,21 @@ export class ConsentFlowTrigger implements INodeType {
 					}
 				}
 			}
-			const output = carrier?.output ?? outputOfEvent(item.json);
+			const option = carrier ? ALL_EVENT_OPTIONS[carrier.output] : optionOfEvent(item.json);
+			const output = single ? 0 : names.indexOf(outputNameOf(option));
+			if (output === -1) {
+				unrouted ??= option;
+				return;
+			}
 			outputs[output].push({ json: item.json, pairedItem: { item: index } });
 		});
+		if (unrouted !== undefined) {
+			// Only when the Events selection changed between the delivery and this step.
+			throw new NodeOperationError(
+				this.getNode(),
+				`This node has no output for "${unrouted}": select it under Events (or choose Outputs: One for All Events) and activate the workflow again. The service retries the delivery.`,
+			);
+		}
 		if (answer !== undefined) {
 			await this.sendResponse({
 				body: Buffer.from(JSON.stringify(answer)),

@@ -7,8 +7,10 @@
  */
 
 export interface TriggerEventEntry {
-	/** Event name as sent by the service; also the Events option value and the output name. */
+	/** Event name as sent by the service; also the Events option value. */
 	value: string;
+	/** Name of the event's output on the canvas: short enough to be read there (the event name stays in the item). */
+	outputName: string;
 	/** Name of the Events option. */
 	displayName: string;
 	/** Description of the Events option. */
@@ -18,51 +20,61 @@ export interface TriggerEventEntry {
 export const EVENT_TABLE = [
 	{
 		value: 'consent.created',
+		outputName: 'Created',
 		displayName: 'Consent Created',
 		description: 'A new consent request was created',
 	},
 	{
 		value: 'consent.accepted',
+		outputName: 'Accepted',
 		displayName: 'Consent Accepted',
 		description: 'The user accepted the consent',
 	},
 	{
 		value: 'consent.rejected',
+		outputName: 'Rejected',
 		displayName: 'Consent Rejected',
 		description: 'The user rejected the consent',
 	},
 	{
 		value: 'consent.deleted',
+		outputName: 'Deleted',
 		displayName: 'Consent Deleted',
 		description: 'A consent was deleted (after a flow was deleted)',
 	},
 	{
 		value: 'consent.data',
+		outputName: 'Data',
 		displayName: 'Consent Data',
 		description: 'The consent data was delivered (always after Consent Accepted)',
 	},
 	{
 		value: 'consent.timedOut',
+		outputName: 'Expired',
 		displayName: 'Consent Timed Out',
 		description: 'An accepted consent is no longer valid',
 	},
 	{
 		value: 'consent.timedOutDataFailed',
+		outputName: 'Expired No Data',
 		displayName: 'Consent Timed Out Data Failed',
 		description: 'An accepted consent is no longer valid and its data could not be fetched',
 	},
 	{
 		value: 'user.timedOut',
+		outputName: 'User Timed Out',
 		displayName: 'User Timed Out',
 		description: 'The user did not answer the consent request in time (about 10 days)',
 	},
 	{
 		value: 'tax.dataFailed',
+		outputName: 'No Tax Data',
 		displayName: 'Tax Data Failed',
 		description: 'Tax data could not be fetched',
 	},
 	{
 		value: 'income.dataFailed',
+		outputName: 'No Income Data',
 		displayName: 'Income Data Failed',
 		description: 'Income data could not be fetched',
 	},
@@ -74,16 +86,78 @@ export type ConsentEvent = (typeof EVENT_TABLE)[number]['value'];
 export const UNRECOGNISED_ENTRY = {
 	value: 'unrecognised',
 	displayName: 'Unrecognised Delivery',
-	description:
-		'A correctly signed delivery that is not JSON or names no known event (Unrecognised output)',
+	description: 'A correctly signed delivery that is not JSON or names no known event',
 	outputName: 'Unrecognised',
 } as const;
 
 /** The ten event names, in output order. */
 export const CONSENT_EVENTS: readonly ConsentEvent[] = EVENT_TABLE.map((entry) => entry.value);
 
-/** Output names, in output order: the ten events, then `Unrecognised` (index 10). */
-export const OUTPUT_NAMES: readonly string[] = [...CONSENT_EVENTS, UNRECOGNISED_ENTRY.outputName];
+/** Output names with every event selected, in output order: the ten events, then `Unrecognised` (index 10). */
+export const OUTPUT_NAMES: readonly string[] = [
+	...EVENT_TABLE.map((entry) => entry.outputName),
+	UNRECOGNISED_ENTRY.outputName,
+];
+
+/** The one output of the "One for All Events" mode. */
+export const SINGLE_OUTPUT_NAME = 'Event';
+
+export const OUTPUT_MODES = [
+	{
+		name: 'One Per Event',
+		value: 'perEvent',
+		description: 'Each selected event gets an output of its own',
+	},
+	{
+		name: 'One for All Events',
+		value: 'single',
+		description: 'Every selected event goes to one output, to do the same for each',
+	},
+] as const;
+
+export type OutputMode = (typeof OUTPUT_MODES)[number]['value'];
+
+/** Events option value and output name of every possible output, in output order. */
+export const OUTPUT_TABLE: ReadonlyArray<{ value: string; name: string }> = [
+	...EVENT_TABLE.map((entry) => ({ value: entry.value, name: entry.outputName })),
+	{ value: UNRECOGNISED_ENTRY.value, name: UNRECOGNISED_ENTRY.outputName },
+];
+
+/**
+ * The node's outputs, computed by n8n from the parameters as the editor holds them
+ * (`$parameter`): One for All Events → one output "Event"; otherwise one output per selected
+ * event in output order. A selection n8n cannot read here (an expression resolved only at run
+ * time, or nothing selected) keeps every output. The same rule, written once more in plain
+ * TypeScript, is `outputLayout()`; the tests evaluate this expression with n8n-workflow and
+ * compare the two.
+ */
+export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{(function (events, mode) {
+	var all = ${JSON.stringify(OUTPUT_TABLE)};
+	if (mode === 'single') return [{ type: 'main', displayName: ${JSON.stringify(SINGLE_OUTPUT_NAME)} }];
+	var picked = Array.isArray(events) ? events : typeof events === 'string' && events.charAt(0) !== '=' ? events.split(',') : [];
+	var wanted = picked.map(function (value) { return String(value).trim().toLowerCase(); });
+	var chosen = all.filter(function (output) { return wanted.indexOf(output.value.toLowerCase()) !== -1; });
+	return (chosen.length > 0 ? chosen : all).map(function (output) { return { type: 'main', displayName: output.name }; });
+})($parameter.events, $parameter.outputMode)}}`;
+
+/** `CONFIGURED_OUTPUTS` as plain TypeScript: the output names for these raw parameter values. */
+export function outputLayout(events: unknown, mode: unknown): string[] {
+	if (mode === 'single') return [SINGLE_OUTPUT_NAME];
+	let picked: unknown[] = [];
+	if (Array.isArray(events)) picked = events;
+	else if (typeof events === 'string' && !events.startsWith('=')) picked = events.split(',');
+	const wanted = new Set(picked.map((value) => String(value).trim().toLowerCase()));
+	const chosen = OUTPUT_TABLE.filter((output) => wanted.has(output.value.toLowerCase()));
+	return (chosen.length > 0 ? chosen : OUTPUT_TABLE).map((output) => output.name);
+}
+
+/** The output name of an Events option value (an event name, or `unrecognised`). */
+export function outputNameOf(optionValue: string): string {
+	return (
+		OUTPUT_TABLE.find((output) => output.value === optionValue)?.name ??
+		UNRECOGNISED_ENTRY.outputName
+	);
+}
 
 export const UNRECOGNISED_INDEX = EVENT_TABLE.length;
 
@@ -95,7 +169,12 @@ export const EVENT_OPTIONS: Array<{ name: string; value: string; description: st
 	...EVENT_TABLE,
 	UNRECOGNISED_ENTRY,
 ]
-	.map((entry) => ({ name: entry.displayName, value: entry.value, description: entry.description }))
+	// The event name as the service sends it and as it stays in the item, and the output it opens.
+	.map((entry) => ({
+		name: entry.displayName,
+		value: entry.value,
+		description: `${entry.description} (${entry.value === UNRECOGNISED_ENTRY.value ? 'any other event' : entry.value}; output ${entry.outputName})`,
+	}))
 	.sort((a, b) => a.name.localeCompare(b.name));
 
 const OPTION_BY_LOWER_VALUE = new Map(

@@ -10,7 +10,7 @@
  * HMAC-SHA256 of the raw body (node:crypto), the deadline arithmetic.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { NodeHelpers, NodeOperationError, WAIT_INDEFINITELY, Workflow } from 'n8n-workflow';
+import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import type {
 	IDataObject,
 	INode,
@@ -34,6 +34,7 @@ import {
 } from '../../../nodes/ConsentFlow/flow/outcome';
 import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
 import { createExecuteContext } from '../../support/execute-context';
+import { n8nComputedOutputs } from '../../support/computed-outputs';
 import type { Params, TestContext } from '../../support/execute-context';
 import { addFault, simFlows, simRequests, useSimulator } from '../../support/simulator';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
@@ -869,37 +870,7 @@ describe('the node outputs (CONFIGURED_OUTPUTS) through n8n-workflow', () => {
 
 	/** What n8n computes for a node with these parameters: NodeHelpers.getNodeOutputs over a Workflow. */
 	function outputsFor(parameters: INodeParameters): unknown {
-		// The Workflow applies the node's defaults to the parameters, as n8n does.
-		const workflow = new Workflow({
-			nodes: [
-				{
-					id: 'n1',
-					name: NODE_NAME,
-					type: 'n8n-nodes-sbl.consentFlow',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters,
-				},
-			],
-			connections: {},
-			active: false,
-			nodeTypes: {
-				getByName: () => nodeType,
-				getByNameAndVersion: () => nodeType,
-				getKnownTypes: () => ({}),
-			} as never,
-		});
-		const node = workflow.getNode(NODE_NAME)!;
-		// getNodeOutputs swallows evaluation errors (→ []); evaluate directly too so they surface.
-		const direct = workflow.expression.getSimpleParameterValue(
-			node,
-			CONFIGURED_OUTPUTS,
-			'internal',
-			{},
-		);
-		const viaHelpers = NodeHelpers.getNodeOutputs(workflow, node, nodeType.description);
-		expect(viaHelpers).toEqual(direct);
-		return direct;
+		return n8nComputedOutputs(nodeType, 'n8n-nodes-sbl.consentFlow', parameters);
 	}
 
 	const named = (names: string[]) => names.map((displayName) => ({ type: 'main', displayName }));

@@ -11,7 +11,7 @@ import type {
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { CONSENT_EVENTS } from '../../../nodes/ConsentFlowTrigger/envelope';
 import { createDatabase, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
@@ -22,13 +22,13 @@ describe('description', () => {
 	const node = new ConsentFlowTrigger();
 	const d = node.description;
 
-	it('is a trigger with no inputs and eleven named outputs in the fixed order', () => {
+	it('is a trigger with no inputs and outputs computed from Events and Outputs', () => {
 		expect(d.name).toBe('consentFlowTrigger');
 		expect(d.displayName).toBe('Consent Flow Trigger');
 		expect(d.group).toEqual(['trigger']);
 		expect(d.inputs).toEqual([]);
-		expect(d.outputs).toEqual(Array(11).fill('main'));
-		expect(d.outputNames).toEqual([...OUTPUT_NAMES]);
+		expect(typeof d.outputs).toBe('string');
+		expect(d.outputNames).toBeUndefined();
 		expect(d.usableAsTool).toBeUndefined();
 		expect(d.icon).toEqual({
 			light: 'file:../../icons/sbl.svg',
@@ -596,7 +596,7 @@ describe('webhook() over HTTP: duplicates', () => {
 });
 
 describe('webhook() over HTTP: event filter', () => {
-	it('acknowledges unselected events as filtered, keeps the outputs fixed', async () => {
+	it('acknowledges unselected events as filtered; the selected ones have the only outputs', async () => {
 		const h = await harness({ parameters: { events: ['consent.data', 'income.dataFailed'] } });
 		const filtered = await postSigned(h.url, envelope('consent.created'));
 		expect(filtered.status).toBe(200);
@@ -604,8 +604,24 @@ describe('webhook() over HTTP: event filter', () => {
 		expect(h.executions).toHaveLength(0);
 		expect(h.db.writes).toBe(0);
 
+		// outputs: Data, Income Data Failed (issue 13: no handle for an unselected event)
 		await postSigned(h.url, envelope('income.dataFailed'));
-		expect(emitted(h).index).toBe(9);
+		expect(emitted(h, undefined, 2).index).toBe(1);
+		await postSigned(h.url, envelope('consent.data'));
+		expect(emitted(h, undefined, 2).index).toBe(0);
+	});
+
+	it('One for All Events: every selected event, and Unrecognised, on the one output', async () => {
+		const h = await harness({ parameters: { outputMode: 'single' } });
+		for (const body of [envelope('consent.created'), envelope('tax.dataFailed'), 'not json']) {
+			const response = await postSigned(h.url, body);
+			expect(response.json).toMatchObject({ status: 'emitted' });
+			const { index, json } = emitted(h, undefined, 1);
+			expect(index).toBe(0);
+			// the event name stays in the item
+			expect(json.event).toBe(body === 'not json' ? null : JSON.parse(body).event);
+		}
+		expect(h.executions).toHaveLength(3);
 	});
 
 	it('drops unrecognised deliveries unless selected', async () => {

@@ -3,6 +3,7 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
 import {
+	CONFIGURED_OUTPUTS,
 	EVENT_TABLE,
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
@@ -26,10 +27,24 @@ describe('the one event table feeds the whole description', () => {
 		expect(CONSENT_EVENTS).toEqual(PUBLISHED);
 	});
 
-	it('outputs: one main output per table entry plus Unrecognised, named after the events', () => {
-		expect(d.outputs).toEqual(Array(EVENT_TABLE.length + 1).fill('main'));
-		expect(d.outputNames).toEqual([...PUBLISHED, 'Unrecognised']);
-		expect(OUTPUT_NAMES).toEqual(d.outputNames);
+	it('outputs: computed (CONFIGURED_OUTPUTS); with everything selected, one per table entry plus Unrecognised, short names', () => {
+		expect(d.outputs).toBe(CONFIGURED_OUTPUTS);
+		expect(d.outputNames).toBeUndefined();
+		// Issue 13: names a builder can tell apart on the canvas; the event names stay in the items.
+		expect(OUTPUT_NAMES).toEqual([
+			'Created',
+			'Accepted',
+			'Rejected',
+			'Deleted',
+			'Data',
+			'Expired',
+			'Expired No Data',
+			'User Timed Out',
+			'No Tax Data',
+			'No Income Data',
+			'Unrecognised',
+		]);
+		expect(new Set(OUTPUT_NAMES).size).toBe(OUTPUT_NAMES.length);
 		expect(UNRECOGNISED_INDEX).toBe(10);
 	});
 
@@ -37,8 +52,12 @@ describe('the one event table feeds the whole description', () => {
 		const expected = [...EVENT_TABLE, UNRECOGNISED_ENTRY].map((e) => ({
 			name: e.displayName,
 			value: e.value,
-			description: e.description,
+			// each option names the event as sent (and kept in the item) and the output it opens
+			description: `${e.description} (${e.value === 'unrecognised' ? 'any other event' : e.value}; output ${e.outputName})`,
 		}));
+		expect(options.find((o) => o.value === 'consent.timedOutDataFailed')?.description).toBe(
+			'An accepted consent is no longer valid and its data could not be fetched (consent.timedOutDataFailed; output Expired No Data)',
+		);
 		expect([...options].sort((a, b) => String(a.value).localeCompare(String(b.value)))).toEqual(
 			expected.sort((a, b) => a.value.localeCompare(b.value)),
 		);

@@ -24,7 +24,7 @@
 
 const crypto = require('node:crypto');
 const http = require('node:http');
-const { Workflow } = require('n8n-workflow');
+const { NodeHelpers, Workflow } = require('n8n-workflow');
 
 const CREDENTIAL_TYPE = 'consentFlowWebhookSigningApi';
 
@@ -315,6 +315,11 @@ async function startHarness(options) {
 				},
 				getMode: () => mode,
 				getNode: () => execNode,
+				// as n8n-core's NodeExecutionContext.nodeOutputs: the outputs n8n computes for the node
+				getNodeOutputs: () =>
+					NodeHelpers.getNodeOutputs(execWorkflow, execNode, node.description).map((output) =>
+						typeof output === 'string' ? { type: output } : output,
+					),
 				getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
 				getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
 				// ExecuteContext.sendResponse → the 'sendResponse' hook → responsePromise (responseNode

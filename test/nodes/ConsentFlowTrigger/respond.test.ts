@@ -45,7 +45,7 @@ describe('Respond: Immediately (default)', () => {
 		});
 		expect(h.executions).toHaveLength(1);
 		const { index, json } = emitted(h);
-		expect(OUTPUT_NAMES[index]).toBe('consent.rejected');
+		expect(OUTPUT_NAMES[index]).toBe('Rejected');
 		expect(json.webhookId).toBe(webhookId);
 		// The carrier stays on the node's input: the output item is the json alone.
 		const item = h.executions[0].workflowData[index][0] as INodeExecutionData;
@@ -145,14 +145,39 @@ describe('the signing credential', () => {
 });
 
 describe('execute() on input without a carrier (pinned or hand-made data)', () => {
-	function run(items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	function run(
+		items: INodeExecutionData[],
+		names: readonly string[] = OUTPUT_NAMES,
+	): Promise<INodeExecutionData[][]> {
 		const context = {
 			getInputData: () => items,
 			getMode: () => 'manual',
 			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
+			getNode: () => ({ name: 'Trigger' }),
+			getNodeOutputs: () => names.map((displayName) => ({ type: 'main', displayName })),
 		} as unknown as IExecuteFunctions;
 		return new ConsentFlowTrigger().execute.call(context);
 	}
+
+	it('routes by the outputs n8n computed: a subset, and the one output of One for All Events', async () => {
+		const subset = await run(
+			[{ json: { event: 'tax.dataFailed' } }, { json: { event: 'consent.data' } }],
+			['Data', 'No Tax Data'],
+		);
+		expect(subset.map((items) => items.map((i) => i.json.event))).toEqual([
+			['consent.data'],
+			['tax.dataFailed'],
+		]);
+		const single = await run([{ json: { event: 'tax.dataFailed' } }, { json: {} }], ['Event']);
+		expect(single).toHaveLength(1);
+		expect(single[0]).toHaveLength(2);
+	});
+
+	it('an event without an output (Events changed after the delivery) fails the execution, naming it', async () => {
+		await expect(run([{ json: { event: 'consent.created' } }], ['Data'])).rejects.toThrow(
+			/no output for "consent\.created": select it under Events/,
+		);
+	});
 
 	it('puts each item on the output of its event, anything else on Unrecognised', async () => {
 		const items: INodeExecutionData[] = [
@@ -195,6 +220,7 @@ describe('execute(): a copy that another process let through', () => {
 			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
 			getWorkflow: () => ({ id: 'wf-copies' }),
 			getNode: () => ({ name: 'Trigger' }),
+			getNodeOutputs: () => OUTPUT_NAMES.map((displayName) => ({ type: 'main', displayName })),
 			sendResponse: async (response: { body: Buffer; statusCode: number }) => {
 				answers.push({
 					statusCode: response.statusCode,
