@@ -8,7 +8,7 @@ module.exports = {
 			displayName: 'unit',
 			testEnvironment: 'node',
 			roots: ['<rootDir>/test'],
-			testMatch: ['<rootDir>/test/{nodes,credentials,scripts}/**/*.test.{ts,js}'],
+			testMatch: ['<rootDir>/test/{nodes,credentials,scripts,examples}/**/*.test.{ts,js}'],
 			transform: { '^.+\\.ts$': tsJest },
 		},
 		{

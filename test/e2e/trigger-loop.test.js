@@ -402,6 +402,87 @@ describe.each(versions())('n8n %s.x: the consent loop (Consent Flow → service 
 		}
 	}, 60000);
 
+	test('imported by hand (nothing filled in), Create Consent Flow\'s Webhook URL expression is the trigger\'s Production URL on this n8n', async () => {
+		const { n8n } = ctx;
+		const suffix = tag();
+		// No N8N_URL: the webhookUrl stays the example's expression, read from the execution's resume URL.
+		const b = W.loadExample('consent-loop-start.json', { credentials: { [OAUTH]: s.oauth }, pathSuffix: suffix });
+		const create = b.nodes.find((n) => n.name === 'Create Consent Flow');
+		expect(create.parameters.webhookUrl).toContain(W.N8N_BASE_EXPRESSION);
+		b.name = `${b.name} (as imported ${suffix})`;
+		const wf = await n8n.deployWorkflow(b);
+		try {
+			const res = await n8n.callWebhook(`${START_PATH}-${suffix}`, { ...PERSON, externalId: `sim:none:by-hand-${suffix}` });
+			expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text }).toEqual({ status: 200, text: 'ok' });
+			expect(res.json[0].webhookUrl).toBe(s.triggerUrl);
+		} finally {
+			await n8n.deactivateWorkflow(wf.id).catch(() => {});
+		}
+	}, 60000);
+
+	test('outputs follow Events: a subset gets one handle per selected event (in table order), One for All Events a single "Event" output', async () => {
+		const { n8n, sim } = ctx;
+		/** A trigger with these parameters, each output wired to a No Op named after it. */
+		async function deploy(label, parameters, followUps) {
+			const trig = W.packageTriggerNode({ parameters, credentials: { [SIGNING]: s.signing }, position: [0, 0] });
+			const noOps = followUps.map((name, i) => ({
+				id: crypto.randomUUID(),
+				name,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [300, i * 160],
+				parameters: {},
+			}));
+			const connections = { [TRIGGER]: { main: followUps.map((name) => [{ node: name, type: 'main', index: 0 }]) } };
+			const wf = await n8n.deployWorkflow(W.workflow(`outputs ${label} ${tag()}`, [trig, ...noOps], connections), {
+				webhookPaths: [{ path: L.triggerPath(trig), method: 'POST' }],
+			});
+			return { wf, url: n8n.webhookUrl(L.triggerPath(trig)) };
+		}
+		const flow = await quietFlow('outputs');
+		// Selected out of table order, and the expression-free form the editor stores: the outputs are
+		// still in table order (Accepted, Data, Unrecognised).
+		const subset = await deploy('subset', { events: ['unrecognised', 'consent.data', 'consent.accepted'] }, ['On Accepted', 'On Data', 'On Unrecognised']);
+		const single = await deploy('single', { events: ['consent.created', 'consent.rejected'], outputMode: 'single' }, ['Every Event']);
+		try {
+			const fired = {};
+			for (const event of ['consent.created', 'consent.accepted', 'consent.data', 'consent.someFutureEvent']) {
+				fired[`subset ${event}`] = await L.fire(sim, flow.id, { event, url: subset.url });
+			}
+			for (const event of ['consent.created', 'consent.rejected', 'consent.data']) {
+				fired[`single ${event}`] = await L.fire(sim, flow.id, { event, url: single.url });
+			}
+			const acks = Object.fromEntries(Object.entries(fired).map(([k, r]) => [k, JSON.parse(r.body).status]));
+			expect(acks).toEqual({
+				'subset consent.created': 'filtered',
+				'subset consent.accepted': 'emitted',
+				'subset consent.data': 'emitted',
+				'subset consent.someFutureEvent': 'emitted',
+				'single consent.created': 'emitted',
+				'single consent.rejected': 'emitted',
+				'single consent.data': 'filtered',
+			});
+			const subsetExecs = await L.waitForTriggerExecutions(n8n, subset.wf.id, (list) => list.length >= 3, { what: 'the subset workflow' });
+			const singleExecs = await L.waitForTriggerExecutions(n8n, single.wf.id, (list) => list.length >= 2, { what: 'the single-output workflow' });
+			expect(subsetExecs).toHaveLength(3);
+			expect(singleExecs).toHaveLength(2);
+			const routed = (execs, key) => {
+				const exec = onlyExecution(execs, byWebhookId(fired[key].webhookId), key);
+				const { outputs } = L.triggerRun(exec, TRIGGER);
+				expect(exec.status).toBe('success');
+				return { perOutput: outputs.map((o) => o.length), ran: L.nodesThatRan(exec).filter((n) => n !== TRIGGER), event: L.triggerRun(exec, TRIGGER).items[0].json.event };
+			};
+			expect(routed(subsetExecs, 'subset consent.accepted')).toEqual({ perOutput: [1, 0, 0], ran: ['On Accepted'], event: 'consent.accepted' });
+			expect(routed(subsetExecs, 'subset consent.data')).toEqual({ perOutput: [0, 1, 0], ran: ['On Data'], event: 'consent.data' });
+			expect(routed(subsetExecs, 'subset consent.someFutureEvent')).toEqual({ perOutput: [0, 0, 1], ran: ['On Unrecognised'], event: 'consent.someFutureEvent' });
+			expect(routed(singleExecs, 'single consent.created')).toEqual({ perOutput: [1], ran: ['Every Event'], event: 'consent.created' });
+			expect(routed(singleExecs, 'single consent.rejected')).toEqual({ perOutput: [1], ran: ['Every Event'], event: 'consent.rejected' });
+		} finally {
+			await n8n.deactivateWorkflow(subset.wf.id).catch(() => {});
+			await n8n.deactivateWorkflow(single.wf.id).catch(() => {});
+		}
+	}, 90000);
+
 	// ---- duplicates --------------------------------------------------------------------------
 
 	/** Redelivers each delivery byte for byte; every answer must be 200 "duplicate". */

@@ -293,4 +293,4 @@ async function startRedis({ dir, port } = {}) {
 	return svc;
 }
 
-module.exports = { pidTempFolder, ensurePostgres, ensureRedis, startPostgres, startRedis, psql, parseCsv, redisPing, pgBinDir };
+module.exports = { aptInstall, pidTempFolder, ensurePostgres, ensureRedis, startPostgres, startRedis, psql, parseCsv, redisPing, pgBinDir };

@@ -105,21 +105,36 @@ function listExamples() {
 }
 
 /**
- * Loads an example workflow and fills in its placeholders:
- *  - credentials: node.credentials[type] = { id: '<placeholder>', name } is replaced by
- *    `credentials[type]` ({ id, name }) when given;
- *  - strings: every `__NAME__` placeholder in a string parameter is replaced from `values`
- *    (e.g. { SBL_CONSENT_BASE_URL: 'http://127.0.0.1:1234/consent' }).
- * Unknown placeholders throw, so a test notices a new one.
+ * Loads an example workflow and fills it in for the simulator. The examples import by hand as they are (issue 13), so they hold no `__…__` placeholders:
+ * - a credential is referenced by name with `"id": null` — n8n's editor then marks the node
+ *   ("Credentials with name … do not exist", or picks the one credential of that name);
+ * - an address the user must give is a field of the example's **Settings** (Set) node, named below;
+ * - n8n's own webhook address is the expression N8N_BASE_EXPRESSION (from the execution's resume URL).
+ * loadExample() fills these in from `credentials` and `values` (keys as before: SBL_CONSENT_BASE_URL,
+ * N8N_URL, …), so the e2e tests and `npm start` get workflows ready for the simulator. A `__KEY__`
+ * placeholder is still replaced (and throws when `values` has no KEY); an unknown Settings field
+ * or a credential left without id throws, so a test notices a new one.
  */
+const SETTINGS_FIELDS = {
+	consentFlowApiBaseUrl: 'SBL_CONSENT_BASE_URL',
+	realEstateEstimateApiBaseUrl: 'SBL_ESTIMATE_BASE_URL',
+	identityProviderUrl: 'SBL_AUTH_URL',
+};
+const N8N_BASE_EXPRESSION = "{{ $execution.resumeUrl.split('/webhook-waiting/')[0] }}";
+
 function loadExample(file, { credentials = {}, values = {}, pathSuffix } = {}) {
 	const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
 	const replace = (v) => {
 		if (typeof v === 'string') {
-			return v.replace(/__([A-Z0-9_]+)__/g, (m, key) => {
+			let out = v.replace(/__([A-Z0-9_]+)__/g, (m, key) => {
 				if (!(key in values)) throw new Error(`${file}: no value for placeholder ${m}`);
 				return values[key];
 			});
+			if ('N8N_URL' in values && out.includes(N8N_BASE_EXPRESSION)) {
+				out = out.split(N8N_BASE_EXPRESSION).join(String(values.N8N_URL).replace(/\/+$/, ''));
+				if (out.startsWith('=') && !out.includes('{{')) out = out.slice(1);
+			}
+			return out;
 		}
 		if (Array.isArray(v)) return v.map(replace);
 		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
@@ -127,6 +142,14 @@ function loadExample(file, { credentials = {}, values = {}, pathSuffix } = {}) {
 	};
 	for (const node of wf.nodes) {
 		node.parameters = replace(node.parameters || {});
+		if (node.name === 'Settings' && node.type === 'n8n-nodes-base.set') {
+			for (const field of node.parameters.assignments?.assignments ?? []) {
+				const key = SETTINGS_FIELDS[field.name];
+				if (!key) throw new Error(`${file}: Settings field ${field.name} has no known value`);
+				if (!(key in values)) throw new Error(`${file}: no value for Settings field ${field.name} (${key})`);
+				field.value = values[key];
+			}
+		}
 		for (const [type, ref] of Object.entries(node.credentials || {})) {
 			if (credentials[type]) node.credentials[type] = { id: credentials[type].id, name: credentials[type].name };
 			else if (!ref.id || /^__.*__$/.test(ref.id)) throw new Error(`${file}: no credential given for ${type}`);
@@ -177,6 +200,8 @@ module.exports = {
 	workflow,
 	listExamples,
 	loadExample,
+	SETTINGS_FIELDS,
+	N8N_BASE_EXPRESSION,
 	nodeOutput,
 	nodeOutputs,
 	executionError,
