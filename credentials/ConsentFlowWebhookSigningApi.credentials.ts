@@ -29,7 +29,7 @@ export class ConsentFlowWebhookSigningApi implements ICredentialType {
 			name: 'signatureHeader',
 			type: 'string',
 			default: '',
-			placeholder: 'x-acme-sbl-signature',
+			placeholder: 'e.g. x-acme-sbl-signature',
 			description:
 				'Name of the header that carries the signature. Leave empty to accept the header matching x-*-sbl-signature (case-insensitive).',
 		},

@@ -25,7 +25,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '15076500565',
+		placeholder: 'e.g. 15076500565',
 		displayOptions: { show: showForBothCreates },
 		description:
 			'National identity number (fødselsnummer or D-number, 11 digits) of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
@@ -36,18 +36,18 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'Nordmann',
+		placeholder: 'e.g. Nordmann',
 		displayOptions: { show: showForBothCreates },
 		description:
 			'Last name of the person, as registered. It names the person in the consent request.',
 	},
 	{
-		displayName: 'Organization ID',
+		displayName: 'Organization Number',
 		name: 'organizationId',
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '923609016',
+		placeholder: 'e.g. 923609016',
 		displayOptions: { show: showForBothCreates },
 		description:
 			'Organization number (9 digits) of the lender the consent is given to; the flow returns it as coveredBy. Spaces are removed.',
@@ -58,7 +58,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'https://bank.example.com/loan/thank-you',
+		placeholder: 'e.g. https://bank.example.com/loan/thank-you',
 		displayOptions: { show: showForBothCreates },
 		description:
 			'Where the person is sent after going through the consent page. Absolute http(s) URL; https when the credential environment is Production.',
@@ -69,7 +69,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'https://n8n.example.com/webhook/…',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		displayOptions: { show: showOnlyForFlowCreate },
 		description:
 			"Where the service sends the flow's events (consent created, accepted, data, rejected, timed out …). Use the Production URL of the Consent Flow Trigger node in the workflow that handles them, and activate that workflow. https when the credential environment is Production.",
@@ -78,7 +78,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
-		placeholder: 'Add Field',
+		placeholder: 'Add field',
 		default: {},
 		displayOptions: { show: showForBothCreates },
 		options: [
@@ -96,7 +96,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show: showOnlyForFlowCreate },
 		options: [

@@ -104,7 +104,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show: showOnlyForCreateAndWait },
 		options: [

@@ -27,7 +27,7 @@ export const flowDeleteDescription: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show: showOnlyForFlowDelete },
 		options: [...retryOptions('delete')],

@@ -21,21 +21,21 @@ export const flowDescription: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a consent flow',
+				action: 'Create consent flow',
 				description:
 					'Start a consent flow for a person and get the link to the consent page (href)',
 			},
 			{
 				name: 'Create and Wait for Outcome',
 				value: 'createAndWait',
-				action: 'Create a consent flow and wait for its outcome',
+				action: 'Create consent flow and wait for outcome',
 				description:
 					'Start a consent flow and pause this execution until the person consents (data), rejects, or the flow is deleted, fails or times out; continues on that output',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a consent flow',
+				action: 'Delete consent flow',
 				description: 'Delete a consent flow; the service then sends a consent.deleted event',
 			},
 		],

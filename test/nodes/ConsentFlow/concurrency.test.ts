@@ -52,7 +52,7 @@ describe('Consent Flow: Concurrent Requests', () => {
 		items[9] = createParams({ ...ext('bad'), organizationId: '12' });
 		const { error } = await runNode(items, { credentials: credentialsFor(sim) });
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toMatch(/^Item 10: "Organization ID"/);
+		expect(error!.message).toMatch(/^Item 10: "Organization Number"/);
 		expect(await simRequests(sim)).toEqual([]);
 	});
 

@@ -93,10 +93,10 @@ describe('Consent Flow: validation before any request', () => {
 		['92345678', 'must be exactly 9 digits (no spaces)'],
 		['923-456-783', 'must be exactly 9 digits (no spaces)'],
 		['923456784', 'has a wrong check digit (the 9th digit fails the mod-11 control)'],
-	])('Organization ID %j is rejected: %s', async (organizationId, problem) => {
+	])('Organization Number %j is rejected: %s', async (organizationId, problem) => {
 		await expectInvalid(
 			createParams({ organizationId }),
-			`Item 1: "Organization ID" ${problem}`,
+			`Item 1: "Organization Number" ${problem}`,
 			'organizationId',
 		);
 	});
