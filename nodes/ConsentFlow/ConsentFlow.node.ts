@@ -1,4 +1,4 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -12,7 +12,7 @@ import type {
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
 import { flowDescription, flowOperations } from './flow';
-import { DEFAULT_CONCURRENCY } from './flow/common';
+import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, retryOnFailProblem } from './flow/common';
 import {
 	CONFIGURED_OUTPUTS,
 	SIGNING_CREDENTIAL,
@@ -119,7 +119,13 @@ export class ConsentFlow implements INodeType {
 	 * pairedItem.
 	 */
 	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (this.getNodeParameter('operation', 0) === 'createAndWait') {
+		const operation = this.getNodeParameter('operation', 0) as string;
+		// Before any item is read or sent: n8n's Retry On Fail would resend accepted creates.
+		const problem = retryOnFailProblem(this.getNode(), operation);
+		if (problem !== null) {
+			throw new NodeOperationError(this.getNode(), problem, { description: RETRY_ON_FAIL_HINT });
+		}
+		if (operation === 'createAndWait') {
 			return await executeCreateAndWait(this, properties);
 		}
 		return await runOperations.call(this);

@@ -32,6 +32,8 @@ export interface ContextOptions {
 	tokenStore?: TokenStore;
 	/** The execution's cancel signal (n8n aborts it when the execution is stopped). */
 	signal?: AbortSignal;
+	/** The node's own settings as n8n stores them on the node (e.g. retryOnFail, maxTries). */
+	nodeSettings?: Partial<INode>;
 }
 
 export interface TokenStore {
@@ -89,6 +91,7 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		credentials: Object.fromEntries(
 			Object.keys(options.credentials).map((type) => [type, { id: `cred-${type}`, name: `Test ${type}` }]),
 		),
+		...options.nodeSettings,
 	};
 
 	const paramsFor = (itemIndex: number): Params =>

@@ -67,3 +67,22 @@ export function retryPolicyFrom(
 		...fixed,
 	};
 }
+
+/**
+ * n8n's own node setting "Retry On Fail" runs the whole node again after it failed, with every
+ * item: creates the service already accepted would be sent a second time (two consent flows for
+ * one person). The node's own retries resend only requests the service refused (429/503) or that
+ * never left. So a create with Retry On Fail on is refused before any request; delete is
+ * idempotent for the service (a second delete answers 404) and runs.
+ */
+export function retryOnFailProblem(
+	node: { retryOnFail?: boolean },
+	operation: string,
+): string | null {
+	if (node.retryOnFail !== true) return null;
+	if (operation !== 'create' && operation !== 'createAndWait') return null;
+	return 'Turn off "Retry On Fail" in this node\'s Settings: n8n would run the whole node again after a failure and send creates the service already accepted a second time (a person would get two consent flows)';
+}
+
+export const RETRY_ON_FAIL_HINT =
+	'The node retries by itself, and only what the service did not take: answers 429 or 503 and requests that never left (Options → Max Retries, Retry Wait). To run again after other failures, use Continue On Fail (error output) and handle those items in the workflow.';

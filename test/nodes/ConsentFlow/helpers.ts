@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { createExecuteContext, createTokenStore } from '../../support/execute-context';
-import type { Params, TestContext, TokenStore } from '../../support/execute-context';
+import type { ContextOptions, Params, TestContext, TokenStore } from '../../support/execute-context';
 import { clearLog, simRequests, startSim as startSimOnFreePort } from '../../support/simulator';
 import type { SimulatorHandle, SimulatorOptions, SimulatorRequest } from '../../support/simulator';
 
@@ -92,6 +92,7 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	items?: number;
 	tokenStore?: TokenStore;
+	nodeSettings?: ContextOptions['nodeSettings'];
 }
 
 export interface RunResult {
@@ -116,6 +117,7 @@ export async function runNode(
 		nodeType: 'n8n-nodes-sbl.consentFlow',
 		nodeName: 'Consent Flow',
 		tokenStore,
+		nodeSettings: options.nodeSettings,
 	});
 	const node = new ConsentFlow();
 	try {
