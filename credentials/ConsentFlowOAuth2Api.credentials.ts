@@ -39,6 +39,14 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
 
+	// How the credential is offered in n8n's HTTP Request node (Authentication → Predefined
+	// Credential Type): the README sends users there for the loan application API.
+	httpRequestNode = {
+		name: 'SBL Consent Flow and Loan Application',
+		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials',
+		apiBaseUrlPlaceholder: 'https://api.example.com/api/',
+	};
+
 	properties: INodeProperties[] = [
 		clientCredentialsGrant,
 		{
@@ -59,7 +67,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://auth.example.com',
+			placeholder: 'e.g. https://auth.example.com',
 			description:
 				'Base address of the identity provider that issues tokens ({auth_url}), without the /realms/… part',
 		},
@@ -68,7 +76,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			name: 'realm',
 			type: 'string',
 			default: '',
-			placeholder: 'agents-test',
+			placeholder: 'e.g. agents-test',
 			description:
 				'Realm of the token endpoint, as given by the operator. Leave empty to use agents-test or agents-prod, following Environment.',
 		},
@@ -78,7 +86,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description: 'Base address of the consent flow API ({base_url}), without /api/…',
 		},
 		...clientCredentialsFields,
@@ -96,7 +104,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			name: 'additionalScopes',
 			type: 'string',
 			default: '',
-			placeholder: 'custom:scope other:scope',
+			placeholder: 'e.g. custom:scope other:scope',
 			description: 'More scopes to request, separated by spaces or commas',
 		},
 		{

@@ -1,4 +1,4 @@
-import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 import {
 	clientCredentialsFields,
 	clientCredentialsGrant,
@@ -20,6 +20,14 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
 
+	// How the credential is offered in n8n's HTTP Request node (Authentication → Predefined
+	// Credential Type), for calls the Real Estate Estimate node does not make.
+	httpRequestNode = {
+		name: 'Real Estate Estimate',
+		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-sbl#real-estate-estimate',
+		apiBaseUrlPlaceholder: 'https://api.example.com/estimate/v1/RealEstates/',
+	};
+
 	properties: INodeProperties[] = [
 		clientCredentialsGrant,
 		{
@@ -28,7 +36,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://auth.example.com/realms/estimate/protocol/openid-connect/token',
+			placeholder: 'e.g. https://auth.example.com/realms/estimate/protocol/openid-connect/token',
 			description:
 				'Token endpoint of the identity provider that issues tokens for the estimate API',
 		},
@@ -38,7 +46,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com/estimate/v1',
+			placeholder: 'e.g. https://api.example.com/estimate/v1',
 			description:
 				'Base address of the estimate API including any path prefix, without /RealEstates/…',
 		},
@@ -48,9 +56,20 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			name: 'scope',
 			type: 'string',
 			default: '',
-			placeholder: 'estimate:read',
+			placeholder: 'e.g. estimate:read',
 			description: 'Scopes to request, separated by spaces (leave empty for the client default)',
 		},
 		...hiddenAuthorizationCodeFields,
 	];
+
+	// The connection test: a token from the identity provider, then a read without side effects
+	// (the stored estimate documents of an object; the API answers 401/403 for a client it does
+	// not accept and a list, possibly empty or null, otherwise).
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.apiBaseUrl).trim().replace(/\\/+$/, "") }}',
+			url: '/RealEstates/0301/1/1/0/0/EstimateDocuments',
+			method: 'GET',
+		},
+	};
 }

@@ -197,6 +197,35 @@ describe('Real Estate Estimate OAuth2 API credential', () => {
 			scope: 'estimate:read other',
 		});
 	});
+
+	test('the credential test reads the documents of an object under API Base URL (trailing slashes and spaces dropped)', () => {
+		const request = credential.test!.request;
+		const baseURL = request.baseURL as string;
+		const evaluated = resolve(
+			{
+				...credential,
+				properties: [
+					...credential.properties,
+					{ displayName: 'T', name: 't', type: 'hidden', default: baseURL.replace(/\$credentials/g, '$self') },
+				],
+			} as ICredentialType,
+			{ accessTokenUrl: 'https://a/t', apiBaseUrl: ' https://api.example/estimate/v1// ', clientId: 'c', clientSecret: 's' },
+		).t;
+		expect(`${evaluated}${request.url}`).toBe('https://api.example/estimate/v1/RealEstates/0301/1/1/0/0/EstimateDocuments');
+		expect(request.method).toBe('GET');
+	});
+});
+
+describe("both OAuth2 credentials in n8n's HTTP Request node", () => {
+	test.each([
+		[new ConsentFlowOAuth2Api(), /\/api\/$/],
+		[new RealEstateEstimateOAuth2Api(), /\/RealEstates\/$/],
+	])('%p has a name, a docs URL and an API base URL placeholder', (credential, placeholder) => {
+		const meta = credential.httpRequestNode as { name: string; docsUrl: string; apiBaseUrlPlaceholder: string };
+		expect(meta.name.length).toBeGreaterThan(3);
+		expect(new URL(meta.docsUrl).protocol).toBe('https:');
+		expect(meta.apiBaseUrlPlaceholder).toMatch(placeholder);
+	});
 });
 
 describe('Consent Flow Webhook Signing credential', () => {

@@ -5,7 +5,7 @@
 const { sleep } = require('./lib/http');
 const { versions, useN8n, simRequests, simMark, simConfig } = require('./lib/suite');
 const W = require('./lib/workflows');
-const { consentCredential } = require('./lib/scenarios');
+const { consentCredential, estimateCredential } = require('./lib/scenarios');
 
 const TYPE = 'consentFlowOAuth2Api';
 const TOKEN_PATH = (realm) => `/auth/realms/${realm}/protocol/openid-connect/token`;
@@ -169,6 +169,29 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 				? [`POST ${TOKEN_PATH('sbl')} 401`]
 				: ['GET /consent/api/resource 200']),
 		]);
+	});
+
+	test("the Real Estate Estimate credential has a connection test: a token, then a read of the estimate API", async () => {
+		const good = await estimateCredential(ctx, 'estimate-test-good');
+		const wrong = `nope-${Date.now()}-Zq7`;
+		const bad = await estimateCredential(ctx, 'estimate-test-bad', { clientSecret: wrong });
+		secrets.add(good.data.clientSecret);
+		secrets.add(wrong);
+		const mark = await simMark(ctx.sim);
+		const ok = await ctx.n8n.testCredential(good.id);
+		expect(ok).toEqual({ status: 'OK', message: expect.any(String) });
+		const fail = await ctx.n8n.testCredential(bad.id);
+		expect(fail.status).toBe('Error');
+		for (const r of [ok, fail]) for (const s of secrets) expect(r.message).not.toContain(s);
+		const log = await simRequests(ctx.sim, { since: mark });
+		const estimatePaths = log.map((r) => `${r.method} ${r.path.replace(/^.*(\/RealEstates\/)/, '$1')} ${r.status}`);
+		// good: token, then the documents read (authenticated); bad: the token request refused, nothing else
+		expect(estimatePaths).toEqual([
+			expect.stringMatching(/^POST .*\/token 200$/),
+			'GET /RealEstates/0301/1/1/0/0/EstimateDocuments 200',
+			expect.stringMatching(/^POST .*\/token 401$/),
+		]);
+		expect(log[1].authScheme).toBe('Bearer');
 	});
 
 	test('a scope the client may not request is refused with a clear error', async () => {
