@@ -149,10 +149,10 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		// Scenario → [output, intermediate events before the outcome, outcome event] (test/simulator/README.md)
 		const cases = {
 			rejected: ['Rejected', ['consent.created'], 'consent.rejected'],
-			'user-timeout': ['Failed or Timed Out', ['consent.created'], 'user.timedOut'],
-			'consent-timeout-data-failed': ['Failed or Timed Out', ['consent.created', 'consent.accepted'], 'consent.timedOutDataFailed'],
-			'tax-failed': ['Failed or Timed Out', ['consent.created', 'consent.accepted'], 'tax.dataFailed'],
-			'income-failed': ['Failed or Timed Out', ['consent.created', 'consent.accepted'], 'income.dataFailed'],
+			'user-timeout': ['Failed/Expired', ['consent.created'], 'user.timedOut'],
+			'consent-timeout-data-failed': ['Failed/Expired', ['consent.created', 'consent.accepted'], 'consent.timedOutDataFailed'],
+			'tax-failed': ['Failed/Expired', ['consent.created', 'consent.accepted'], 'tax.dataFailed'],
+			'income-failed': ['Failed/Expired', ['consent.created', 'consent.accepted'], 'income.dataFailed'],
 			// data is the outcome; the consent.timedOut sent after it finds the execution finished
 			'consent-timeout': ['Data Received', ['consent.created', 'consent.accepted'], 'consent.data'],
 		};
@@ -275,11 +275,11 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		expect((await L.fire(sim, waiting.flowId, { event: 'consent.accepted' })).status).toBe(200);
 		expect((await L.fire(sim, waiting.flowId, { event: 'user.timedOut' })).status).toBe(200);
 		const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], 'the execution to finish');
-		const item = expectOutcome(exec, 'Failed or Timed Out');
+		const item = expectOutcome(exec, 'Failed/Expired');
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
 	}, 180000);
 
-	test('Limit Wait Time: n8n 2.x resumes on Wait Time Exceeded with the flow and the events seen; n8n 1.x refuses it before creating a flow', async () => {
+	test('Limit Wait Time: n8n 2.x resumes on Wait Timed Out with the flow and the events seen; n8n 1.x refuses it before creating a flow', async () => {
 		const { sim, n8n } = ctx;
 		const path = W.uniquePath('wait-limit');
 		const wf = await n8n.deployWorkflow(
@@ -309,7 +309,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			},
 			{ timeoutMs: 150000, intervalMs: 1000, what: 'the wait to time out' },
 		);
-		const item = expectOutcome(exec, 'Wait Time Exceeded');
+		const item = expectOutcome(exec, 'Wait Timed Out');
 		expect(item).toMatchObject({ outcome: 'waitTimeExceeded', flowId: waiting.flowId, externalId, outcomeEvent: null });
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
 	}, 240000);

@@ -12,7 +12,7 @@
  *
  * n8n disables a waiting node when it resumes it (it then only passes data through); webhook()
  * switches that off again for this node, so that execute() decides. Limit Wait Time is resumed by
- * n8n's wait tracker without any node code: the node prepares the Wait Time Exceeded item at every
+ * n8n's wait tracker without any node code: the node prepares the Wait Timed Out item at every
  * wait, on its own output, which n8n 2.x forwards (`forwardAllOutputs`); n8n 1.x forwards the first
  * output only, so there the option is refused with an explanation (README).
  */
@@ -78,7 +78,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: showOnlyForCreateAndWait },
 		description:
-			'Whether to stop waiting after a time and continue on the Wait Time Exceeded output (needs n8n 2.x). The service itself reports user.timedOut after about 10 days.',
+			'Whether to stop waiting after a time and continue on the Wait Timed Out output (needs n8n 2.x). The service itself reports user.timedOut after about 10 days.',
 	},
 	{
 		displayName: 'Amount',
@@ -122,7 +122,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 	},
 ];
 
-/** The node's outputs as an n8n expression: four outcomes, and Wait Time Exceeded when limited. */
+/** The node's outputs as an n8n expression: four outcomes, and Wait Timed Out when limited. */
 export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{ $parameter.operation === 'createAndWait' ? ${JSON.stringify(
 	outputNames(false).map((name) => ({ type: 'main', displayName: name })),
 )}.concat($parameter.limitWaitTime === true ? [{ type: 'main', displayName: ${JSON.stringify(
@@ -149,7 +149,7 @@ function shownUrl(url: string): string {
 
 /**
  * Puts the execution to wait (again) until the next delivery or the deadline. With Limit Wait
- * Time, the Wait Time Exceeded item is placed on its output of the waiting node's input, which
+ * Time, the Wait Timed Out item is placed on its output of the waiting node's input, which
  * n8n 2.x forwards as it is when its wait tracker resumes the execution.
  */
 async function waitFor(
@@ -262,7 +262,7 @@ async function start(
 				);
 			}
 			// n8n 2.x puts a resume token in the URL; the same versions forward every output of a
-			// node resumed by its wait tracker. n8n 1.x would emit Wait Time Exceeded on the first
+			// node resumed by its wait tracker. n8n 1.x would emit Wait Timed Out on the first
 			// output (Data Received), so the option is refused there.
 			if (!new URL(resumeUrl).searchParams.has('signature')) {
 				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.x', {

@@ -4,7 +4,7 @@
  * the items it emits. No n8n imports.
  *
  * Outcomes (the service description's events): consent.data → Data Received; consent.rejected →
- * Rejected; consent.deleted → Deleted; the timeouts and data failures → Failed or Timed Out.
+ * Rejected; consent.deleted → Deleted; the timeouts and data failures → Failed/Expired.
  * consent.created, consent.accepted and anything signed but unknown are intermediate: recorded,
  * and the execution keeps waiting.
  */
@@ -21,7 +21,7 @@ export const OUTCOME_OUTPUTS: readonly OutcomeOutput[] = [
 	{ name: 'Rejected', outcome: 'rejected', events: ['consent.rejected'] },
 	{ name: 'Deleted', outcome: 'deleted', events: ['consent.deleted'] },
 	{
-		name: 'Failed or Timed Out',
+		name: 'Failed/Expired',
 		outcome: 'failedOrTimedOut',
 		events: [
 			'consent.timedOut',
@@ -33,9 +33,9 @@ export const OUTCOME_OUTPUTS: readonly OutcomeOutput[] = [
 	},
 ];
 
-export const WAIT_TIME_EXCEEDED = { name: 'Wait Time Exceeded', outcome: 'waitTimeExceeded' };
+export const WAIT_TIME_EXCEEDED = { name: 'Wait Timed Out', outcome: 'waitTimeExceeded' };
 
-/** Index of "Failed or Timed Out": also where items of a refused input go with Continue On Fail. */
+/** Index of "Failed/Expired": also where items of a refused input go with Continue On Fail. */
 export const FAILED_INDEX = 3;
 
 /** Intermediate events the item lists at most (the newest are kept). */
@@ -173,7 +173,7 @@ export function outcomeJson(state: WaitState, output: number, delivery: Json, no
 	};
 }
 
-/** The item of Wait Time Exceeded (prepared at every wait; n8n emits it when the time is up). */
+/** The item of Wait Timed Out (prepared at every wait; n8n emits it when the time is up). */
 export function waitTimeExceededJson(state: WaitState): Json {
 	return {
 		...common(state, WAIT_TIME_EXCEEDED.outcome, null, state.deadline ?? ''),

@@ -9,7 +9,7 @@ const SIGNING = 'consentFlowWebhookSigningApi';
 const OAUTH = 'consentFlowOAuth2Api';
 const NODE = 'Create and Wait';
 // The outputs as issue 14 names them, in order; the fifth exists with Limit Wait Time only.
-const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed or Timed Out', 'Wait Time Exceeded'];
+const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed/Expired', 'Wait Timed Out'];
 
 function noOp(name, position) {
 	return { id: crypto.randomUUID(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };

@@ -540,7 +540,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		expect(restart.stop.graceful).toBe(true);
 		expect((await L.fire(sim, quiet.flowId, { event: 'consent.created' })).status).toBe(200);
 		expect((await L.fire(sim, quiet.flowId, { event: 'tax.dataFailed' })).status).toBe(200);
-		const quietRun = WAIT.outcomeOf(expect, await finished(quiet.id, 'the quiet execution'), 'Failed or Timed Out');
+		const quietRun = WAIT.outcomeOf(expect, await finished(quiet.id, 'the quiet execution'), 'Failed/Expired');
 		expect(quietRun.events.map((e) => e.event)).toEqual(['consent.created']);
 
 		// (Every execution runs on a worker here: the main process takes no production executions.)

@@ -46,9 +46,9 @@ beforeEach(() => resetCredentialCache());
 
 // ---------- the rule, from the issue ----------
 
-const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed or Timed Out'];
-const WITH_LIMIT = [...OUTPUTS, 'Wait Time Exceeded'];
-const FAILED = OUTPUTS.indexOf('Failed or Timed Out');
+const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed/Expired'];
+const WITH_LIMIT = [...OUTPUTS, 'Wait Timed Out'];
+const FAILED = OUTPUTS.indexOf('Failed/Expired');
 const OUTPUT_OF: Record<string, number | null> = {
 	'consent.created': null,
 	'consent.accepted': null,
@@ -204,7 +204,7 @@ describe('first run: create the flow and wait', () => {
 		});
 	});
 
-	test('Limit Wait Time: waits until the deadline, with Wait Time Exceeded prepared on its own output', async () => {
+	test('Limit Wait Time: waits until the deadline, with Wait Timed Out prepared on its own output', async () => {
 		const ctx = waitContext({
 			parameters: waitParams({ limitWaitTime: true, limitAmount: 2, limitUnit: 'hours' }),
 		});
@@ -241,7 +241,7 @@ describe('first run: create the flow and wait', () => {
 		expect(filled(outputs)).toEqual([0]);
 	});
 
-	test('the service refuses the create: no wait; with Continue On Fail the error item on "Failed or Timed Out", without the resume token', async () => {
+	test('the service refuses the create: no wait; with Continue On Fail the error item on "Failed/Expired", without the resume token', async () => {
 		const token = resumeToken();
 		await addFault(sim, {
 			status: 400,
@@ -285,7 +285,7 @@ describe('refused before any request', () => {
 	});
 
 	test.each([false, true])(
-		'more than one item with Continue On Fail (Limit Wait Time %s): one error item per input item on "Failed or Timed Out"',
+		'more than one item with Continue On Fail (Limit Wait Time %s): one error item per input item on "Failed/Expired"',
 		async (limitWaitTime) => {
 			const items = [1, 2].map((applicant) => ({ json: { applicant } }));
 			const ctx = waitContext({
@@ -325,7 +325,7 @@ describe('refused before any request', () => {
 		await expectNoRequest(ctx);
 	});
 
-	test('the signing credential refused, Continue On Fail: the error item on "Failed or Timed Out"', async () => {
+	test('the signing credential refused, Continue On Fail: the error item on "Failed/Expired"', async () => {
 		const ctx = waitContext({ signing: { secret: '', signatureHeader: '' }, continueOnFail: true });
 		const outputs = await execute(ctx);
 		expect(filled(outputs)).toEqual([FAILED]);
@@ -547,7 +547,7 @@ describe('resumed by a delivery', () => {
 		expect(filled(outputs)).toEqual([0]);
 	});
 
-	test('Limit Wait Time: waiting again keeps the first deadline and prepares Wait Time Exceeded again', async () => {
+	test('Limit Wait Time: waiting again keeps the first deadline and prepares Wait Timed Out again', async () => {
 		const deadline = '2030-01-15T00:00:00.000Z';
 		const parameters = waitParams({ limitWaitTime: true, limitAmount: 14, limitUnit: 'days' });
 		const delivery = carried('consent.accepted');
@@ -573,7 +573,7 @@ describe('resumed by a delivery', () => {
 		expect(filled(outputs)).toEqual([0]);
 	});
 
-	test('Limit Wait Time: an outcome before the deadline goes to its own output, not Wait Time Exceeded', async () => {
+	test('Limit Wait Time: an outcome before the deadline goes to its own output, not Wait Timed Out', async () => {
 		const parameters = waitParams({ limitWaitTime: true, limitAmount: 14, limitUnit: 'days' });
 		const ctx = resumed(
 			carried('user.timedOut'),
@@ -898,7 +898,7 @@ describe('the node outputs (CONFIGURED_OUTPUTS) through n8n-workflow', () => {
 		).toEqual(named(OUTPUTS));
 	});
 
-	test('createAndWait with Limit Wait Time: five, the last Wait Time Exceeded', () => {
+	test('createAndWait with Limit Wait Time: five, the last Wait Timed Out', () => {
 		expect(
 			outputsFor({ resource: 'flow', operation: 'createAndWait', limitWaitTime: true }),
 		).toEqual(named(WITH_LIMIT));

@@ -24,8 +24,8 @@ import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
 // ---------- the rule, written from the issue ----------
 
 /** The outputs in order, as the issue names them; the fifth only with Limit Wait Time. */
-const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed or Timed Out'];
-const WAIT_TIME_EXCEEDED = 'Wait Time Exceeded';
+const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed/Expired'];
+const WAIT_TIME_EXCEEDED = 'Wait Timed Out';
 
 /** Event → output name, or null for an intermediate event (keeps waiting). */
 const RULE: Record<string, string | null> = {
@@ -34,11 +34,11 @@ const RULE: Record<string, string | null> = {
 	'consent.data': 'Data Received',
 	'consent.rejected': 'Rejected',
 	'consent.deleted': 'Deleted',
-	'consent.timedOut': 'Failed or Timed Out',
-	'consent.timedOutDataFailed': 'Failed or Timed Out',
-	'user.timedOut': 'Failed or Timed Out',
-	'tax.dataFailed': 'Failed or Timed Out',
-	'income.dataFailed': 'Failed or Timed Out',
+	'consent.timedOut': 'Failed/Expired',
+	'consent.timedOutDataFailed': 'Failed/Expired',
+	'user.timedOut': 'Failed/Expired',
+	'tax.dataFailed': 'Failed/Expired',
+	'income.dataFailed': 'Failed/Expired',
 };
 
 /** `outcome` of the item per output, as the issue's item shape names it. */
@@ -46,7 +46,7 @@ const OUTCOME_VALUE: Record<string, string> = {
 	'Data Received': 'dataReceived',
 	Rejected: 'rejected',
 	Deleted: 'deleted',
-	'Failed or Timed Out': 'failedOrTimedOut',
+	'Failed/Expired': 'failedOrTimedOut',
 };
 
 function expectedIndex(event: unknown): number | null {
