@@ -7,7 +7,8 @@
 //
 //   node scripts/bench-n8n.js [--quick] [--reps N] [--items N] [--deliveries N] [--senders N]
 //                             [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--no-deliveries]
-//                             [--rate-limit N] [--only-rate-limit] [--write | --no-write]
+//                             [--rate-limit N] [--only-rate-limit] [--only-deliveries]
+//                             [--n8n-env NAME=VALUE]… [--write | --no-write]
 //
 // 1. 1,000 items per execution, at loopback and with +MS per request (the simulator's latency
 //    fault on every request, token requests included):
@@ -30,7 +31,9 @@
 //    (executions counted through n8n's public API), ack p50/p99, exactly N successful executions.
 //    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs).
 //    --no-deliveries skips part 2; the written section then keeps the previous run's deliveries
-//    subsection unchanged.
+//    subsection unchanged. --only-deliveries runs only part 2 and prints its table (writes nothing);
+//    with --n8n-env NAME=VALUE (repeatable) n8n runs with that setting, e.g.
+//    N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, to see what one of n8n's costs does to each receiver.
 //
 // 3. Under a rate limit (--rate-limit N requests/s, default 50; 0 skips): the simulator's token
 //    bucket (429 with Retry-After: 1 beyond it), 1,000 estimates from our node at its default and
@@ -74,6 +77,8 @@ function parseArgs(argv) {
 		rateLimit: quick ? 20 : 50,
 		rateItems: quick ? 100 : 1000,
 		onlyRateLimit: false,
+		onlyDeliveries: false,
+		n8nEnv: {},
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
@@ -97,6 +102,12 @@ function parseArgs(argv) {
 		else if (a === '--no-deliveries') out.deliveries2 = false;
 		else if (a === '--rate-limit') out.rateLimit = num();
 		else if (a === '--only-rate-limit') out.onlyRateLimit = true;
+		else if (a === '--only-deliveries') out.onlyDeliveries = true;
+		else if (a === '--n8n-env') {
+			const [name, ...value] = String(argv[++i] ?? '').split('=');
+			if (!/^[A-Z0-9_]+$/.test(name) || value.length === 0) throw new Error('--n8n-env needs NAME=VALUE');
+			out.n8nEnv[name] = value.join('=');
+		}
 		else if (a === '--write') out.write = true;
 		else if (a === '--no-write') out.write = false;
 		else
@@ -701,7 +712,7 @@ async function main() {
 		major: '2',
 		tgz: pkg.tgz,
 		logLevel: 'warn',
-		env: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
+		env: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto', ...opts.n8nEnv },
 	});
 	running.n8n = n8n;
 	info.n8nVersion = n8n.version;
@@ -740,6 +751,17 @@ async function main() {
 		const text = rateLimitText({ opts, info, results });
 		process.stdout.write(`\n${text}\n`);
 		if (opts.write) R.writeSection(BENCHMARKS, RATE_SECTION, text);
+		return;
+	}
+	if (opts.onlyDeliveries) {
+		const only = await compareReceivers(ctx, { opts, webhookVersion: versions.webhook });
+		await cleanup();
+		info.loadAfter = os.loadavg()[0];
+		const env = Object.entries(opts.n8nEnv).map(([k, v]) => `${k}=${v}`).join(' ') || 'none';
+		process.stdout.write(
+			`\n### Deliveries only (n8n ${info.n8nVersion}, extra n8n environment: ${env}, package at ${info.commit}, load ${R.fmt(info.loadBefore, 2)} → ${R.fmt(info.loadAfter, 2)})\n\n${R.webhookTable(only.sides)}\n${only.problems.length ? `\nProblems:\n${only.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}`,
+		);
+		if (only.problems.length) process.exitCode = 1;
 		return;
 	}
 	for (const latencyMs of [0, opts.latency]) {
