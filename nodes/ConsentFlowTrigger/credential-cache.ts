@@ -2,8 +2,7 @@
  * A short-lived, per-process memory of the signing credential, keyed by the credential's id.
  *
  * n8n reads a credential from its database and decrypts it on every `getCredentials` call; for a
- * webhook that is one query and one decryption per delivery, which is where n8n's own Webhook
- * node with Header Auth loses most of its rate. The trigger keeps what it read for
+ * webhook that is one query and one decryption per delivery. The trigger keeps what it read for
  * {@link CREDENTIAL_TTL_MS}: a changed or deleted secret takes effect within that time (until
  * then a delivery signed with the new secret gets 401 and the service retries it).
  * Pure, no n8n imports; the clock is passed in.
