@@ -93,11 +93,14 @@ export const UNRECOGNISED_ENTRY = {
 /** The ten event names, in output order. */
 export const CONSENT_EVENTS: readonly ConsentEvent[] = EVENT_TABLE.map((entry) => entry.value);
 
-/** Output names with every event selected, in output order: the ten events, then `Unrecognised` (index 10). */
-export const OUTPUT_NAMES: readonly string[] = [
-	...EVENT_TABLE.map((entry) => entry.outputName),
-	UNRECOGNISED_ENTRY.outputName,
+/** Events option value and output name of every possible output, in output order: the ten events, then Unrecognised (index 10). */
+export const OUTPUT_TABLE: ReadonlyArray<{ value: string; name: string }> = [
+	...EVENT_TABLE.map((entry) => ({ value: entry.value, name: entry.outputName })),
+	{ value: UNRECOGNISED_ENTRY.value, name: UNRECOGNISED_ENTRY.outputName },
 ];
+
+/** Output names with every event selected, in output order. */
+export const OUTPUT_NAMES: readonly string[] = OUTPUT_TABLE.map((output) => output.name);
 
 /** The one output of the "One for All Events" mode. */
 export const SINGLE_OUTPUT_NAME = 'Event';
@@ -117,19 +120,12 @@ export const OUTPUT_MODES = [
 
 export type OutputMode = (typeof OUTPUT_MODES)[number]['value'];
 
-/** Events option value and output name of every possible output, in output order. */
-export const OUTPUT_TABLE: ReadonlyArray<{ value: string; name: string }> = [
-	...EVENT_TABLE.map((entry) => ({ value: entry.value, name: entry.outputName })),
-	{ value: UNRECOGNISED_ENTRY.value, name: UNRECOGNISED_ENTRY.outputName },
-];
-
 /**
  * The node's outputs, computed by n8n from the parameters as the editor holds them
  * (`$parameter`): One for All Events → one output "Event"; otherwise one output per selected
  * event in output order. A selection n8n cannot read here (an expression resolved only at run
- * time, or nothing selected) keeps every output. The same rule, written once more in plain
- * TypeScript, is `outputLayout()`; the tests evaluate this expression with n8n-workflow and
- * compare the two.
+ * time, or nothing selected) keeps every output. The tests evaluate this expression with
+ * n8n-workflow and compare it with the same rule written once more in plain TypeScript.
  */
 export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{(function (events, mode) {
 	var all = ${JSON.stringify(OUTPUT_TABLE)};
@@ -139,17 +135,6 @@ export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{(function (events, mode)
 	var chosen = all.filter(function (output) { return wanted.indexOf(output.value.toLowerCase()) !== -1; });
 	return (chosen.length > 0 ? chosen : all).map(function (output) { return { type: 'main', displayName: output.name }; });
 })($parameter.events, $parameter.outputMode)}}`;
-
-/** `CONFIGURED_OUTPUTS` as plain TypeScript: the output names for these raw parameter values. */
-export function outputLayout(events: unknown, mode: unknown): string[] {
-	if (mode === 'single') return [SINGLE_OUTPUT_NAME];
-	let picked: unknown[] = [];
-	if (Array.isArray(events)) picked = events;
-	else if (typeof events === 'string' && !events.startsWith('=')) picked = events.split(',');
-	const wanted = new Set(picked.map((value) => String(value).trim().toLowerCase()));
-	const chosen = OUTPUT_TABLE.filter((output) => wanted.has(output.value.toLowerCase()));
-	return (chosen.length > 0 ? chosen : OUTPUT_TABLE).map((output) => output.name);
-}
 
 /** The output name of an Events option value (an event name, or `unrecognised`). */
 export function outputNameOf(optionValue: string): string {
@@ -162,7 +147,7 @@ export function outputNameOf(optionValue: string): string {
 export const UNRECOGNISED_INDEX = EVENT_TABLE.length;
 
 /** Every value of the Events option, in output order (its default: everything). */
-export const ALL_EVENT_OPTIONS: readonly string[] = [...CONSENT_EVENTS, UNRECOGNISED_ENTRY.value];
+export const ALL_EVENT_OPTIONS: readonly string[] = OUTPUT_TABLE.map((output) => output.value);
 
 /** The Events option list, sorted by name. */
 export const EVENT_OPTIONS: Array<{ name: string; value: string; description: string }> = [

@@ -8,22 +8,32 @@
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { INodeParameters, INodeType } from 'n8n-workflow';
 
-export function n8nComputedOutputs(
+/** A Workflow over this one node, as n8n builds it (the node's defaults applied to the parameters). */
+export function oneNodeWorkflow(
 	nodeType: INodeType,
 	type: string,
 	parameters: INodeParameters,
-): unknown {
-	const name = 'Node Under Test';
-	const workflow = new Workflow({
+	name = 'Node Under Test',
+): Workflow {
+	return new Workflow({
 		nodes: [{ id: 'n1', name, type, typeVersion: 1, position: [0, 0], parameters }],
 		connections: {},
-		active: false,
+		active: true,
 		nodeTypes: {
 			getByName: () => nodeType,
 			getByNameAndVersion: () => nodeType,
 			getKnownTypes: () => ({}),
 		} as never,
 	});
+}
+
+export function n8nComputedOutputs(
+	nodeType: INodeType,
+	type: string,
+	parameters: INodeParameters,
+): unknown {
+	const name = 'Node Under Test';
+	const workflow = oneNodeWorkflow(nodeType, type, parameters, name);
 	const node = workflow.getNode(name)!;
 	const direct = workflow.expression.getSimpleParameterValue(
 		node,

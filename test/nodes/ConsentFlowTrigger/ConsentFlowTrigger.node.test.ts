@@ -1,4 +1,4 @@
-import { Workflow } from 'n8n-workflow';
+import { oneNodeWorkflow } from '../../support/computed-outputs';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
@@ -67,25 +67,12 @@ describe('description', () => {
 		};
 		for (const respond of [undefined, 'onReceived', 'lastNode'] as const) {
 			const parameters = respond === undefined ? {} : { respond };
-			const workflow = new Workflow({
-				nodes: [
-					{
-						id: 'n1',
-						name: 'Trigger',
-						type: 'n8n-nodes-sbl.consentFlowTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						parameters,
-					},
-				],
-				connections: {},
-				active: true,
-				nodeTypes: {
-					getByName: () => node,
-					getByNameAndVersion: () => node,
-					getKnownTypes: () => ({}),
-				} as never,
-			});
+			const workflow = oneNodeWorkflow(
+				node,
+				'n8n-nodes-sbl.consentFlowTrigger',
+				parameters,
+				'Trigger',
+			);
 			const workflowNode = workflow.getNode('Trigger')!;
 			const want = expected[respond ?? 'onReceived'];
 			for (const field of ['responseMode', 'responseData'] as const) {

@@ -13,10 +13,26 @@ import {
 	ALL_EVENT_OPTIONS,
 	OUTPUT_NAMES,
 	OUTPUT_TABLE,
-	outputLayout,
+	SINGLE_OUTPUT_NAME,
 } from '../../../nodes/ConsentFlowTrigger/events';
 
 const nodeType = new ConsentFlowTrigger();
+
+/**
+ * The rule of CONFIGURED_OUTPUTS written again in plain TypeScript (the reference the expression
+ * is compared with): One for All Events → one output; otherwise the selected events in output
+ * order, matched case-insensitively, from an array or a comma-separated string; a selection that
+ * cannot be read (an expression, or nothing selected) keeps every output.
+ */
+function outputLayout(events: unknown, mode: unknown): string[] {
+	if (mode === 'single') return [SINGLE_OUTPUT_NAME];
+	let picked: unknown[] = [];
+	if (Array.isArray(events)) picked = events;
+	else if (typeof events === 'string' && !events.startsWith('=')) picked = events.split(',');
+	const wanted = new Set(picked.map((value) => String(value).trim().toLowerCase()));
+	const chosen = OUTPUT_TABLE.filter((output) => wanted.has(output.value.toLowerCase()));
+	return (chosen.length > 0 ? chosen : OUTPUT_TABLE).map((output) => output.name);
+}
 
 function n8nOutputs(parameters: INodeParameters): string[] {
 	const outputs = n8nComputedOutputs(nodeType, 'n8n-nodes-sbl.consentFlowTrigger', parameters);
