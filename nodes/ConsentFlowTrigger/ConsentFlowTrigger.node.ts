@@ -50,6 +50,7 @@ import {
 	CARRIER,
 	DEFAULT_RESPOND,
 	RESPOND_OPTIONS,
+	answersAtEnqueue,
 	beginInFlight,
 	endInFlight,
 	readCarrier,
@@ -291,30 +292,28 @@ export class ConsentFlowTrigger implements INodeType {
 		//    checked now, remembered once n8n answered 2xx; a copy arriving while the first still
 		//    runs gets 409 (retryable).
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
+		// n8n 2.x answers Immediately itself once the execution is stored (see respond.ts).
+		const atEnqueue =
+			respond === 'onReceived' &&
+			answersAtEnqueue(this.getNode().parameters as Record<string, unknown>);
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
 		const deliveryKey = ignoreDuplicates ? delivery.deliveryKey : null;
-		// A test URL ('manual' mode) has its own memory in the process and never touches static
-		// data (n8n does not save it for test webhooks): what is tried on a test URL does not
-		// block the Production URL, nor the other way round.
 		const testUrl = this.getMode() === 'manual';
 		const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, this.getNode().name);
+		const remembered = this.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
+		const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
 		if (deliveryKey !== null) {
-			const remembered = this.getNodeParameter(
-				'rememberedDeliveries',
-				DEFAULT_REMEMBERED,
-			) as number;
-			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
-			const decision = recordDeliveryShared(
-				memoryKey,
-				staticData?.[DEDUPE_KEY],
-				deliveryKey,
-				remembered,
-				respond === 'onReceived',
-			);
-			if (decision.duplicate) {
-				return { webhookResponse: ack('duplicate') };
-			}
-			if (respond === 'lastNode') {
+			if (atEnqueue || respond === 'lastNode') {
+				// One copy at a time per process: a copy arriving while the first is not yet
+				// stored (Immediately) or still running (When the Workflow Finishes) gets a 409.
+				const seen = recordDeliveryShared(
+					memoryKey,
+					staticData?.[DEDUPE_KEY],
+					deliveryKey,
+					remembered,
+					false,
+				);
+				if (seen.duplicate) return { webhookResponse: ack('duplicate') };
 				if (!beginInFlight(memoryKey, deliveryKey)) {
 					res.status(409).json(ack('in-progress'));
 					return { noWebhookResponse: true };
@@ -322,22 +321,31 @@ export class ConsentFlowTrigger implements INodeType {
 				res.once?.('close', () => {
 					endInFlight(memoryKey, deliveryKey);
 					const code = res.statusCode ?? 0;
-					// Remembered only when the 2xx answer really went out (not on a dropped connection).
-					if (res.writableFinished === true && code >= 200 && code < 300) {
-						recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+					const answered = res.writableFinished === true && code >= 200 && code < 300;
+					if (respond === 'lastNode') {
+						if (answered) recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+					} else if (!answered) {
+						forgetDelivery(memoryKey, deliveryKey);
+					}
+				});
+			} else {
+				const decision = recordDeliveryShared(
+					memoryKey,
+					staticData?.[DEDUPE_KEY],
+					deliveryKey,
+					remembered,
+				);
+				if (decision.duplicate) return { webhookResponse: ack('duplicate') };
+				if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
+				res.once?.('close', () => {
+					const code = res.statusCode ?? 0;
+					if (res.writableFinished !== true || code < 200 || code >= 300) {
+						forgetDelivery(memoryKey, deliveryKey);
 					}
 				});
 			}
-			// Assigning (even the same object again) to a key of the node's observable static data
-			// sets n8n's change flag; the object is shared by all requests of this process, so
-			// every save carries every id this process has seen. (When the Workflow Finishes: the
-			// ids remembered after earlier 2xx answers; n8n saves them only when it answers
-			// without a run — duplicate, filtered, stale.)
-			if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
 		}
 
-		// 7. Emit. All items go on the node's first input with their output and key beside the
-		//    json (see respond.ts); execute() puts each on its event's output.
 		const json =
 			delivery.kind === 'event'
 				? eventItem(delivery, receivedAt)
@@ -351,28 +359,34 @@ export class ConsentFlowTrigger implements INodeType {
 			respond,
 			nonce: deliveryKey === null ? '' : randomBytes(9).toString('base64url'),
 			ack: { ...ack('emitted'), status: 'emitted' },
+			answered: atEnqueue,
 		};
-		// This copy owns its key in this process: execute() in the same process (one n8n) then
-		// knows it from a copy that another process let through.
-		// If the answer is not a 2xx after all (n8n could not store the execution), the id is
-		// forgotten again so that the service's retry runs.
 		if (deliveryKey !== null && respond === 'onReceived') {
 			ownDelivery(memoryKey, deliveryKey, carrier.nonce);
-			res.once?.('close', () => {
-				const code = res.statusCode ?? 0;
-				if (res.writableFinished !== true || code < 200 || code >= 300) {
-					forgetDelivery(memoryKey, deliveryKey);
-				}
-			});
 		}
 		const item: INodeExecutionData = {
 			json: json as unknown as IDataObject,
 			[CARRIER]: carrier as unknown as IDataObject,
 		};
 
-		// Immediately: `noWebhookResponse` makes n8n save static data now and leave the answer to
-		// execute() (sendResponse). When the Workflow Finishes: n8n answers after the run (200,
-		// or 500 when it failed).
+		if (atEnqueue) {
+			// n8n reads webhookResponse once it has stored (queued) the execution, then saves
+			// static data and answers: the id is recorded then, and only then.
+			const result: IWebhookResponseData = { workflowData: [[item]] };
+			let recorded = false;
+			Object.defineProperty(result, 'webhookResponse', {
+				enumerable: true,
+				get: () => {
+					if (!recorded && deliveryKey !== null) {
+						recorded = true;
+						const { state } = recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+						if (staticData) staticData[DEDUPE_KEY] = state as unknown as IDataObject;
+					}
+					return carrier.ack;
+				},
+			});
+			return result;
+		}
 		if (respond === 'onReceived') return { workflowData: [[item]], noWebhookResponse: true };
 		return { workflowData: [[item]] };
 	}
@@ -397,11 +411,13 @@ export class ConsentFlowTrigger implements INodeType {
 		items.forEach((item, index) => {
 			const carrier = readCarrier(item, OUTPUT_NAMES.length);
 			if (carrier?.respond === 'onReceived' && carrier.ack !== null) {
-				answer = carrier.ack;
+				if (!carrier.answered) answer = carrier.ack;
 				if (production && carrier.key !== null && carrier.nonce !== '') {
 					const memoryKey = memoryKeyOf(false, this.getWorkflow().id, this.getNode().name);
 					if (claimDelivery(memoryKey, carrier.key, carrier.nonce) === 'taken') {
-						answer = { ...carrier.ack, status: 'duplicate' };
+						// Under n8n 2.x's answer at enqueue the copy was already answered "emitted";
+						// it is not emitted again either way.
+						if (!carrier.answered) answer = { ...carrier.ack, status: 'duplicate' };
 						return;
 					}
 				}

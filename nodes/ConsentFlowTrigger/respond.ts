@@ -3,21 +3,33 @@
  * node's `execute()`. Pure facts and functions, no n8n imports.
  *
  * Respond modes (the `respond` parameter):
- * - `onReceived` (Immediately): n8n's webhook response mode `responseNode`. `webhook()` returns
- *   the item with `noWebhookResponse`, so n8n saves the workflow's static data (the remembered
- *   ids) before it creates the execution, and does not answer itself. The answer comes from the
- *   node's `execute()`, the first step of the execution, through `sendResponse` (relayed from
- *   the worker in queue mode): a delivery is answered 200 only once its execution exists and has
- *   started. The body is a Buffer, which n8n writes to the response as it is (any other body
- *   would be dropped, n8n having been told there is no webhook response).
+ * - `onReceived` (Immediately), two ways, chosen by the n8n that runs the node:
+ *   - n8n 2.x resolving the webhook description natively (its resolvers, below, and parameters
+ *     without expressions): n8n's response mode `onReceived`. n8n answers after
+ *     `WorkflowRunner.run` has stored the execution (and, in queue mode, put it in the queue):
+ *     it then reads `webhookResponse` of the node's result and saves the workflow's static data.
+ *     The node's result carries `webhookResponse` as a getter that records the delivery's id
+ *     (process memory and static data) at that moment, so an id is remembered, and saved, only
+ *     once its execution was durably taken; a process stopped before that never answers and
+ *     never saved the id, so the service's retry runs. See {@link answersAtEnqueue}.
+ *   - otherwise (n8n 1.x, or parameters with expressions): n8n's response mode `responseNode`.
+ *     `webhook()` returns the item with `noWebhookResponse`, so n8n saves the remembered ids
+ *     before it creates the execution, and does not answer itself. The answer comes from the
+ *     node's `execute()`, the first step of the execution, through `sendResponse` (relayed from
+ *     the worker in queue mode): a delivery is answered 200 only once its execution exists and
+ *     has started. The body is a Buffer, which n8n writes to the response as it is (any other
+ *     body would be dropped, n8n having been told there is no webhook response). n8n 1.x
+ *     answers `onReceived` before it creates the execution, which is why it is not used there.
  * - `lastNode` (When the Workflow Finishes): n8n answers after the workflow ended: 200 (no body)
  *   when it succeeded, 500 when it failed, so the service redelivers a failed run
  *   (at-least-once). The id is remembered as processed only after a 2xx answer.
  *
- * Both webhook description fields carry n8n 2.x's native resolvers (the same template strings
- * plus a function of the parameters, under `Symbol.for('n8n.webhookDescriptionResolvers')`), so
- * n8n reads them without its expression engine; n8n 1.x ignores the symbol and evaluates the
- * templates, which give the same values.
+ * Both webhook description fields carry n8n 2.x's native resolvers (under
+ * `Symbol.for('n8n.webhookDescriptionResolvers')`), so n8n 2.x reads them without its
+ * expression engine; n8n 1.x ignores the symbol and evaluates the templates. The templates and
+ * resolvers agree on every field but one: for Immediately, the `responseMode` template says
+ * `responseNode` and its resolver says `onReceived` — on purpose, the resolver being used is
+ * what tells the node that n8n answers after storing the execution (n8n 2.x).
  */
 
 export type RespondMode = 'onReceived' | 'lastNode';
@@ -60,12 +72,55 @@ function fromFunction(fn: (parameters: Record<string, unknown>) => unknown): Fie
 	return { template: `={{(${String(fn)})($parameter)}}`, resolve: fn };
 }
 
+/**
+ * Set once n8n resolved this node's `responseMode` natively in this process (n8n 2.x): the
+ * resolver returned `onReceived` then, for any node whose parameters are static. One n8n
+ * process runs one n8n version, so the flag never has to be unset (tests reset it).
+ */
+let nativeResolution = false;
+
+/** For tests: forget that n8n resolved the description natively in this process. */
+export function resetNativeResolution(): void {
+	nativeResolution = false;
+}
+
+/** Whether a parameter value holds an expression or a resource locator (n8n-workflow's rule). */
+function isDynamic(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(isDynamic);
+	if (value !== null && typeof value === 'object') {
+		if ((value as Record<string, unknown>).__rl === true) return true;
+		return Object.keys(value).some((key) => isDynamic((value as Record<string, unknown>)[key]));
+	}
+	return false;
+}
+
+/**
+ * Whether n8n answers this node's Immediately deliveries after storing the execution (response
+ * mode `onReceived` through the native resolver): n8n 2.x resolved the description natively in
+ * this process, and resolves it natively for these parameters (n8n-workflow's
+ * `resolveWebhookDescriptionField`: only when no parameter holds an expression).
+ */
+export function answersAtEnqueue(parameters: Record<string, unknown>): boolean {
+	return nativeResolution && respondMode(parameters) === 'onReceived' && !isDynamic(parameters);
+}
+
 /** The `responseMode` and `responseData` fields of the webhook description, resolvers included. */
 export function responseFields(): { responseMode: string; responseData: string } {
 	// Self-contained on purpose (see fromFunction): no outer identifiers inside these functions.
+	const responseData = fromFunction((p) => (p.respond === 'lastNode' ? 'noData' : ''));
+	const responseModeTemplate = fromFunction((p) =>
+		p.respond === 'lastNode' ? 'lastNode' : 'responseNode',
+	).template;
 	const fields = {
-		responseMode: fromFunction((p) => (p.respond === 'lastNode' ? 'lastNode' : 'responseNode')),
-		responseData: fromFunction((p) => (p.respond === 'lastNode' ? 'noData' : '')),
+		responseMode: {
+			template: responseModeTemplate,
+			resolve: (p: Record<string, unknown>) => {
+				nativeResolution = true;
+				return p.respond === 'lastNode' ? 'lastNode' : 'onReceived';
+			},
+		},
+		responseData,
 	};
 	const described = {
 		responseMode: fields.responseMode.template,
@@ -90,6 +145,8 @@ export interface Carrier {
 	nonce: string;
 	/** The acknowledgement execute() answers with (Immediately); null when unknown. */
 	ack: CarriedAck | null;
+	/** n8n already answered the delivery when it stored the execution (see answersAtEnqueue). */
+	answered: boolean;
 }
 
 /** The acknowledgement body (see DeliveryAck in the node). */
@@ -115,7 +172,7 @@ function readAck(raw: unknown): CarriedAck | null {
 export function readCarrier(item: Record<string, unknown>, outputs: number): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { output, key, respond, nonce, ack } = raw as Record<string, unknown>;
+	const { output, key, respond, nonce, ack, answered } = raw as Record<string, unknown>;
 	if (typeof output !== 'number' || !Number.isInteger(output) || output < 0 || output >= outputs) {
 		return null;
 	}
@@ -125,13 +182,15 @@ export function readCarrier(item: Record<string, unknown>, outputs: number): Car
 		respond: respond === 'lastNode' ? 'lastNode' : 'onReceived',
 		nonce: typeof nonce === 'string' ? nonce : '',
 		ack: readAck(ack),
+		answered: answered === true,
 	};
 }
 
 /**
- * Deliveries being run under "When the Workflow Finishes" in this process (memory key + NUL +
- * delivery key): a copy that arrives while the first is still running is refused with a
- * retryable status instead of running twice.
+ * Deliveries in flight in this process (memory key + NUL + delivery key): being run under "When
+ * the Workflow Finishes", or accepted under Immediately and not yet stored by n8n (see
+ * answersAtEnqueue). A copy that arrives meanwhile is refused with a retryable status (409)
+ * instead of running twice or being answered "duplicate" for a delivery that may still fail.
  */
 const inFlight = new Set<string>();
 

@@ -1,17 +1,20 @@
 import { oneNodeWorkflow } from '../../support/computed-outputs';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestFunctions,
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	IWebhookFunctions,
-	IWebhookResponseData,
+import {
+	resolveWebhookDescriptionField,
+	type ICredentialDataDecryptedObject,
+	type ICredentialTestFunctions,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type IWebhookDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
@@ -47,41 +50,51 @@ describe('description', () => {
 		expect(d.webhooks).toHaveLength(1);
 		const [hook] = d.webhooks!;
 		expect(hook).toMatchObject({ name: 'default', httpMethod: 'POST', path: 'webhook' });
-		// Reference: n8n's own expression evaluator (n8n-workflow) on the template strings, for
-		// the default parameters and for each option; n8n 2.x's native resolver must agree.
-		const resolvers = (
-			hook as unknown as Record<
-				symbol,
-				Record<
-					string,
-					{
-						template: string;
-						resolve: (p: Record<string, unknown>) => unknown;
-					}
-				>
-			>
-		)[Symbol.for('n8n.webhookDescriptionResolvers')];
+		// Reference: n8n's own expression evaluator (n8n-workflow) on the template strings (what
+		// n8n 1.x uses), and n8n-workflow 2.41's resolveWebhookDescriptionField (what n8n 2.x
+		// uses), for the default parameters and each option. They agree except on purpose for
+		// Immediately's responseMode: n8n 2.x answers onReceived after storing the execution, n8n
+		// 1.x before, so 1.x gets responseNode (the node answers from its execution); see respond.ts.
 		const expected = {
-			onReceived: { responseMode: 'responseNode', responseData: '' },
-			lastNode: { responseMode: 'lastNode', responseData: 'noData' },
+			onReceived: {
+				template: { responseMode: 'responseNode', responseData: '' },
+				native: { responseMode: 'onReceived', responseData: '' },
+			},
+			lastNode: {
+				template: { responseMode: 'lastNode', responseData: 'noData' },
+				native: { responseMode: 'lastNode', responseData: 'noData' },
+			},
 		};
 		for (const respond of [undefined, 'onReceived', 'lastNode'] as const) {
-			const parameters = respond === undefined ? {} : { respond };
-			const workflow = oneNodeWorkflow(
-				node,
-				'n8n-nodes-sbl.consentFlowTrigger',
-				parameters,
-				'Trigger',
-			);
-			const workflowNode = workflow.getNode('Trigger')!;
-			const want = expected[respond ?? 'onReceived'];
-			for (const field of ['responseMode', 'responseData'] as const) {
-				const template = (hook as unknown as Record<string, string>)[field];
-				expect(resolvers[field].template).toBe(template);
-				expect(
-					workflow.expression.getSimpleParameterValue(workflowNode, template, 'webhook', {}),
-				).toBe(want[field]);
-				expect(resolvers[field].resolve(workflowNode.parameters)).toBe(want[field]);
+			for (const extra of [{}, { rememberedDeliveries: '={{ 500 }}' }]) {
+				const parameters = { ...(respond === undefined ? {} : { respond }), ...extra };
+				const workflow = oneNodeWorkflow(
+					node,
+					'n8n-nodes-sbl.consentFlowTrigger',
+					parameters,
+					'Trigger',
+				);
+				const workflowNode = workflow.getNode('Trigger')!;
+				const want = expected[respond ?? 'onReceived'];
+				const dynamic = Object.keys(extra).length > 0;
+				for (const field of ['responseMode', 'responseData'] as const) {
+					const template = (hook as unknown as Record<string, string>)[field];
+					expect(
+						workflow.expression.getSimpleParameterValue(workflowNode, template, 'webhook', {}),
+					).toBe(want.template[field]);
+					const native = resolveWebhookDescriptionField(
+						workflowNode,
+						hook as unknown as IWebhookDescription,
+						field,
+					);
+					// With an expression among the parameters n8n 2.x evaluates the template too.
+					expect(native).toEqual(
+						dynamic ? { resolved: false } : { resolved: true, value: want.native[field] },
+					);
+				}
+				expect(answersAtEnqueue(workflowNode.parameters)).toBe(
+					!dynamic && (respond ?? 'onReceived') === 'onReceived',
+				);
 			}
 		}
 	});

@@ -54,6 +54,10 @@ export interface HarnessOptions {
 	deferExecutions?: boolean;
 	/** The credential's id (default: one per distinct credential data). */
 	credentialId?: string;
+	/** 2 (default): n8n 2.41, native description resolvers; 1: templates evaluated (n8n 1.x). */
+	n8nMajor?: 1 | 2;
+	/** Awaited where WorkflowRunner.run() stores the execution (after webhook() returned). */
+	beforeStore?: (delivery: HarnessDelivery) => Promise<void>;
 }
 
 export function startHarness(options: HarnessOptions): Promise<Harness>;

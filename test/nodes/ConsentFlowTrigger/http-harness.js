@@ -24,7 +24,7 @@
 
 const crypto = require('node:crypto');
 const http = require('node:http');
-const { NodeHelpers, Workflow } = require('n8n-workflow');
+const { NodeHelpers, Workflow, resolveWebhookDescriptionField } = require('n8n-workflow');
 
 const CREDENTIAL_TYPE = 'consentFlowWebhookSigningApi';
 
@@ -104,6 +104,8 @@ function returnJsonArray(data) {
  *   failWorkflow(outputs): true → the run counts as failed (for "When the Workflow Finishes")
  *   deferExecutions: answer (Immediately) before running the execution; drain() runs them
  *   storeFails(): true → n8n cannot store the execution (answers 500, nothing runs)
+ *   n8nMajor: 2 (default, n8n 2.41: native resolvers) or 1 (templates evaluated)
+ *   beforeStore(delivery): awaited where WorkflowRunner.run() stores the execution
  */
 async function startHarness(options) {
 	const {
@@ -117,6 +119,8 @@ async function startHarness(options) {
 		failWorkflow,
 		deferExecutions = false,
 		storeFails,
+		n8nMajor = 2,
+		beforeStore,
 	} = options;
 	const pending = [];
 	// Like a credential record: the node refers to it by id (one id per distinct credential data
@@ -225,6 +229,26 @@ async function startHarness(options) {
 			helpers: { returnJsonArray },
 		};
 
+		// The webhook description's response fields, read before the node's webhook() runs
+		// (executeWebhook → evaluateResponseOptions). n8n 2.41 resolves a field natively when it
+		// still carries the template of its resolver and no parameter holds an expression
+		// (n8n-workflow's resolveWebhookDescriptionField); n8n 1.x (n8nMajor: 1) ignores the
+		// resolvers and evaluates the template with its expression engine.
+		const description = node.description.webhooks.find((w) => w.name === 'default');
+		const field = (name, fallback) => {
+			const value = description[name];
+			if (n8nMajor >= 2) {
+				const native = resolveWebhookDescriptionField(workflowNode, description, name);
+				if (native.resolved) return native.value;
+			}
+			if (typeof value === 'string' && value.startsWith('=')) {
+				return workflow.expression.getSimpleParameterValue(workflowNode, value, mode, {});
+			}
+			return value === undefined ? fallback : value;
+		};
+		const responseMode = field('responseMode', 'onReceived');
+		const responseData = field('responseData', 'firstEntryJson');
+
 		const result = await node.webhook.call(context);
 		const record = { result, staticDataSaved: false, requestHeaders: req.headers };
 		deliveries.push(record);
@@ -278,18 +302,6 @@ async function startHarness(options) {
 			staticData: stored,
 		});
 
-		// The webhook description's response fields, as n8n 2.41 resolves them: natively when the
-		// field still carries the template of its resolver, else the literal value or n8n's default.
-		const description = node.description.webhooks.find((w) => w.name === 'default');
-		const resolvers = description[Symbol.for('n8n.webhookDescriptionResolvers')] || {};
-		const field = (name, fallback) => {
-			const value = description[name];
-			const resolver = resolvers[name];
-			if (resolver && resolver.template === value) return resolver.resolve(workflowNode.parameters);
-			return value === undefined ? fallback : value;
-		};
-		const responseMode = field('responseMode', 'onReceived');
-		const responseData = field('responseData', 'firstEntryJson');
 
 		// The execution (runMainProcess): static data is loaded again from the database, the start
 		// node's execute() (if it has one) runs with the webhook's items as its input, and n8n saves
@@ -348,6 +360,9 @@ async function startHarness(options) {
 			executions.push({ workflowData: outputs, requestHeaders: req.headers, failed });
 			return { outputs, failed };
 		};
+
+		// The moment WorkflowRunner.run() stores the execution (a test can hold a delivery here).
+		if (typeof beforeStore === 'function') await beforeStore(record);
 
 		// WorkflowRunner.run() throws (e.g. the database is locked): n8n answers 500 and no
 		// execution exists.

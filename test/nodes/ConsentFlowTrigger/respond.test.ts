@@ -16,7 +16,7 @@ import {
 	OUTPUT_NAMES,
 	UNRECOGNISED_INDEX,
 } from '../../../nodes/ConsentFlowTrigger/envelope';
-import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
+import { CARRIER, resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase } from './http-harness';
 import { envelope, nextId, postSigned } from './helpers';
 import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';
@@ -314,16 +314,102 @@ describe('one n8n: executions that run after later deliveries were accepted', ()
 });
 
 describe('Respond: Immediately, when n8n cannot store the execution', () => {
-	// n8n was told there is no webhook response; when run() then fails nothing answers.
-	it('no answer (the request is dropped) leaves no id behind: the service retry runs once, later copies are duplicates', async () => {
-		let failures = 1;
-		const h = await harness({ storeFails: () => failures-- > 0 });
-		const body = envelope('consent.accepted', { webhookId: nextId() });
-		await expect(postSigned(h.url, body)).rejects.toThrow();
-		expect(h.executions).toHaveLength(0);
-		const retry = await postSigned(h.url, body);
-		expect(retry.json).toMatchObject({ status: 'emitted' });
-		expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'duplicate' });
+	// n8n 2.x (native resolvers): response mode onReceived, answered after run() — which throws,
+	// so n8n answers 500 and the service retries. n8n 1.x: the node told n8n there is no webhook
+	// response (responseNode); when run() then fails nothing answers and the request is dropped.
+	it.each([2, 1] as const)(
+		'n8n %s.x: no 2xx answer leaves no id behind: the service retry runs once, later copies are duplicates',
+		async (n8nMajor) => {
+			let failures = 1;
+			const h = await harness({ n8nMajor, storeFails: () => failures-- > 0 });
+			const body = envelope('consent.accepted', { webhookId: nextId() });
+			if (n8nMajor === 2) {
+				expect((await postSigned(h.url, body)).status).toBe(500);
+			} else {
+				await expect(postSigned(h.url, body)).rejects.toThrow();
+			}
+			expect(h.executions).toHaveLength(0);
+			const retry = await postSigned(h.url, body);
+			expect(retry.json).toMatchObject({ status: 'emitted' });
+			expect((await postSigned(h.url, body)).json).toMatchObject({ status: 'duplicate' });
+			expect(h.executions).toHaveLength(1);
+		},
+	);
+});
+
+describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n stored its execution (issue 16)', () => {
+	// The restart hole measured in queue mode: a webhook process stopped between saving a
+	// delivery's id and storing its execution left the id in the database, and the retry was
+	// answered "duplicate" without a run. The harness holds delivery A where run() stores the
+	// execution while delivery B is answered (n8n saves static data with B's answer).
+	function savedKeys(db: { read(): Record<string, unknown> | null }): string[] {
+		const node = (db.read() ?? {})['node:Consent Flow Trigger'] as IDataObject | undefined;
+		return ((node?.[DEDUPE_KEY] as IDataObject | undefined)?.ids as string[] | undefined) ?? [];
+	}
+
+	it.each([2, 1] as const)(
+		'n8n %s.x: a delivery waiting to be stored is in the database only on 1.x; the process stopping there, a restarted process runs the retry on 2.x',
+		async (n8nMajor) => {
+			const db = createDatabase();
+			const [a, b] = [nextId(), nextId()];
+			const hold = deferred();
+			let stopping = false;
+			const first = await harness({
+				db,
+				n8nMajor,
+				beforeStore: async (delivery) => {
+					const ids = delivery.result?.workflowData?.flat().map((i) => i.json.webhookId);
+					if (ids?.includes(a)) await hold.promise;
+				},
+				storeFails: () => stopping,
+			});
+			const answerA = postSigned(first.url, envelope('consent.data', { webhookId: a })).catch(
+				(error: Error) => error,
+			);
+			while (first.deliveries.length < 1) await sleep(2);
+			expect((await postSigned(first.url, envelope('consent.data', { webhookId: b }))).json)
+				.toMatchObject({ status: 'emitted' });
+			const keys = savedKeys(db).join(' ');
+			expect(keys).toContain(b);
+			// n8n 1.x saves static data before it stores the execution: A's id is already there.
+			if (n8nMajor === 1) expect(keys).toContain(a);
+			else expect(keys).not.toContain(a);
+			// The process stops before A's execution is stored: A gets no 2xx.
+			stopping = true;
+			hold.resolve();
+			const lost = await answerA;
+			expect(lost instanceof Error || (lost as { status: number }).status >= 500).toBe(true);
+			if (n8nMajor === 1) return; // 1.x: the hole (A's retry would be a duplicate); not claimed
+			resetProcessMemory();
+			resetInFlight();
+			const restarted = await harness({ db, n8nMajor });
+			expect((await postSigned(restarted.url, envelope('consent.data', { webhookId: a }))).json)
+				.toMatchObject({ status: 'emitted' });
+			expect(restarted.executions).toHaveLength(1);
+			expect(savedKeys(db)).toEqual(expect.arrayContaining([a, b]));
+		},
+	);
+
+	it('a copy arriving while the first waits to be stored gets 409 "in-progress"; once the first is answered, copies are duplicates', async () => {
+		const id = nextId();
+		const hold = deferred();
+		let held = false;
+		const h = await harness({
+			beforeStore: async () => {
+				if (held) return;
+				held = true;
+				await hold.promise;
+			},
+		});
+		const first = postSigned(h.url, envelope('consent.expired', { webhookId: id }));
+		while (!held) await sleep(2);
+		const copy = await postSigned(h.url, envelope('consent.expired', { webhookId: id }));
+		expect(copy.status).toBe(409);
+		expect(copy.json).toMatchObject({ status: 'in-progress' });
+		hold.resolve();
+		expect((await first).json).toMatchObject({ status: 'emitted' });
+		expect((await postSigned(h.url, envelope('consent.expired', { webhookId: id }))).json)
+			.toMatchObject({ status: 'duplicate' });
 		expect(h.executions).toHaveLength(1);
 	});
 });

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
 import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
+import { resetInFlight, resetNativeResolution } from '../../../nodes/ConsentFlowTrigger/respond';
 import { OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
 import { startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY } from './helpers';
@@ -20,6 +20,7 @@ export function useTriggerHarness(): (options?: Partial<HarnessOptions>) => Prom
 		resetProcessMemory();
 		resetInFlight();
 		resetCredentialCache();
+		resetNativeResolution();
 	});
 	afterEach(async () => {
 		while (open.length > 0) await open.pop()!.close();
