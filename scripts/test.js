@@ -29,7 +29,7 @@ let passed = 0;
 let failed = 0;
 let ok = true;
 
-function jest(label, projects, extraArgs = []) {
+function jest(label, projects, extraArgs = [], extraEnv = {}) {
 	const out = path.join(os.tmpdir(), `sbl-jest-${process.pid}-${label}.json`);
 	const good = run(label, bin('jest'), [
 		'--selectProjects',
@@ -37,7 +37,7 @@ function jest(label, projects, extraArgs = []) {
 		'--json',
 		`--outputFile=${out}`,
 		...extraArgs,
-	]);
+	], extraEnv);
 	let counted = false;
 	try {
 		const result = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -63,6 +63,9 @@ if (want('build') || want('e2e') || want('scan')) ok = run('build', 'npm', ['run
 if (want('scan')) ok = run('scan', process.execPath, ['scripts/scan.mjs']) && ok;
 const fast = ['unit', 'simulator'].filter(want);
 if (fast.length) jest('fast', fast);
+// The trigger's tests again with the n8n-like harness following n8n 1.x (the node answers from its
+// execution; on 2.x n8n answers once it stored the execution): both paths stay covered.
+if (want('unit')) jest('trigger-as-n8n-1', ['unit'], ['test/nodes/ConsentFlowTrigger'], { SBL_HARNESS_N8N: '1' });
 if (want('e2e')) jest('e2e', ['e2e'], ['--runInBand']);
 
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -13,7 +13,13 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { unauthorized, verifiedDelivery, type ResponseLike } from './verify';
+import {
+	serverClosing,
+	shuttingDown,
+	unauthorized,
+	verifiedDelivery,
+	type ResponseLike,
+} from './verify';
 import { randomBytes } from 'crypto';
 
 import {
@@ -233,6 +239,9 @@ export class ConsentFlowTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject() as unknown as ResponseLike;
+		// A stopping process takes nothing new: whatever it accepted now might be cut off between
+		// n8n storing the execution and the answer (and then run again on the retry).
+		if (serverClosing(this.getRequestObject())) return shuttingDown(res);
 
 		// 1. Verify. Everything fails closed: no secret, no header, unreadable body or a wrong
 		//    signature is answered 401 and nothing runs (verify.ts, shared with Create and Wait).

@@ -24,6 +24,7 @@ export interface ResponseLike {
 	statusCode?: number;
 	writableFinished?: boolean;
 	once?(event: 'close', listener: () => void): unknown;
+	setHeader?(name: string, value: string): unknown;
 }
 
 export async function readRawBody(req: RequestLike): Promise<Buffer | undefined> {
@@ -43,6 +44,33 @@ export async function readRawBody(req: RequestLike): Promise<Buffer | undefined>
 
 export function unauthorized(res: ResponseLike): IWebhookResponseData {
 	res.status(401).send('Unauthorized').end();
+	return { noWebhookResponse: true };
+}
+
+/**
+ * Whether the HTTP server that accepted this request has stopped listening: n8n closes it first
+ * when the process is told to stop (SIGTERM), while requests on connections already open (HTTP
+ * keep-alive) still arrive. Node sets `socket.server` on every connection a `net.Server`
+ * accepted, and `server.listening` is false once `close()` was called.
+ */
+export function serverClosing(req: unknown): boolean {
+	const socket = (req as { socket?: { server?: unknown } } | null | undefined)?.socket;
+	const server = socket?.server as { listening?: unknown } | null | undefined;
+	return typeof server === 'object' && server !== null && server.listening === false;
+}
+
+/**
+ * The answer to a delivery that reaches a stopping process: 503, retry (on a new connection, so
+ * at another process or the restarted one). Nothing is remembered or started.
+ */
+export function shuttingDown(res: ResponseLike): IWebhookResponseData {
+	res.setHeader?.('retry-after', '1');
+	res.setHeader?.('connection', 'close');
+	res.status(503).json({
+		received: false,
+		status: 'shutting-down',
+		message: 'This n8n process is stopping and did not take the delivery. Send it again.',
+	});
 	return { noWebhookResponse: true };
 }
 

@@ -26,12 +26,16 @@ export interface Harness {
 		failed: boolean;
 	}>;
 	deliveries: HarnessDelivery[];
+	/** Requests whose headers arrived (the body may still be on its way). */
+	readonly requestsStarted: number;
 	/** How many times the node called getCredentials (n8n reads and decrypts each time). */
 	readonly credentialReads: number;
 	/** Executions deferred and not run yet. */
 	readonly pendingExecutions: number;
 	/** Runs the executions deferred so far (deferExecutions), in arrival order. */
 	drain(): Promise<void>;
+	/** Stops listening as n8n does first on SIGTERM (open connections stay, new ones are refused). */
+	stopListening(): void;
 	close(): Promise<void>;
 }
 

@@ -119,7 +119,8 @@ async function startHarness(options) {
 		failWorkflow,
 		deferExecutions = false,
 		storeFails,
-		n8nMajor = 2,
+		// SBL_HARNESS_N8N=1 runs every harness test as n8n 1.x (`npm run test:harness-v1`).
+		n8nMajor = Number(process.env.SBL_HARNESS_N8N) === 1 ? 1 : 2,
 		beforeStore,
 	} = options;
 	const pending = [];
@@ -137,7 +138,9 @@ async function startHarness(options) {
 	const probe = createNode();
 	const nodeTypeName = `n8n-nodes-sbl.${probe.description.name}`;
 
+	let requestsStarted = 0;
 	const server = http.createServer((req, res) => {
+		requestsStarted += 1;
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -196,6 +199,7 @@ async function startHarness(options) {
 			query: {},
 			params: {},
 			rawBody: provideRawBody ? raw : undefined,
+			socket: req.socket,
 			async readRawBody() {
 				request.rawBody = raw;
 			},
@@ -424,6 +428,10 @@ async function startHarness(options) {
 		db,
 		executions,
 		deliveries,
+		/** Requests whose headers arrived (the body may still be on its way). */
+		get requestsStarted() {
+			return requestsStarted;
+		},
 		get credentialReads() {
 			return credentialReads;
 		},
@@ -433,6 +441,10 @@ async function startHarness(options) {
 		/** Runs the executions deferred so far (deferExecutions), in arrival order. */
 		async drain() {
 			while (pending.length) await pending.shift()();
+		},
+		/** Stops listening as n8n does first on SIGTERM (open connections stay, new ones are refused). */
+		stopListening() {
+			server.close();
 		},
 		async close() {
 			server.closeAllConnections();

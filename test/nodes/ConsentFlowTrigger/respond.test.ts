@@ -18,7 +18,9 @@ import {
 } from '../../../nodes/ConsentFlowTrigger/envelope';
 import { CARRIER, resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase } from './http-harness';
-import { envelope, nextId, postSigned } from './helpers';
+import { request } from 'undici';
+
+import { envelope, nextId, postSigned, sign } from './helpers';
 import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';
 
 const harness = useTriggerHarness();
@@ -395,6 +397,7 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 		const hold = deferred();
 		let held = false;
 		const h = await harness({
+			n8nMajor: 2,
 			beforeStore: async () => {
 				if (held) return;
 				held = true;
@@ -412,4 +415,48 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 			.toMatchObject({ status: 'duplicate' });
 		expect(h.executions).toHaveLength(1);
 	});
+});
+
+describe('a stopping process takes nothing new (issue 16)', () => {
+	// Node's http server: close() stops listening, connections with a request under way stay open
+	// and their requests still reach the handler — n8n calls close() first on SIGTERM. A delivery
+	// whose body is still arriving when the server closes is answered 503, on a connection the
+	// server then closes, and leaves nothing behind.
+	it.each([2, 1] as const)(
+		'n8n %s.x: a delivery completing after the server stopped listening gets 503 "shutting-down" and Connection: close; the retry at the restarted process runs',
+		async (n8nMajor) => {
+			const db = createDatabase();
+			const h = await harness({ db, n8nMajor });
+			const webhookId = nextId();
+			const body = Buffer.from(envelope('consent.accepted', { webhookId }));
+			async function* twoParts(): AsyncGenerator<Buffer> {
+				yield body.subarray(0, 10);
+				while (h.requestsStarted < 1) await sleep(2);
+				h.stopListening();
+				yield body.subarray(10);
+			}
+			const response = await request(h.url, {
+				method: 'POST',
+				body: twoParts(),
+				headers: {
+					'content-type': 'application/json',
+					'content-length': String(body.length),
+					'x-acme-sbl-signature': sign(body),
+				},
+			});
+			const json = (await response.body.json()) as IDataObject;
+			expect(response.statusCode).toBe(503);
+			expect(response.headers.connection).toBe('close');
+			expect(response.headers['retry-after']).toBe('1');
+			expect(json).toMatchObject({ received: false, status: 'shutting-down' });
+			expect(h.executions).toHaveLength(0);
+			expect(db.staticData).toBeNull();
+
+			resetProcessMemory();
+			resetInFlight();
+			const restarted = await harness({ db, n8nMajor });
+			expect((await postSigned(restarted.url, body)).json).toMatchObject({ status: 'emitted' });
+			expect(restarted.executions).toHaveLength(1);
+		},
+	);
 });
