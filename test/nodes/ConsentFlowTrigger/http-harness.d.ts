@@ -67,3 +67,11 @@ export interface HarnessOptions {
 export function startHarness(options: HarnessOptions): Promise<Harness>;
 export function createDatabase(initial?: Record<string, unknown> | null): HarnessDatabase;
 export const CREDENTIAL_TYPE: string;
+
+export function postInTwoParts(
+	url: string,
+	body: Buffer,
+	headers: Record<string, string>,
+	between: () => Promise<void>,
+	split?: number,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: unknown }>;

@@ -453,4 +453,32 @@ async function startHarness(options) {
 	};
 }
 
-module.exports = { startHarness, createDatabase, CREDENTIAL_TYPE };
+/**
+ * POSTs `body` over real HTTP in two parts: the first `split` bytes, then — after `between()` —
+ * the rest (n8n, like this harness, reads the whole body before the node runs). Returns
+ * { status, headers, json }.
+ */
+async function postInTwoParts(url, body, headers, between, split = 10) {
+	const { request } = require('undici');
+	const { Readable } = require('node:stream');
+	async function* parts() {
+		yield body.subarray(0, split);
+		await between();
+		yield body.subarray(split);
+	}
+	const response = await request(url, {
+		method: 'POST',
+		body: Readable.from(parts()),
+		headers: { 'content-length': String(body.length), ...headers },
+	});
+	const text = await response.body.text();
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { status: response.statusCode, headers: response.headers, json };
+}
+
+module.exports = { startHarness, createDatabase, postInTwoParts, CREDENTIAL_TYPE };

@@ -17,9 +17,7 @@ import {
 	UNRECOGNISED_INDEX,
 } from '../../../nodes/ConsentFlowTrigger/envelope';
 import { CARRIER, resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
-import { createDatabase } from './http-harness';
-import { request } from 'undici';
-
+import { createDatabase, postInTwoParts } from './http-harness';
 import { envelope, nextId, postSigned, sign } from './helpers';
 import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';
 
@@ -429,26 +427,19 @@ describe('a stopping process takes nothing new (issue 16)', () => {
 			const h = await harness({ db, n8nMajor });
 			const webhookId = nextId();
 			const body = Buffer.from(envelope('consent.accepted', { webhookId }));
-			async function* twoParts(): AsyncGenerator<Buffer> {
-				yield body.subarray(0, 10);
-				while (h.requestsStarted < 1) await sleep(2);
-				h.stopListening();
-				yield body.subarray(10);
-			}
-			const response = await request(h.url, {
-				method: 'POST',
-				body: twoParts(),
-				headers: {
-					'content-type': 'application/json',
-					'content-length': String(body.length),
-					'x-acme-sbl-signature': sign(body),
+			const response = await postInTwoParts(
+				h.url,
+				body,
+				{ 'content-type': 'application/json', 'x-acme-sbl-signature': sign(body) },
+				async () => {
+					while (h.requestsStarted < 1) await sleep(2);
+					h.stopListening();
 				},
-			});
-			const json = (await response.body.json()) as IDataObject;
-			expect(response.statusCode).toBe(503);
+			);
+			expect(response.status).toBe(503);
 			expect(response.headers.connection).toBe('close');
 			expect(response.headers['retry-after']).toBe('1');
-			expect(json).toMatchObject({ received: false, status: 'shutting-down' });
+			expect(response.json).toMatchObject({ received: false, status: 'shutting-down' });
 			expect(h.executions).toHaveLength(0);
 			expect(db.staticData).toBeNull();
 
