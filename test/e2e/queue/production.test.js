@@ -182,7 +182,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		const built = {
 			// Remembered Deliveries a little above the 1,000 resent: under 16 concurrent senders the
 			// order of acceptance differs from the order sent at the edge of what is remembered.
-			trigger: triggerWf('queue trigger', { rememberedDeliveries: 1200 }),
+			trigger: triggerWf('queue trigger', { rememberedDeliveries: Number(process.env.SBL_QUEUE_REMEMBERED || 1200) }),
 			atLeastOnce: triggerWf('queue trigger at-least-once', { respond: 'lastNode' }, flakyNode),
 			bare: builtIn('bare'),
 			header: builtIn('header', true),
@@ -270,6 +270,8 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		const { v } = await check(wf.trigger, deliveries, records, { atLeast: FAULT_LOAD });
 		report.webhookRestart = {
 			deliveries: deliveries.length,
+			// attempts the stopping process answered 503 "shutting-down" (sent again elsewhere)
+			answered503: records.flatMap((r) => r.attempts).filter((a) => a.status === 503).length,
 			lost: v.lost.length,
 			answeredWithoutExecution: v.withoutExecution.length,
 			twice: v.twice.length,
@@ -294,6 +296,8 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		const { v } = await check(wf.trigger, deliveries, records, { atLeast: FAULT_LOAD });
 		report.webhookRestartTwoProcesses = {
 			deliveries: deliveries.length,
+			// attempts the stopping process answered 503 "shutting-down" (sent again elsewhere)
+			answered503: records.flatMap((r) => r.attempts).filter((a) => a.status === 503).length,
 			lost: v.lost.length,
 			answeredWithoutExecution: v.withoutExecution.length,
 			twice: v.twice.length,
