@@ -296,10 +296,12 @@ export class ConsentFlowTrigger implements INodeType {
 		}
 
 		// 6. Duplicate suppression on the exact key of the id (deliveries without one are always
-		//    emitted). Immediately: the id is remembered now, in the process and in static data,
-		//    which n8n saves before it creates the execution. When the Workflow Finishes: only
-		//    checked now, remembered once n8n answered 2xx; a copy arriving while the first still
-		//    runs gets 409 (retryable).
+		//    emitted). Immediately on n8n 2.x: only checked now, remembered (in the process and in
+		//    static data) when n8n reads webhookResponse after storing the execution; a copy
+		//    arriving meanwhile gets 409. Immediately otherwise (n8n 1.x): remembered now, in the
+		//    process and in static data, which n8n saves before it creates the execution. When the
+		//    Workflow Finishes: only checked now, remembered once n8n answered 2xx; a copy arriving
+		//    while the first still runs gets 409 (retryable).
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		// n8n 2.x answers Immediately itself once the execution is stored (see respond.ts).
 		const atEnqueue =
@@ -402,10 +404,11 @@ export class ConsentFlowTrigger implements INodeType {
 
 	/**
 	 * Runs as the first step of the execution (on a worker in queue mode): puts each delivery on
-	 * its event's output and, under "Immediately", answers the delivery (sendResponse): 200 once
-	 * the execution exists and has started. A copy of a delivery that another copy already
-	 * claimed in this process (two webhook processes each accepted one, and both executions came
-	 * to this worker) is answered "duplicate" and not emitted.
+	 * its event's output and, under "Immediately" where n8n did not answer already (n8n 1.x; see
+	 * respond.ts), answers the delivery (sendResponse): 200 once the execution exists and has
+	 * started. A copy of a delivery that another copy already claimed in this process (two
+	 * webhook processes each accepted one, and both executions came to this worker) is not
+	 * emitted (and, where this step answers, answered "duplicate").
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		// The outputs as n8n computed them for this node (CONFIGURED_OUTPUTS): each delivery goes to
