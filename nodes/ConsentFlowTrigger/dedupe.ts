@@ -16,7 +16,7 @@
  * (`__dataChanged`) lives on the root object only. A child object or array that was *added*
  * during the request is a plain object, so mutating it later does not set the flag; an
  * assignment to a key of the node's own (observable) static data object always does. See
- * the trigger node for why the flag alone is not enough in n8n 2.x webhooks, and how the
+ * respond.ts for why the flag alone is not enough in n8n 2.x webhooks, and how the
  * node makes n8n save it.
  */
 
