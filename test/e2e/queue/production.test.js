@@ -261,7 +261,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		report.redelivery = { resent: again.length, newExecutions: 0, restartMs: restart.ms };
 	}, 900000);
 
-	test(`faults: the webhook process restarted (SIGTERM) after 30% of ${FAULT_LOAD} deliveries sent to it → every delivery answered 2xx has exactly one successful execution (none answered "duplicate" without a run)`, async () => {
+	test(`faults: the webhook process restarted (SIGTERM) after 30% of ${FAULT_LOAD} deliveries sent to it → every delivery answered 2xx ran (none answered "duplicate" without a run); twice is counted`, async () => {
 		const pool = D.signedDeliveries({ count: FAULT_LOAD * 10, secret, tag: tag() });
 		const { sent: deliveries, records } = await sendWithFault(pool, FAULT_LOAD, { urls: wf.trigger.urls.slice(0, 1), concurrency: SENDERS, retry: { maxAttempts: 14, backoffMs: 250 } }, () =>
 			ctx.topology.restartWebhook(0, { signal: 'SIGTERM' }),
@@ -278,13 +278,14 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 			retried: records.filter((r) => r.attempts.length > 1).length,
 		};
 		log(`webhook restart: ${JSON.stringify(report.webhookRestart)}`);
-		// Every delivery answered "emitted" ran, once; and no id is answered "duplicate" without a
-		// run — before issue 16's change the stopping process could save an id it never enqueued
-		// (2 of 602, 3 of 666, 15 of 634 in runs of 2026-11-23/24). On n8n 2.x ids are saved only
-		// once n8n stored the execution.
+		// Every delivery answered "emitted" ran; and no id is answered "duplicate" without a run —
+		// before issue 16's change the stopping process could save an id it never enqueued (2 of
+		// 602, 3 of 666, 15 of 634 in runs of 2026-11-23/24). On n8n 2.x ids are saved only once n8n
+		// stored the execution. Twice is counted, not asserted: a delivery queued just before the
+		// process exited, whose answer never left it, is run again on the service's retry (7 of 666
+		// in one run, 0 in four others).
 		expect(v.lost).toEqual([]);
 		expect(v.withoutExecution).toEqual([]);
-		expect(v.twice).toEqual([]);
 	}, 900000);
 
 	test(`faults: one of two webhook processes restarted (SIGTERM) after 30% of ${FAULT_LOAD} deliveries spread over both → every delivery answered 2xx ran (none answered "duplicate" without a run); twice is counted`, async () => {
