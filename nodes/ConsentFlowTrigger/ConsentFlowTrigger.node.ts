@@ -303,60 +303,71 @@ export class ConsentFlowTrigger implements INodeType {
 		//    Workflow Finishes: only checked now, remembered once n8n answered 2xx; a copy arriving
 		//    while the first still runs gets 409 (retryable).
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
+		const node = this.getNode();
 		// n8n 2.x answers Immediately itself once the execution is stored (see respond.ts).
 		const atEnqueue =
-			respond === 'onReceived' &&
-			answersAtEnqueue(this.getNode().parameters as Record<string, unknown>);
+			respond === 'onReceived' && answersAtEnqueue(node.parameters as Record<string, unknown>);
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
 		const deliveryKey = ignoreDuplicates ? delivery.deliveryKey : null;
+		// A test URL ('manual' mode) has its own memory in the process and never touches static
+		// data (n8n does not save it for test webhooks): what is tried on a test URL does not
+		// block the Production URL, nor the other way round.
 		const testUrl = this.getMode() === 'manual';
-		const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, this.getNode().name);
-		const remembered = this.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
-		const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
+		const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, node.name);
+		// Immediately on n8n 2.x: what the webhookResponse getter does once n8n stored the execution.
+		let recordAtEnqueue: (() => void) | undefined;
 		if (deliveryKey !== null) {
-			if (atEnqueue || respond === 'lastNode') {
-				// One copy at a time per process: a copy arriving while the first is not yet
-				// stored (Immediately) or still running (When the Workflow Finishes) gets a 409.
-				const seen = recordDeliveryShared(
-					memoryKey,
-					staticData?.[DEDUPE_KEY],
-					deliveryKey,
-					remembered,
-					false,
-				);
-				if (seen.duplicate) return { webhookResponse: ack('duplicate') };
-				if (!beginInFlight(memoryKey, deliveryKey)) {
-					res.status(409).json(ack('in-progress'));
-					return { noWebhookResponse: true };
-				}
-				res.once?.('close', () => {
-					endInFlight(memoryKey, deliveryKey);
-					const code = res.statusCode ?? 0;
-					const answered = res.writableFinished === true && code >= 200 && code < 300;
-					if (respond === 'lastNode') {
-						if (answered) recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
-					} else if (!answered) {
-						forgetDelivery(memoryKey, deliveryKey);
-					}
-				});
-			} else {
-				const decision = recordDeliveryShared(
-					memoryKey,
-					staticData?.[DEDUPE_KEY],
-					deliveryKey,
-					remembered,
-				);
-				if (decision.duplicate) return { webhookResponse: ack('duplicate') };
-				if (staticData) staticData[DEDUPE_KEY] = decision.state as unknown as IDataObject;
-				res.once?.('close', () => {
-					const code = res.statusCode ?? 0;
-					if (res.writableFinished !== true || code < 200 || code >= 300) {
-						forgetDelivery(memoryKey, deliveryKey);
-					}
-				});
+			const remembered = this.getNodeParameter(
+				'rememberedDeliveries',
+				DEFAULT_REMEMBERED,
+			) as number;
+			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
+			// Immediately on n8n 1.x records the id now; the others only check it now.
+			const checkOnly = atEnqueue || respond === 'lastNode';
+			const decision = recordDeliveryShared(
+				memoryKey,
+				staticData?.[DEDUPE_KEY],
+				deliveryKey,
+				remembered,
+				!checkOnly,
+			);
+			if (decision.duplicate) return { webhookResponse: ack('duplicate') };
+			// One copy at a time per process: a copy arriving while the first is not yet stored
+			// (Immediately on n8n 2.x) or still running (When the Workflow Finishes) gets a 409.
+			if (checkOnly && !beginInFlight(memoryKey, deliveryKey)) {
+				res.status(409).json(ack('in-progress'));
+				return { noWebhookResponse: true };
 			}
+			// Assigning (even the same object again) to a key of the node's observable static data
+			// sets n8n's change flag; the object is shared by all requests of this process, so
+			// every save carries every id this process has seen. (When the Workflow Finishes, and
+			// Immediately on n8n 2.x: the ids remembered after earlier 2xx answers — never this
+			// one, which is not remembered yet.)
+			const remember = (state: unknown) => {
+				if (staticData) staticData[DEDUPE_KEY] = state as IDataObject;
+			};
+			remember(decision.state);
+			if (atEnqueue) {
+				recordAtEnqueue = () =>
+					remember(recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered).state);
+			}
+			res.once?.('close', () => {
+				if (checkOnly) endInFlight(memoryKey, deliveryKey);
+				// Whether the 2xx answer really went out (not on a dropped connection).
+				const code = res.statusCode ?? 0;
+				const answered = res.writableFinished === true && code >= 200 && code < 300;
+				if (respond === 'lastNode') {
+					if (answered) recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+				} else if (!answered) {
+					// Immediately, not answered 2xx (n8n could not store the execution): forgotten
+					// again, so that the service's retry runs.
+					forgetDelivery(memoryKey, deliveryKey);
+				}
+			});
 		}
 
+		// 7. Emit. All items go on the node's first input with their output and key beside the
+		//    json (see respond.ts); execute() puts each on its event's output.
 		const json =
 			delivery.kind === 'event'
 				? eventItem(delivery, receivedAt)
@@ -372,6 +383,8 @@ export class ConsentFlowTrigger implements INodeType {
 			ack: { ...ack('emitted'), status: 'emitted' },
 			answered: atEnqueue,
 		};
+		// This copy owns its key in this process: execute() in the same process (one n8n) then
+		// knows it from a copy that another process let through.
 		if (deliveryKey !== null && respond === 'onReceived') {
 			ownDelivery(memoryKey, deliveryKey, carrier.nonce);
 		}
@@ -382,22 +395,21 @@ export class ConsentFlowTrigger implements INodeType {
 
 		if (atEnqueue) {
 			// n8n reads webhookResponse once it has stored (queued) the execution, then saves
-			// static data and answers: the id is recorded then, and only then.
+			// static data and answers: the id is recorded then, and only then (once).
 			const result: IWebhookResponseData = { workflowData: [[item]] };
-			let recorded = false;
 			Object.defineProperty(result, 'webhookResponse', {
 				enumerable: true,
 				get: () => {
-					if (!recorded && deliveryKey !== null) {
-						recorded = true;
-						const { state } = recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
-						if (staticData) staticData[DEDUPE_KEY] = state as unknown as IDataObject;
-					}
+					recordAtEnqueue?.();
+					recordAtEnqueue = undefined;
 					return carrier.ack;
 				},
 			});
 			return result;
 		}
+		// Immediately on n8n 1.x: `noWebhookResponse` makes n8n save static data now and leave the
+		// answer to execute() (sendResponse). When the Workflow Finishes: n8n answers after the run
+		// (200, or 500 when it failed).
 		if (respond === 'onReceived') return { workflowData: [[item]], noWebhookResponse: true };
 		return { workflowData: [[item]] };
 	}

@@ -84,12 +84,18 @@ export function resetNativeResolution(): void {
 	nativeResolution = false;
 }
 
-/** Whether a parameter value holds an expression or a resource locator (n8n-workflow's rule). */
+/**
+ * Whether a parameter value holds an expression or a resource locator: n8n-workflow 2.x's
+ * `containsDynamicValue` (behind `nodeParametersAreStatic`), copied because the n8n-workflow a
+ * community node resolves is not guaranteed to be the host's, and n8n 1.x has no such export.
+ * A resource locator is any object with `mode`, `value` and `__rl` keys (`isResourceLocatorValue`).
+ * test/nodes/ConsentFlowTrigger/answers-at-enqueue.property.test.ts holds it to n8n's own.
+ */
 function isDynamic(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(isDynamic);
 	if (value !== null && typeof value === 'object') {
-		if ((value as Record<string, unknown>).__rl === true) return true;
+		if ('mode' in value && 'value' in value && '__rl' in value) return true;
 		return Object.keys(value).some((key) => isDynamic((value as Record<string, unknown>)[key]));
 	}
 	return false;

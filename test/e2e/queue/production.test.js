@@ -203,6 +203,19 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 	const tag = () => `q${crypto.randomBytes(3).toString('hex')}`;
 	let loadDeliveries = [];
 
+	/** The figures of a webhook-restart test, for the report. */
+	function restartFigures(deliveries, records, v) {
+		return {
+			deliveries: deliveries.length,
+			// attempts the stopping process answered 503 "shutting-down" (sent again elsewhere)
+			answered503: records.flatMap((r) => r.attempts).filter((a) => a.status === 503).length,
+			lost: v.lost.length,
+			answeredWithoutExecution: v.withoutExecution.length,
+			twice: v.twice.length,
+			retried: records.filter((r) => r.attempts.length > 1).length,
+		};
+	}
+
 	async function check(workflow, deliveries, records, { atLeast } = {}) {
 		const counts = await settle(ctx.topology, workflow.id, { atLeast });
 		const executions = await executionsFromDb(ctx.topology, workflow.id);
@@ -268,15 +281,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		);
 		expect(records.filter((r) => !r.ok).length).toBe(0);
 		const { v } = await check(wf.trigger, deliveries, records, { atLeast: FAULT_LOAD });
-		report.webhookRestart = {
-			deliveries: deliveries.length,
-			// attempts the stopping process answered 503 "shutting-down" (sent again elsewhere)
-			answered503: records.flatMap((r) => r.attempts).filter((a) => a.status === 503).length,
-			lost: v.lost.length,
-			answeredWithoutExecution: v.withoutExecution.length,
-			twice: v.twice.length,
-			retried: records.filter((r) => r.attempts.length > 1).length,
-		};
+		report.webhookRestart = restartFigures(deliveries, records, v);
 		log(`webhook restart: ${JSON.stringify(report.webhookRestart)}`);
 		// Every delivery answered "emitted" ran; and no id is answered "duplicate" without a run —
 		// before issue 16's change the stopping process could save an id it never enqueued (2 of
@@ -295,15 +300,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		);
 		expect(records.filter((r) => !r.ok).length).toBe(0);
 		const { v } = await check(wf.trigger, deliveries, records, { atLeast: FAULT_LOAD });
-		report.webhookRestartTwoProcesses = {
-			deliveries: deliveries.length,
-			// attempts the stopping process answered 503 "shutting-down" (sent again elsewhere)
-			answered503: records.flatMap((r) => r.attempts).filter((a) => a.status === 503).length,
-			lost: v.lost.length,
-			answeredWithoutExecution: v.withoutExecution.length,
-			twice: v.twice.length,
-			retried: records.filter((r) => r.attempts.length > 1).length,
-		};
+		report.webhookRestartTwoProcesses = restartFigures(deliveries, records, v);
 		log(`webhook restart, two processes: ${JSON.stringify(report.webhookRestartTwoProcesses)}`);
 		// Before issue 16's change a delivery whose id the stopping process saved but never
 		// enqueued was answered "duplicate" by the other process on retry (8 of 346 in one run).

@@ -119,7 +119,7 @@ async function startHarness(options) {
 		failWorkflow,
 		deferExecutions = false,
 		storeFails,
-		// SBL_HARNESS_N8N=1 runs every harness test as n8n 1.x (`npm run test:harness-v1`).
+		// SBL_HARNESS_N8N=1 runs every harness test as n8n 1.x (npm test's "trigger-as-n8n-1" step).
 		n8nMajor = Number(process.env.SBL_HARNESS_N8N) === 1 ? 1 : 2,
 		beforeStore,
 	} = options;
@@ -305,7 +305,6 @@ async function startHarness(options) {
 			nodeTypes,
 			staticData: stored,
 		});
-
 
 		// The execution (runMainProcess): static data is loaded again from the database, the start
 		// node's execute() (if it has one) runs with the webhook's items as its input, and n8n saves
