@@ -7,6 +7,11 @@ const { versions, useN8n, simRequests, simMark, simConfig } = require('./lib/sui
 const W = require('./lib/workflows');
 const { consentCredential, estimateCredential } = require('./lib/scenarios');
 
+// Each test runs a workflow in a real n8n; jest's default 5 s was too short once for the first
+// run on a freshly started n8n 1.123 on a busy machine (clean-clone run at d4d30ca). Time budget
+// only: no assertion changes.
+jest.setTimeout(60000);
+
 const TYPE = 'consentFlowOAuth2Api';
 const TOKEN_PATH = (realm) => `/auth/realms/${realm}/protocol/openid-connect/token`;
 
