@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { daysInMonth } from './dates';
 import { validateOrganizationNumber } from './identifiers';
+import { maskIdentityNumbers } from './personal';
 
 export type Check<T> =
 	| { value: T; error?: undefined }
@@ -103,17 +104,24 @@ export class Fields {
 
 // ---- pure checks shared by both nodes -------------------------------------------------------
 
-/** A short, quoted rendering of a rejected value for messages. */
+/**
+ * A short, quoted rendering of a rejected value for messages. Anything that may be an identity
+ * number (10+ digits: a number mapped as a number loses its leading zero) is masked before the
+ * cut, so a value mapped into the wrong field is never printed whole.
+ */
 export function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
-	if (typeof value === 'number') return String(value);
 	let text: string;
-	try {
-		text = JSON.stringify(value) ?? String(value);
-	} catch {
-		text = String(value);
+	if (typeof value === 'number') text = String(value);
+	else {
+		try {
+			text = JSON.stringify(value) ?? String(value);
+		} catch {
+			text = String(value);
+		}
 	}
+	text = maskIdentityNumbers(text, true);
 	return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 

@@ -137,6 +137,48 @@ describe('faults', () => {
 		expect((await market()).status).toBe(200);
 	});
 
+	test('echo: body and headers are templates filled with what the request carried; the log still hides the token', async () => {
+		const t = await token(sim, 'consent');
+		await addFault({
+			status: 400,
+			body: '{"message":"gateway rejected {{authorization}}","detail":"{{token}}","who":"{{body.nationalId}} {{body.lastName}}","none":"{{body.missing}}"}',
+			headers: { 'x-echo': '{{token}}' },
+			match: { method: 'POST' },
+		});
+		const flow = flowBody();
+		const res = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: t, json: flow });
+		expect(res.status).toBe(400);
+		expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+		expect(res.body).toEqual({
+			message: `gateway rejected Bearer ${t}`,
+			detail: t,
+			who: `${flow.nationalId} ${flow.lastName}`,
+			none: '',
+		});
+		expect(res.headers.get('x-echo')).toBe(t);
+		const log = await requests();
+		expect(JSON.stringify(log)).not.toContain(t);
+
+		await addFault({ status: 500, body: '<html><body>{{rawBody}}</body></html>', contentType: 'text/html' });
+		const html = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: t, json: flow });
+		expect(html.status).toBe(500);
+		expect(html.headers.get('content-type')).toBe('text/html');
+		expect(html.text).toBe(`<html><body>${JSON.stringify(flow)}</body></html>`);
+
+		await addFault({ status: 502, body: 'plain {{token}}' });
+		const plain = await call(`${sim.consentBaseUrl}/api/resource`, { token: t });
+		expect(plain.headers.get('content-type')).toMatch(/^text\/plain/);
+		expect(plain.text).toBe(`plain ${t}`);
+	});
+
+	test('echo faults are checked: body must be a string with a status, headers strings', async () => {
+		expect((await addFault({ body: 'x' })).status).toBe(400);
+		expect((await addFault({ status: 500, body: 42 })).status).toBe(400);
+		expect((await addFault({ status: 500, headers: { a: 1 } })).status).toBe(400);
+		expect((await addFault({ status: 500, contentType: 'text/html' })).status).toBe(400);
+		expect((await control(sim, '/faults')).body.faults).toEqual([]);
+	});
+
 	test('control requests are neither faulted nor logged', async () => {
 		await addFault({ count: 3, status: 500 });
 		expect((await control(sim, '/flows')).status).toBe(200);

@@ -29,6 +29,8 @@ export interface SimulatorOptions {
 	webhookRetryDelayMs?: number;
 	/** Requests per second over the consent and estimate APIs; more are answered 429, Retry-After: 1 (0 = off). */
 	rateLimitPerSecond?: number;
+	/** Opaque reference tokens (`sim_…`, no dots) instead of RS256 JWTs. */
+	opaqueTokens?: boolean;
 	autoLifecycle?: boolean;
 	consentResponseWrapper?: boolean;
 	log?: boolean | ((line: string) => void);
@@ -78,6 +80,11 @@ export interface SimulatorFault {
 	drop?: boolean;
 	truncate?: number;
 	chunked?: boolean;
+	/** With status: the answer's body, a template echoing the request ({{token}}, {{authorization}}, {{body.<field>}}, {{rawBody}}). */
+	body?: string;
+	contentType?: string;
+	/** With status: answer headers, templates like body. */
+	headers?: Record<string, string>;
 	match?: { method?: string; pathPrefix?: string };
 }
 

@@ -28,6 +28,7 @@ const DEFAULTS = {
 	rateLimitPerSecond: 0,
 	autoLifecycle: true,
 	consentResponseWrapper: false,
+	opaqueTokens: false,
 	log: false,
 };
 
@@ -84,6 +85,7 @@ async function startSimulator(options = {}) {
 		webhookRetries: Number(opts.webhookRetries),
 		webhookRetryDelayMs: Number(opts.webhookRetryDelayMs),
 		rateLimitPerSecond: Number(opts.rateLimitPerSecond),
+		opaqueTokens: Boolean(opts.opaqueTokens),
 	});
 
 	const state = {
@@ -269,6 +271,14 @@ async function startSimulator(options = {}) {
 			}
 			if (fault.status) {
 				const headers = fault.retryAfter !== null ? { 'retry-after': String(fault.retryAfter) } : {};
+				if (fault.headers) for (const [name, value] of Object.entries(fault.headers)) headers[name] = echo(value, ctx).replace(/[\r\n]/g, ' ');
+				if (fault.body !== null) {
+					const text = echo(fault.body, ctx);
+					const looksJson = parseJson(Buffer.from(text)).ok && text.trim() !== '';
+					const type = fault.contentType ?? (looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8');
+					res.writeHead(fault.status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+					return res.end(text);
+				}
 				return sendJson(res, fault.status, { error: 'simulated_fault', status: fault.status, message: `fault ${fault.id} injected by the simulator` }, headers);
 			}
 		}
@@ -278,6 +288,27 @@ async function startSimulator(options = {}) {
 			return sendJson(res, 429, { error: 'rate_limited', message: `more than ${rate} requests per second` }, { 'retry-after': '1' });
 		}
 		return dispatch(ctx);
+	}
+
+	/**
+	 * A fault's body or header template filled with what the request carried, as a careless
+	 * gateway echoes it: `{{authorization}}` the Authorization header, `{{token}}` its credential
+	 * without the scheme, `{{body.<field>}}` a top-level field of the JSON body (as text), `{{rawBody}}`.
+	 */
+	function echo(template, ctx) {
+		const auth = typeof ctx.req.headers.authorization === 'string' ? ctx.req.headers.authorization.trim() : '';
+		let json;
+		return template.replace(/\{\{\s*(authorization|token|rawBody|body\.([A-Za-z0-9_$-]+))\s*\}\}/g, (_, name, field) => {
+			if (name === 'authorization') return auth;
+			if (name === 'token') return auth.replace(/^\S+\s+/, '');
+			if (name === 'rawBody') return ctx.rawBody.toString('utf8');
+			if (json === undefined) {
+				const parsed = parseJson(ctx.rawBody);
+				json = parsed.ok && parsed.value !== undefined ? parsed.value : null;
+			}
+			const value = json !== null && typeof json === 'object' ? json[field] : undefined;
+			return value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+		});
 	}
 
 	/**

@@ -34,6 +34,13 @@ export interface ContextOptions {
 	signal?: AbortSignal;
 	/** The node's own settings as n8n stores them on the node (e.g. retryOnFail, maxTries). */
 	nodeSettings?: Partial<INode>;
+	/**
+	 * Two things n8n's OAuth2 client does that a node can see, each switchable so a test can take
+	 * one away: it signs the request by writing `Authorization` into the options object the node
+	 * passed (`signInPlace`), and it saves a token it fetched into the credential, so a later
+	 * `getCredentials` returns it as `oauthTokenData` (`storeFetchedToken`). Both default to on.
+	 */
+	oauth?: { signInPlace?: boolean; storeFetchedToken?: boolean };
 }
 
 export interface TokenStore {
@@ -217,12 +224,20 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		try {
 			let token = tokenStore.tokens.get(credentialType);
 			if (token === undefined) token = await fetchToken(credentialType, credentials);
+			// @n8n/client-oauth2's token.sign(): `headers ??= {}`, then the header on that object
+			const sign = (value: string) => {
+				if (options.oauth?.signInPlace === false) return;
+				requestOptions.headers = requestOptions.headers ?? {};
+				requestOptions.headers.Authorization = `Bearer ${value}`;
+			};
+			sign(token);
 			// n8n refreshes a client-credentials token once when the API answers 401
 			const isUnauthorized = (error: unknown) =>
 				(error as { response?: { status?: number } }).response?.status === 401;
 			const result = await send(requestOptions, token).catch(async (error: unknown) => {
 				if (!isUnauthorized(error)) return await Promise.reject(error);
 				token = await fetchToken(credentialType, credentials);
+				sign(token);
 				return await send(requestOptions, token);
 			});
 			if (requestOptions.returnFullResponse) {
@@ -245,7 +260,9 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		getCredentials: async (type: string) => {
 			const data = options.credentials[type];
 			if (!data) throw new Error(`no credentials of type ${type}`);
-			return data;
+			const stored = tokenStore.tokens.get(type);
+			if (stored === undefined || options.oauth?.storeFetchedToken === false) return data;
+			return { ...data, oauthTokenData: { access_token: stored, token_type: 'bearer' } };
 		},
 		getNodeParameter: (...args: unknown[]) => {
 			const [name, itemIndex, fallback] = args as [string, number, unknown];

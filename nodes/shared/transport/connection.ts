@@ -5,8 +5,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { validateHttpUrl } from '../identifiers';
-import { makeRedactor } from './redact';
-import type { Redactor } from './redact';
+import { credentialSecrets, makeRedactor } from './redact';
+import type { LearningRedactor } from './redact';
 import type { Pacer } from '../pacer';
 
 export interface ConnectionSpec {
@@ -24,8 +24,11 @@ export interface Connection {
 	host: string;
 	/** The credential's Environment is Production (credentials without one: false). */
 	production: boolean;
-	/** Blanks the credential's secrets (client secret, stored tokens) and token-like text. */
-	redact: Redactor;
+	/**
+	 * Blanks the credential's secrets (client secret, Basic value, tokens), token-like text and
+	 * identity numbers; it learns the tokens of later requests (`learnCredentials`).
+	 */
+	redact: LearningRedactor;
 	/** Paces every attempt of this execution (adaptive concurrency); set by the item runner. */
 	pacer?: Pacer;
 }
@@ -67,13 +70,7 @@ export async function loadConnection(
 			}
 		}
 	}
-	const tokenData = credentials.oauthTokenData as IDataObject | undefined;
-	const redact = makeRedactor([
-		credentials.clientSecret,
-		tokenData?.access_token,
-		tokenData?.refresh_token,
-		tokenData?.id_token,
-	]);
+	const redact = makeRedactor(credentialSecrets(credentials as IDataObject));
 	return {
 		credentialType: spec.credentialType,
 		baseUrl,
@@ -81,4 +78,18 @@ export async function loadConnection(
 		production,
 		redact,
 	};
+}
+
+/**
+ * After a failed request: the credential as n8n has it now. n8n's OAuth2 helper saves a token it
+ * fetched or refreshed during the request, so reading the credential again gives the redactor
+ * tokens it could not know before (a failure to read is no reason to fail differently).
+ */
+export async function learnCredentials(ctx: IExecuteFunctions, connection: Connection): Promise<void> {
+	try {
+		const credentials = await ctx.getCredentials(connection.credentialType);
+		connection.redact.learn(...credentialSecrets(credentials as IDataObject));
+	} catch {
+		// the request's own headers (retry.ts) still taught it the token that was sent
+	}
 }

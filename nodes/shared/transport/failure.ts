@@ -107,6 +107,18 @@ function findResponse(error: unknown, depth = 0): Loose {
 	return findResponse(record.cause, depth + 1);
 }
 
+/** The request headers an error carries (axios keeps them in `config.headers`), anywhere in its causes. */
+export function requestHeadersOf(error: unknown, depth = 0): Record<string, unknown> | undefined {
+	const record = asRecord(error);
+	if (!record || depth > 4) return undefined;
+	const headers = asRecord(asRecord(record.config)?.headers);
+	if (headers) {
+		const plain = typeof headers.toJSON === 'function' ? asRecord((headers.toJSON as () => unknown)()) : headers;
+		if (plain) return plain;
+	}
+	return requestHeadersOf(record.cause, depth + 1);
+}
+
 function findOAuthError(error: unknown, depth = 0): string | undefined {
 	const record = asRecord(error);
 	if (!record || depth > 4) return undefined;
@@ -274,9 +286,10 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
  * `fields: [{ field, message }]` or problem details `errors: { field: [messages] }`. Anything else
  * (a stream, a buffer) gives nothing.
  */
-export function serviceText(body: unknown): ServiceText {
+export function serviceText(body: unknown, redact: (text: string) => string = (text) => text): ServiceText {
 	if (body === undefined || body === null || body === '') return { fields: [] };
-	if (typeof body === 'string') return { text: clip(body), fields: [] };
+	// redacted before it is cut: a cut through a token or an identity number would leave a part of it
+	if (typeof body === 'string') return { text: clip(redact(body)), fields: [] };
 	if (!isPlainRecord(body)) return { fields: [] };
 	const fields: ServiceField[] = [];
 	if (Array.isArray(body.fields)) {
@@ -307,5 +320,5 @@ export function serviceText(body: unknown): ServiceText {
 			text = undefined;
 		}
 	}
-	return { text: text === undefined ? undefined : clip(text), fields };
+	return { text: text === undefined ? undefined : clip(redact(text)), fields };
 }

@@ -24,11 +24,14 @@ import {
 	tokenFailureReason,
 } from './failure';
 import type { FailureKind, HttpFailure, ServiceField } from './failure';
+import { personalMasker, personalValuesOf } from '../personal';
+import type { Redactor } from './redact';
 import { parseRetryAfter, releaseBody, retryAfterTooLong, sendWithRetry } from './retry';
 import type { RetryPolicy } from './retry';
 
 export type { Connection, ConnectionSpec } from './connection';
-export { loadConnection } from './connection';
+export { learnCredentials, loadConnection } from './connection';
+import { learnCredentials } from './connection';
 export type { FailureKind, HttpFailure, ServiceField } from './failure';
 export { DEFAULT_RETRY } from './retry';
 export type { RetryPolicy } from './retry';
@@ -107,14 +110,14 @@ export function failureFacts(
 	redact: (text: string) => string,
 ): FailureFacts {
 	const kind = classifyFailure(failure);
-	const service = serviceText(failure.body);
+	const service = serviceText(failure.body, redact);
 	const retryAfter = failure.headers['retry-after'];
 	const facts: FailureFacts = {
 		kind,
 		status: failure.status,
 		attempts: failure.attempts ?? 1,
 		request,
-		service: service.text === undefined ? undefined : redact(service.text),
+		service: service.text,
 		fields: service.fields.map((entry) => ({
 			field: redact(entry.field),
 			message: redact(entry.message),
@@ -136,17 +139,27 @@ export function failureFacts(
 	return facts;
 }
 
+/**
+ * The redactor of one request's failure texts: the connection's secrets, then the identity
+ * numbers and names the request body carried (the service may quote them back).
+ */
+export function requestRedactor(redact: Redactor, body: unknown): Redactor {
+	const personal = personalValuesOf(body);
+	if (personal.identityNumbers.length === 0 && personal.names.length === 0) return redact;
+	const mask = personalMasker(personal);
+	return (text: string) => mask(redact(text));
+}
+
 /** Builds the NodeApiError of a failure: clean summary, node wording, item counted from 1. */
 export function failureError(
 	ctx: IExecuteFunctions,
-	connection: Connection,
+	redact: Redactor,
 	facts: FailureFacts,
 	text: ErrorText,
 	itemIndex: number,
 ): NodeApiError {
-	const message = connection.redact(`${itemLabel(itemIndex)}: ${text.message}`);
-	const description =
-		text.description === undefined ? undefined : connection.redact(text.description);
+	const message = redact(`${itemLabel(itemIndex)}: ${text.message}`);
+	const description = text.description === undefined ? undefined : redact(text.description);
 	const summary: JsonObject = { message, request: facts.request, attempts: facts.attempts };
 	if (description) summary.description = description;
 	if (facts.status !== undefined) summary.status = facts.status;
@@ -205,17 +218,16 @@ export async function apiRequest(
 			requestOptions(connection, request),
 			call.policy,
 			connection.pacer,
+			connection.redact.learn,
 		);
 	} catch (error) {
 		const failure = isHttpFailure(error) ? error : normalizeHttpError(error);
 		releaseBody(failure.body);
-		const facts = failureFacts(
-			failure,
-			`${request.method} ${request.path}`,
-			call.policy,
-			connection.redact,
-		);
-		throw failureError(ctx, connection, facts, call.wording(facts), call.itemIndex);
+		// the token n8n fetched or refreshed during the request, before any text is written
+		await learnCredentials(ctx, connection);
+		const redact = requestRedactor(connection.redact, request.body);
+		const facts = failureFacts(failure, `${request.method} ${request.path}`, call.policy, redact);
+		throw failureError(ctx, redact, facts, call.wording(facts), call.itemIndex);
 	}
 }
 

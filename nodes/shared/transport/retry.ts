@@ -6,7 +6,8 @@
  */
 import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { isNotSent, normalizeHttpError } from './failure';
+import { isNotSent, normalizeHttpError, requestHeadersOf } from './failure';
+import { carriedCredentials } from './redact';
 import type { HttpFailure } from './failure';
 import type { AttemptOutcome, Pacer } from '../pacer';
 
@@ -190,6 +191,7 @@ export async function sendWithRetry<T = unknown>(
 	options: IHttpRequestOptions,
 	policy: RetryPolicy,
 	pacer?: Pacer,
+	learn?: (...secrets: unknown[]) => void,
 ): Promise<T> {
 	const signal = ctx.getExecutionCancelSignal?.();
 	// `retry` counts against the policy's Max Retries; `attempt` counts every request sent. A
@@ -208,10 +210,12 @@ export async function sendWithRetry<T = unknown>(
 			throw cancelled(attempt);
 		}
 		const started = Date.now();
+		// headers of its own per attempt: n8n signs the request by writing the Authorization header
+		// into them, and a failure is told the token this attempt really carried
+		const request: IHttpRequestOptions = { ...options };
+		if (options.headers) request.headers = { ...options.headers };
+		if (signal) request.abortSignal = signal;
 		try {
-			const request: IHttpRequestOptions = signal
-				? { ...options, abortSignal: signal }
-				: { ...options };
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
 				credentialType,
@@ -220,6 +224,7 @@ export async function sendWithRetry<T = unknown>(
 			if (slot) pacer?.release(slot, { kind: 'answered', ms: Date.now() - started });
 			return response;
 		} catch (error) {
+			learn?.(...carriedCredentials(request.headers), ...carriedCredentials(requestHeadersOf(error)));
 			const failure = normalizeHttpError(error);
 			failure.attempts = attempt + 1;
 			const outcome = pacingOutcome(failure, policy);

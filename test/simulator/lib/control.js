@@ -14,6 +14,7 @@ const CONFIG_TYPES = {
 	webhookRetries: (v) => Number.isInteger(v) && v >= 0 && v <= 20,
 	webhookRetryDelayMs: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
 	rateLimitPerSecond: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
+	opaqueTokens: (v) => typeof v === 'boolean',
 };
 
 const FIRE_OPTIONS = ['envelope', 'rawBody', 'badSignature', 'noSignature', 'signatureCase', 'headerName', 'url', 'payload', 'timestamp', 'webhookId'];
@@ -69,6 +70,15 @@ function createControl(state, sim) {
 		}
 		if (body.chunked !== undefined && typeof body.chunked !== 'boolean') return badRequest(ctx.res, 'chunked must be true or false');
 		if (body.chunked !== undefined && body.truncate === undefined) return badRequest(ctx.res, 'chunked needs truncate');
+		if (body.body !== undefined && typeof body.body !== 'string') return badRequest(ctx.res, 'body must be a string (a template)');
+		if (body.body !== undefined && body.status === undefined) return badRequest(ctx.res, 'body needs status');
+		if (body.contentType !== undefined && (typeof body.contentType !== 'string' || body.body === undefined)) {
+			return badRequest(ctx.res, 'contentType must be a string and needs body');
+		}
+		if (body.headers !== undefined && !(isPlainObject(body.headers) && Object.values(body.headers).every((v) => typeof v === 'string'))) {
+			return badRequest(ctx.res, 'headers must be an object of strings (templates)');
+		}
+		if (body.headers !== undefined && body.status === undefined) return badRequest(ctx.res, 'headers needs status');
 		if (body.status === undefined && body.latencyMs === undefined && !body.drop && body.truncate === undefined) {
 			return badRequest(ctx.res, 'a fault needs status, latencyMs, drop or truncate');
 		}
@@ -83,6 +93,9 @@ function createControl(state, sim) {
 			drop: body.drop === true,
 			truncate: body.truncate ?? null,
 			chunked: body.chunked === true,
+			body: body.body ?? null,
+			contentType: body.contentType ?? null,
+			headers: body.headers ?? null,
 			match: {
 				method: typeof match.method === 'string' ? match.method.toUpperCase() : null,
 				pathPrefix: typeof match.pathPrefix === 'string' ? match.pathPrefix : null,

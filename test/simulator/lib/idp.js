@@ -64,6 +64,9 @@ function createIdp(state) {
 	const jwks = { keys: [{ kty: 'RSA', kid, use: 'sig', alg: 'RS256', n: publicJwk.n, e: publicJwk.e }] };
 	const clients = demoClients();
 	const issued = new Map(); // jti → expiry in ms (exact, the exp claim is whole seconds)
+	// config opaqueTokens: reference tokens (no dots, nothing to decode) → their claims, as an IdP
+	// issuing opaque tokens keeps them; nothing but an exact match finds one in a text
+	const opaque = new Map();
 
 	const realmUrl = (realm) => `${state.url}/auth/realms/${realm}`;
 
@@ -109,6 +112,11 @@ function createIdp(state) {
 			jti,
 		};
 		issued.set(jti, nowMs + lifetime * 1000);
+		if (state.config.opaqueTokens) {
+			const reference = `sim_${crypto.randomBytes(24).toString('base64url')}`;
+			opaque.set(reference, claims);
+			return reference;
+		}
 		const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
 		const signature = crypto.sign('RSA-SHA256', Buffer.from(signingInput), privateKey);
 		return `${signingInput}.${base64url(signature)}`;
@@ -119,24 +127,26 @@ function createIdp(state) {
 	 * Returns { ok:true, claims, realm, scopes } or { ok:false, reason }.
 	 */
 	function verifyToken(token, allowedRealms) {
-		const parts = String(token || '').split('.');
-		if (parts.length !== 3) return { ok: false, reason: 'malformed token' };
-		let header;
-		let claims;
-		try {
-			header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
-			claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-		} catch {
-			return { ok: false, reason: 'malformed token' };
+		let claims = opaque.get(String(token || ''));
+		if (!claims) {
+			const parts = String(token || '').split('.');
+			if (parts.length !== 3) return { ok: false, reason: 'malformed token' };
+			let header;
+			try {
+				header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
+				claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+			} catch {
+				return { ok: false, reason: 'malformed token' };
+			}
+			if (!header || header.alg !== 'RS256' || header.kid !== kid) return { ok: false, reason: 'unknown signing key or algorithm' };
+			const valid = crypto.verify(
+				'RSA-SHA256',
+				Buffer.from(`${parts[0]}.${parts[1]}`),
+				publicKey,
+				Buffer.from(parts[2], 'base64url'),
+			);
+			if (!valid) return { ok: false, reason: 'bad signature' };
 		}
-		if (!header || header.alg !== 'RS256' || header.kid !== kid) return { ok: false, reason: 'unknown signing key or algorithm' };
-		const valid = crypto.verify(
-			'RSA-SHA256',
-			Buffer.from(`${parts[0]}.${parts[1]}`),
-			publicKey,
-			Buffer.from(parts[2], 'base64url'),
-		);
-		if (!valid) return { ok: false, reason: 'bad signature' };
 		const realm = allowedRealms.find((r) => claims.iss === realmUrl(r));
 		if (!realm) return { ok: false, reason: `token issuer ${claims.iss} is not accepted here` };
 		const expiresMs = issued.has(claims.jti) ? issued.get(claims.jti) : Number(claims.exp) * 1000;
@@ -287,6 +297,7 @@ function createIdp(state) {
 
 	/** Token claims readable without verification (for the request log: scope and jti only). */
 	function peekClaims(token) {
+		if (opaque.has(String(token))) return opaque.get(String(token));
 		try {
 			const claims = JSON.parse(Buffer.from(String(token).split('.')[1], 'base64url').toString('utf8'));
 			return claims && typeof claims === 'object' ? claims : null;

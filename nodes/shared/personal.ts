@@ -1,0 +1,116 @@
+/**
+ * Personal data in texts the package writes itself (error messages, descriptions, error
+ * responses, continue-on-fail items): Norwegian national identity numbers and the applicant's
+ * name never appear there, whatever the service answered. Pure functions, no n8n imports.
+ *
+ * The rule for identity numbers is deliberately wider than the mod-11 check: any run of 11 or
+ * more digits, alone or split by single spaces, dots or hyphens, is masked digit by digit
+ * (`010170 03689` → `****** *****`). An 11-digit number that fails the control digits is still
+ * somebody's mistyped number, and a bank account number (also 11 digits) is no better in an
+ * error text; over-masking a long number in a message costs nothing.
+ */
+
+/** What a masked digit becomes. */
+export const MASK = '*';
+/** What a masked name becomes. */
+export const NAME_MASK = '***';
+
+/**
+ * A digit, then `minDigits - 1` or more digits each after an optional single separator; not
+ * inside a longer run of digits on either side (so the whole run is masked, not a window of it).
+ */
+function longNumber(minDigits: number): RegExp {
+	return new RegExp(`(?<!\\d)\\d(?:[ \\u00a0\\u202f.-]?\\d){${minDigits - 1},}(?!\\d)`, 'g');
+}
+
+const LONG_NUMBER = longNumber(11);
+/** An identity number that arrived as a JSON number has lost its leading zero: 10 digits. */
+const LONG_NUMBER_OR_UNPADDED = longNumber(10);
+
+/**
+ * Masks every run of 11 or more digits (with or without single separators) in `text`; with
+ * `unpadded`, runs of 10 too (a value the user typed, which may be a number that lost its 0).
+ */
+export function maskIdentityNumbers(text: string, unpadded = false): string {
+	return text.replace(unpadded ? LONG_NUMBER_OR_UNPADDED : LONG_NUMBER, (run) =>
+		run.replace(/\d/g, MASK),
+	);
+}
+
+/** True when `text` holds something `maskIdentityNumbers` would mask. */
+export function hasIdentityNumber(text: string): boolean {
+	return maskIdentityNumbers(text) !== text;
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Shortest part of a name that is masked on its own (shorter parts would hit ordinary words). */
+const MIN_NAME_PART = 2;
+
+/**
+ * The forms of an identity number a service may echo: as sent, digits only, without its leading
+ * zeros (a JSON number drops them) and split after the birth date.
+ */
+function identityForms(value: string): string[] {
+	const digits = value.replace(/\D/g, '');
+	if (digits.length < 6) return [];
+	const forms = new Set([value.trim(), digits, digits.replace(/^0+/, '')]);
+	if (digits.length === 11) forms.add(`${digits.slice(0, 6)} ${digits.slice(6)}`);
+	return [...forms].filter((form) => form.length >= 6);
+}
+
+/** The parts of a name masked as whole words: the name as given and each part of it. */
+function nameForms(value: string): string[] {
+	const whole = value.trim().replace(/\s+/g, ' ');
+	const parts = whole.split(/[\s\-‐]+/).filter((part) => part.length >= MIN_NAME_PART);
+	return [...new Set([whole, ...parts])]
+		.filter((form) => form.length >= MIN_NAME_PART)
+		.sort((a, b) => b.length - a.length);
+}
+
+/** Personal values a request carried, by kind. */
+export interface PersonalValues {
+	identityNumbers: string[];
+	names: string[];
+}
+
+/** Field names (case-insensitive) whose values are national identity numbers. */
+const IDENTITY_FIELDS = new Set(['nationalid', 'ssn', 'fodselsnummer', 'fødselsnummer', 'pid']);
+/** Field names (case-insensitive) whose values are names of a person. */
+const NAME_FIELDS = new Set(['lastname', 'firstname', 'middlename', 'name', 'fullname', 'surname']);
+
+/** The identity numbers and names in a request body's top level (the create body is flat). */
+export function personalValuesOf(body: unknown): PersonalValues {
+	const found: PersonalValues = { identityNumbers: [], names: [] };
+	if (body === null || typeof body !== 'object' || Array.isArray(body)) return found;
+	for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+		if (typeof value !== 'string' && typeof value !== 'number') continue;
+		const name = key.toLowerCase();
+		if (IDENTITY_FIELDS.has(name)) found.identityNumbers.push(String(value));
+		else if (NAME_FIELDS.has(name) && typeof value === 'string') found.names.push(value);
+	}
+	return found;
+}
+
+/**
+ * A masker for the values one request carried: its identity numbers in every form above, its
+ * names as whole words (any case, any script), then every other long number.
+ */
+export function personalMasker(values: PersonalValues): (text: string) => string {
+	const numbers = values.identityNumbers
+		.flatMap(identityForms)
+		.sort((a, b) => b.length - a.length)
+		.map((form) => new RegExp(`(?<!\\d)${escapeRegExp(form)}(?!\\d)`, 'g'));
+	const names = values.names
+		.flatMap(nameForms)
+		// letters only around it: `%20Nordmann` and `Nordmann2` are the name too
+		.map((form) => new RegExp(`(?<!\\p{L})${escapeRegExp(form)}(?!\\p{L})`, 'giu'));
+	return (text: string): string => {
+		let out = text;
+		for (const pattern of numbers) out = out.replace(pattern, (hit) => hit.replace(/\d/g, MASK));
+		for (const pattern of names) out = out.replace(pattern, NAME_MASK);
+		return maskIdentityNumbers(out);
+	};
+}
