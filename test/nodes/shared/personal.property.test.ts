@@ -1,0 +1,234 @@
+/**
+ * Issue 25, error texts: no national identity number and no name the item carried appears in
+ * anything the package writes about a failure, whatever the service answers (JSON fields,
+ * nested arrays, HTML, plain text, headers), and no validation message prints a value that
+ * looks like an identity number.
+ *
+ * Oracles independent of nodes/shared/personal.ts: a character-by-character scanner for digit
+ * runs (below), and a tokenizer that splits texts into letter runs for the names. fast-check
+ * generates the service bodies; the node runs for real with n8n's error shape (a NodeApiError
+ * around an axios-like error, as test/support/execute-context.ts throws).
+ */
+import fc from 'fast-check';
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, INodeExecutionData } from 'n8n-workflow';
+import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
+import { maskIdentityNumbers, personalMasker } from '../../../nodes/shared/personal';
+import { checkOrganizationNumber, show } from '../../../nodes/shared/validation';
+import { createExecuteContext } from '../../support/execute-context';
+import { createParams, deepText } from '../ConsentFlow/helpers';
+
+/** The longest run of digits in `text`, a single space, nbsp, dot or hyphen allowed between two digits. */
+function longestDigitRun(text: string): number {
+	let longest = 0;
+	let run = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (c >= '0' && c <= '9') {
+			run++;
+			longest = Math.max(longest, run);
+		} else if (
+			run > 0 &&
+			' \u00a0\u202f.-'.includes(c) &&
+			text[i + 1] !== undefined &&
+			text[i + 1] >= '0' &&
+			text[i + 1] <= '9'
+		) {
+			// a single separator between digits continues the run
+		} else run = 0;
+	}
+	return longest;
+}
+
+/** The letter runs of a text, lower-cased (a name part is "in" a text when one of them equals it). */
+function letterRuns(text: string): Set<string> {
+	return new Set((text.toLowerCase().match(/\p{L}+/gu) ?? []) as string[]);
+}
+
+const DIGITS = fc.stringMatching(/^\d{11}$/);
+const SEPARATOR = fc.constantFrom('', ' ', '.', '-', '\u00a0');
+/** An identity number as a service may write it back. */
+const ID_FORM = fc
+	.tuple(DIGITS, SEPARATOR, fc.constantFrom('as sent', 'split', 'number'))
+	.map(([digits, sep, how]) => ({
+		digits,
+		form:
+			how === 'as sent'
+				? digits
+				: how === 'split'
+					? `${digits.slice(0, 6)}${sep}${digits.slice(6)}`
+					: String(Number(digits)),
+	}));
+const NAME_PART = fc
+	.tuple(
+		fc.constantFrom(...'ABCDEFGHIJKLMNOPRSTUVWÆØÅÉ'),
+		fc.stringMatching(/^[a-zæøåéü]{2,10}$/),
+	)
+	.map(([first, rest]) => first + rest);
+const NAME = fc.oneof(
+	NAME_PART,
+	fc.tuple(NAME_PART, NAME_PART).map(([a, b]) => `${a}-${b}`),
+	fc.tuple(NAME_PART, NAME_PART).map(([a, b]) => `${a} ${b}`),
+);
+/** How the service writes a name back: as sent, upper case, lower case, one part only. */
+const nameEcho = (name: string, how: number): string =>
+	[name, name.toUpperCase(), name.toLowerCase(), name.split(/[ -]/).pop()!][how % 4];
+
+/** A filler word that is neither a digit run nor likely a name. */
+const WORD = fc.constantFrom('error', 'invalid', 'the', 'registry', 'mismatch', ':', ',', '42', '');
+
+/** Where the service puts `id` and `name`: its body (by kind) and headers. */
+function bodyArbitrary(id: string, name: string) {
+	const sentence = fc
+		.tuple(fc.array(WORD, { maxLength: 4 }), fc.array(WORD, { maxLength: 4 }), fc.boolean())
+		.map(([a, b, swap]) => [...a, swap ? name : id, ...b, swap ? id : name].join(' '));
+	const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+		value: fc.oneof(
+			{ depthSize: 'small', withCrossShrink: true },
+			sentence,
+			fc.constant(id),
+			fc.constant(name),
+			fc.array(tie('value'), { maxLength: 3 }),
+			fc.dictionary(fc.constantFrom('detail', 'message', 'title', 'error', 'x', 'nationalId', 'lastName'), tie('value'), { maxKeys: 3 }),
+		),
+	})).value;
+	return fc.oneof(
+		// the service's own error shapes, with the values anywhere in them
+		fc.record({ message: sentence, detail: json }, { requiredKeys: [] }),
+		fc.record({ errors: fc.dictionary(fc.constantFrom('nationalId', 'lastName', id, name), fc.array(sentence, { minLength: 1, maxLength: 2 })) }),
+		fc.record({ fields: fc.array(fc.record({ field: fc.constantFrom('nationalId', id, name), message: sentence }), { maxLength: 3 }) }),
+		json,
+		sentence.map((s) => `<html><body><h1>Error</h1><p>${s}</p></body></html>`),
+		sentence,
+	);
+}
+
+const node: INode = { id: 'n', name: 'Consent Flow', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };
+
+function serviceFailure(status: number, data: unknown, headers: Record<string, string>): Error {
+	const error = Object.assign(new Error(`Request failed with status code ${status}`), {
+		isAxiosError: true,
+		response: { status, headers, data: typeof data === 'string' ? data : JSON.stringify(data) },
+	});
+	return new NodeApiError(node, error as never);
+}
+
+const credentials = {
+	consentFlowOAuth2Api: {
+		environment: 'test',
+		apiBaseUrl: 'https://api.example.com',
+		clientId: 'client',
+		clientSecret: 'client-secret-value',
+	},
+};
+
+describe('identity numbers and names the service quotes back never leave the node', () => {
+	test('thrown error and Continue On Fail item, any body, 400/409/500', async () => {
+		const scenario = fc
+			.tuple(ID_FORM, NAME, fc.nat(3))
+			.chain(([id, name, how]) =>
+				fc.record({
+					id: fc.constant(id),
+					name: fc.constant(name),
+					body: bodyArbitrary(id.form, nameEcho(name, how)),
+					status: fc.constantFrom(400, 409, 500),
+					header: fc.constantFrom('retry-after', 'x-request-id'),
+					continueOnFail: fc.boolean(),
+				}),
+			);
+		await fc.assert(
+			fc.asyncProperty(scenario, async ({ id, name, body, status, header, continueOnFail }) => {
+				const ctx = createExecuteContext({
+					parameters: createParams({
+						nationalId: id.digits,
+						lastName: name,
+						options: { validateNationalId: false, retryDelayMs: 0, maxRetries: 0, concurrency: 1 },
+					}),
+					credentials: credentials as never,
+					continueOnFail,
+				});
+				ctx.helpers.httpRequestWithAuthentication = async () =>
+					await Promise.reject(serviceFailure(status, body, { [header]: `${id.form} ${name}` }));
+				let text: string;
+				try {
+					const [items] = (await new ConsentFlow().execute.call(ctx)) as INodeExecutionData[][];
+					expect(continueOnFail).toBe(true);
+					expect(items).toHaveLength(1);
+					expect(items[0].pairedItem).toEqual({ item: 0 });
+					text = JSON.stringify(items);
+				} catch (error) {
+					expect(continueOnFail).toBe(false);
+					expect(error).toBeInstanceOf(NodeApiError);
+					const apiError = error as NodeApiError;
+					text = [apiError.message, apiError.description, JSON.stringify(apiError.errorResponse), deepText(error)]
+						.join('\n')
+						// n8n's own field: when the error was made, in ms (13 digits, not personal)
+						.split(String(apiError.timestamp))
+						.join('');
+				}
+				expect(longestDigitRun(text)).toBeLessThan(10);
+				const runs = letterRuns(text);
+				for (const part of name.split(/[ -]/)) expect(runs.has(part.toLowerCase())).toBe(false);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe('maskIdentityNumbers (against the scanner)', () => {
+	test('no run of 11+ digits survives; shorter runs and every other character are kept', () => {
+		const text = fc
+			.array(fc.oneof(fc.stringMatching(/^\d{1,14}$/), SEPARATOR, fc.string({ maxLength: 6 })), { maxLength: 12 })
+			.map((parts) => parts.join(''));
+		fc.assert(
+			fc.property(text, (input) => {
+				const out = maskIdentityNumbers(input);
+				expect(longestDigitRun(out)).toBeLessThan(11);
+				expect(out).toHaveLength(input.length);
+				for (let i = 0; i < input.length; i++) {
+					if (out[i] !== input[i]) expect([/\d/.test(input[i]), out[i]]).toEqual([true, '*']);
+				}
+				if (longestDigitRun(input) < 11) expect(out).toBe(input);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test('the published examples: a fødselsnummer with and without its space, a D-number, a number that fails mod 11', () => {
+		expect(maskIdentityNumbers('fnr 15817012345 ok')).toBe('fnr *********** ok');
+		expect(maskIdentityNumbers('010170 03689')).toBe('****** *****');
+		expect(maskIdentityNumbers('D-number 41018012345.')).toBe('D-number ***********.');
+		expect(maskIdentityNumbers('org 923456783, phone 22 33 44 55')).toBe('org 923456783, phone 22 33 44 55');
+	});
+});
+
+describe('personalMasker (the values one request carried)', () => {
+	test('a known number without its leading zero and a name in any case, as whole words only', () => {
+		const mask = personalMasker({ identityNumbers: ['01817012345'], names: ['Ødegård-Li'] });
+		expect(mask('id 1817012345 for ØDEGÅRD-LI and ødegård, Ødegårdsvei kept')).toBe(
+			'id ********** for *** and ***, Ødegårdsvei kept',
+		);
+		expect(mask('name=%20Ødegård')).toBe('name=%20***');
+	});
+});
+
+describe('validation messages never print a value that looks like an identity number', () => {
+	test('an identity number mapped into Organization Number: the rule and the length, digits masked', () => {
+		const check = checkOrganizationNumber('01817012345');
+		expect(check.error).toBeDefined();
+		expect(`${check.error} ${check.hint}`).not.toMatch(/\d{5}/);
+		expect(check.hint).toContain('11 characters');
+	});
+
+	test('show() masks 10+ digit runs (a number that lost its leading zero) before it shortens', () => {
+		fc.assert(
+			fc.property(fc.stringMatching(/^\d{10,11}$/), fc.string({ maxLength: 60 }), (digits, prefix) => {
+				for (const value of [digits, Number(digits), `${prefix}${digits}`, { nationalId: digits }]) {
+					expect(longestDigitRun(show(value))).toBeLessThan(10);
+				}
+			}),
+			{ numRuns: 500 },
+		);
+		expect(show('923456783')).toBe('"923456783"');
+	});
+});
