@@ -171,6 +171,23 @@ describe('faults', () => {
 		expect(plain.text).toBe(`plain ${t}`);
 	});
 
+	test('opaqueTokens: reference tokens with nothing to decode that the API accepts; /tokens lists every token issued', async () => {
+		expect((await control(sim, '/config', { method: 'POST', json: { opaqueTokens: 'yes' } })).status).toBe(400);
+		const jwt = await token(sim, 'consent');
+		expect(jwt.split('.')).toHaveLength(3);
+		await control(sim, '/config', { method: 'POST', json: { opaqueTokens: true } });
+		const opaque = await token(sim, 'consent');
+		expect(opaque).toMatch(/^sim_[A-Za-z0-9_-]{32}$/);
+		const answer = await resource(opaque);
+		expect(answer.status).toBe(200);
+		expect(answer.body).toMatchObject({ ok: true, client: sim.clients.consent.clientId, scopes: ['sbl'] });
+		expect((await resource(`${opaque}x`)).status).toBe(401);
+		const listed = (await control(sim, '/tokens')).body.tokens.map((t) => t.token);
+		expect(listed.slice(-2)).toEqual([jwt, opaque]);
+		// the request log still hides it
+		expect(JSON.stringify(await requests())).not.toContain(opaque);
+	});
+
 	test('echo faults are checked: body must be a string with a status, headers strings', async () => {
 		expect((await addFault({ body: 'x' })).status).toBe(400);
 		expect((await addFault({ status: 500, body: 42 })).status).toBe(400);
@@ -193,7 +210,7 @@ describe('config and reset', () => {
 		expect((await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 0 } })).status).toBe(400);
 		expect((await control(sim, '/config', { method: 'POST', json: { autoLifecycle: 'yes' } })).status).toBe(400);
 		const ok = await control(sim, '/config', { method: 'POST', json: { webhookDelayMs: 0, consentResponseWrapper: true } });
-		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0 });
+		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0, opaqueTokens: false });
 		expect((await control(sim, '/config')).body.config.consentResponseWrapper).toBe(true);
 	});
 
@@ -210,7 +227,7 @@ describe('config and reset', () => {
 		await control(sim, '/fire', { method: 'POST', json: { url: 'http://127.0.0.1:9/x', event: 'consent.created' } });
 
 		const reset = await control(sim, '/reset', { method: 'POST' });
-		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0 });
+		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0, opaqueTokens: false });
 		expect(await requests()).toEqual([]);
 		expect((await control(sim, '/faults')).body.faults).toEqual([]);
 		expect((await control(sim, '/flows')).body.flows).toEqual([]);

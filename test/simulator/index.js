@@ -97,6 +97,7 @@ async function startSimulator(options = {}) {
 		config: initialConfig(),
 		requests: [],
 		requestSeq: 0,
+		issuedTokens: [],
 		faults: [],
 		faultSeq: 0,
 		flows: new Map(),

@@ -174,6 +174,7 @@ function createControl(state, sim) {
 		['GET', /^\/info$/, (ctx) => sendJson(ctx.res, 200, sim.describe())],
 		['GET', /^\/requests$/, listRequests],
 		['DELETE', /^\/requests$/, (ctx) => ((state.requests = []), sendJson(ctx.res, 200, { cleared: true }))],
+		['GET', /^\/tokens$/, (ctx) => sendJson(ctx.res, 200, { tokens: state.issuedTokens })],
 		['GET', /^\/faults$/, (ctx) => sendJson(ctx.res, 200, { faults: state.faults })],
 		['POST', /^\/faults$/, addFault],
 		['DELETE', /^\/faults$/, (ctx) => ((state.faults = []), sendJson(ctx.res, 200, { cleared: true }))],

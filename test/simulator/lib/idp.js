@@ -112,14 +112,19 @@ function createIdp(state) {
 			jti,
 		};
 		issued.set(jti, nowMs + lifetime * 1000);
+		let token;
 		if (state.config.opaqueTokens) {
-			const reference = `sim_${crypto.randomBytes(24).toString('base64url')}`;
-			opaque.set(reference, claims);
-			return reference;
+			token = `sim_${crypto.randomBytes(24).toString('base64url')}`;
+			opaque.set(token, claims);
+		} else {
+			const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
+			const signature = crypto.sign('RSA-SHA256', Buffer.from(signingInput), privateKey);
+			token = `${signingInput}.${base64url(signature)}`;
 		}
-		const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
-		const signature = crypto.sign('RSA-SHA256', Buffer.from(signingInput), privateKey);
-		return `${signingInput}.${base64url(signature)}`;
+		// for tests that must find a token wherever it was copied (GET /__sim/tokens)
+		state.issuedTokens.push({ token, clientId: client.clientId, realm, scope: claims.scope, issuedAt: new Date(nowMs).toISOString() });
+		if (state.issuedTokens.length > 1000) state.issuedTokens.shift();
+		return token;
 	}
 
 	/**
