@@ -214,7 +214,7 @@ describe('personalMasker (the values one request carried)', () => {
 
 describe('validation messages never print a value that looks like an identity number', () => {
 	test('an identity number mapped into Organization Number: the rule and the length, digits masked', () => {
-		const check = checkOrganizationNumber('01817012345');
+		const check = checkOrganizationNumber('01817012345') as { error?: string; hint?: string };
 		expect(check.error).toBeDefined();
 		expect(`${check.error} ${check.hint}`).not.toMatch(/\d{5}/);
 		expect(check.hint).toContain('11 characters');
