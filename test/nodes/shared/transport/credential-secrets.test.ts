@@ -1,0 +1,53 @@
+/**
+ * The redactor's knowledge (nodes/shared/transport/redact.ts): which secrets a credential holds,
+ * which a request carried, and the forms a service may echo them in. Oracles: Node's own
+ * Buffer base64, encodeURIComponent and JSON.stringify, and the header n8n's OAuth2 client sends
+ * to the token endpoint (RFC 6749 §2.3.1: form-encoded client id and secret, base64 of `id:secret`).
+ */
+import { carriedCredentials, credentialSecrets, makeRedactor } from '../../../../nodes/shared/transport/redact';
+
+const clientId = 'client id+ø';
+const clientSecret = 'se/cr"et&value ø';
+
+test('a credential: its client secret, stored tokens and both Basic header values', () => {
+	const secrets = credentialSecrets({
+		clientId,
+		clientSecret,
+		oauthTokenData: { access_token: 'access-1234', refresh_token: 'refresh-1234', id_token: 'id-1234', token_type: 'bearer' },
+	});
+	const form = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
+	expect(secrets).toEqual([
+		clientSecret,
+		'access-1234',
+		'refresh-1234',
+		'id-1234',
+		Buffer.from(`${clientId}:${clientSecret}`).toString('base64'),
+		Buffer.from(`${form(clientId)}:${form(clientSecret)}`).toString('base64'),
+	]);
+	expect(credentialSecrets(undefined)).toEqual([]);
+	expect(credentialSecrets({ clientId, clientSecret: '', oauthTokenData: 'not an object' })).toEqual([]);
+});
+
+test('a request: the Authorization values it carried, whole and without the scheme', () => {
+	expect(
+		carriedCredentials({ Authorization: 'Bearer tok-5678', 'proxy-authorization': 'Basic cHJveHk6cHc=', Accept: 'application/json' }),
+	).toEqual(['Bearer tok-5678', 'tok-5678', 'Basic cHJveHk6cHc=', 'cHJveHk6cHc=']);
+	expect(carriedCredentials(undefined)).toEqual([]);
+	expect(carriedCredentials({ authorization: ['Bearer x'] })).toEqual([]);
+});
+
+test('a learned secret is blanked as sent, URL-encoded and JSON-escaped; short values are not searched', () => {
+	const redact = makeRedactor([]);
+	const token = 'tok/with"odd&chars';
+	expect(redact(`x ${token} y`)).toBe(`x ${token} y`);
+	redact.learn(token, 'abc', undefined, 42);
+	for (const form of [token, encodeURIComponent(token), JSON.stringify(token).slice(1, -1), JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/')]) {
+		expect(redact(`x ${form} y`)).toBe('x *** y');
+	}
+	expect(redact('abc stays')).toBe('abc stays');
+});
+
+test('a secret containing another is blanked whole', () => {
+	const redact = makeRedactor(['secret', 'secret-longer-value']);
+	expect(redact('secret-longer-value')).toBe('***');
+});
