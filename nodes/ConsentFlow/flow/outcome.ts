@@ -130,15 +130,14 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 	if (!isObject(stored) || typeof stored.waiting !== 'boolean') return undefined;
 	const legacyFlow = isObject(stored.flow) ? stored.flow : undefined;
 	if (legacyFlow === undefined && !('flowId' in stored)) return undefined;
-	const from = legacyFlow ?? { id: stored.flowId, externalId: stored.externalId, href: stored.href };
 	return {
-		...newWaitState(
-			from,
-			typeof stored.startedAt === 'string' ? stored.startedAt : '',
-			typeof stored.deadline === 'string' ? stored.deadline : null,
-		),
 		waiting: stored.waiting,
+		flowId: text(stored.flowId),
+		externalId: text(stored.externalId ?? legacyFlow?.externalId),
+		href: text(stored.href ?? legacyFlow?.href),
 		events: Array.isArray(stored.events) ? stored.events.filter(isObject).map(seenEvent) : [],
+		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
+		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
 	};
 }
 
