@@ -30,6 +30,7 @@ import {
 import {
 	newWaitState,
 	readWaitState,
+	type SeenEvent,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
 import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
@@ -508,12 +509,13 @@ function carried(event: string, overrides: IDataObject = {}): IDataObject {
 }
 
 /** What the wait may keep of a delivery (issue 25): which event, its id and its times. */
-function seen(delivery: IDataObject): IDataObject {
+function seen(delivery: IDataObject): SeenEvent {
+	const field = (value: unknown) => (typeof value === 'string' ? value : null);
 	return {
-		event: delivery.event ?? null,
-		webhookId: delivery.webhookId ?? null,
-		timestamp: delivery.timestamp ?? null,
-		receivedAt: delivery.receivedAt ?? null,
+		event: field(delivery.event),
+		webhookId: field(delivery.webhookId),
+		timestamp: field(delivery.timestamp),
+		receivedAt: field(delivery.receivedAt),
 	};
 }
 
@@ -547,7 +549,7 @@ function resumed(
 describe('resumed by a delivery', () => {
 	test.each(INTERMEDIATE_EVENTS)('%s: recorded, and the execution waits again', async (event) => {
 		const earlier = carried('consent.created');
-		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] } as WaitState;
+		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] };
 		const delivery = carried(event);
 		const ctx = resumed(delivery, state);
 		const outputs = await execute(ctx);
@@ -578,7 +580,7 @@ describe('resumed by a delivery', () => {
 
 	test.each(OUTCOME_EVENTS)('%s: the wait ends on its output', async (event) => {
 		const earlier = carried('consent.accepted');
-		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] } as WaitState;
+		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] };
 		const delivery = carried(event);
 		const ctx = resumed(delivery, state);
 		const outputs = await execute(ctx);
@@ -616,7 +618,7 @@ describe('resumed by a delivery', () => {
 
 	test('a delivery seen before: waits again, nothing recorded twice', async () => {
 		const earlier = carried('consent.accepted');
-		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] } as WaitState;
+		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] };
 		const ctx = resumed(carried('consent.rejected', { webhookId: earlier.webhookId }), state);
 		const outputs = await execute(ctx);
 		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
