@@ -20,7 +20,7 @@ const START_PATH = 'sbl-consent-loop-start';
 const DELETE_PATH = 'sbl-consent-loop-delete';
 
 const PERSON = {
-	nationalId: '01017003689',
+	nationalId: '01817000092',
 	lastName: 'Nordmann',
 	organizationId: '923456783',
 	redirectUrl: 'https://bank.example.com/loan/thank-you',
