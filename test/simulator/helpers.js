@@ -10,7 +10,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * Valid synthetic national identity numbers (month + 80: no person has one) whose digit sum
- * selects each scenario (see README); the test below derives each from test/support/synthetic-ids.js.
+ * selects each scenario (see README); test/nodes/shared/synthetic-ids.test.ts checks both.
  */
 const NATIONAL_IDS = {
 	happy: '01817000092',
