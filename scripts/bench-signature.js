@@ -69,7 +69,7 @@ function makeBody(size) {
 		payload: {
 			externalId: 'loan-42',
 			flow: 'flow-123',
-			nationalId: '01010112345',
+			nationalId: '01817000092',
 			rows: [],
 			pad: '',
 		},

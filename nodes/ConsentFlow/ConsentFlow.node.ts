@@ -55,7 +55,10 @@ export class ConsentFlow implements INodeType {
 		name: 'consentFlow',
 		icon: { light: 'file:../../icons/sbl.svg', dark: 'file:../../icons/sbl.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Create and Wait for Outcome's Minimise Personal Data defaults to masking (version 1
+		// keeps the outcome event as it was)
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Start and delete consent flows of the consent-based loan application service (SBL): the person consents to sharing tax and income data',

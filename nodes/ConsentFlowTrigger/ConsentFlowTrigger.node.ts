@@ -65,6 +65,14 @@ import {
 	type Carrier,
 } from './respond';
 import { headersWithoutSecrets, signingCredentialProblem } from './signature';
+import {
+	MINIMISE_KEEP,
+	MINIMISE_PARAMETER,
+	minimiseEventItem,
+	minimiseMode,
+	minimiseProperties,
+	minimiseUnrecognisedItem,
+} from './minimise';
 
 /** Value of the `events` option that stands for the `Unrecognised` output. */
 export const UNRECOGNISED_EVENT_OPTION = UNRECOGNISED_ENTRY.value;
@@ -95,7 +103,9 @@ export class ConsentFlowTrigger implements INodeType {
 		name: 'consentFlowTrigger',
 		icon: { light: 'file:../../icons/sbl.svg', dark: 'file:../../icons/sbl.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Minimise Personal Data defaults to masking (version 1 keeps every field, as it did)
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: 'Signed consent flow webhooks',
 		description:
 			'Starts the workflow when the consent flow service (SBL) sends a signed webhook event',
@@ -172,6 +182,10 @@ export class ConsentFlowTrigger implements INodeType {
 				displayOptions: { show: { ignoreDuplicates: [true] } },
 				description: 'How many of the most recent webhook IDs to remember for duplicate detection',
 			},
+			...minimiseProperties(
+				{},
+				'What the items keep of the national ID, the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
+			),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -368,10 +382,11 @@ export class ConsentFlowTrigger implements INodeType {
 
 		// 7. Emit. All items go on the node's first input with their output and key beside the
 		//    json (see respond.ts); execute() puts each on its event's output.
+		const minimise = minimiseMode(this.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
 		const json =
 			delivery.kind === 'event'
-				? eventItem(delivery, receivedAt)
-				: unrecognisedItem(delivery, text, receivedAt);
+				? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
+				: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 		if (options.includeHeaders === true) {
 			json.headers = headersWithoutSecrets(headers, configuredHeader);
 		}

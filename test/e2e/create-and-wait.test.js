@@ -16,7 +16,8 @@ const { log } = require('./lib/install');
 const { SIGNING, OAUTH, NODE, OUTPUTS, waitWorkflow, executionIdOf, outcomeOf } = require('./lib/wait');
 
 const PERSON = {
-	nationalId: '01017003689',
+	// synthetic (month + 80): no person has it (test/support/synthetic-ids.js)
+	nationalId: '01817000092',
 	lastName: 'Nordmann',
 	organizationId: '923456783',
 	redirectUrl: 'https://bank.example.com/loan/thank-you',
@@ -54,10 +55,16 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			error = latest && W.executionError(latest);
 		}
 		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text, error }).toEqual({ status: 200, text: 'ok', error: undefined });
-		// The execution's id is in its resume URL (/webhook-waiting/<id>), the flow's webhookUrl.
-		const id = executionIdOf(res.json?.flow?.webhookUrl);
+		// The execution's id is in its resume URL (/webhook-waiting/<id>), the flow's webhookUrl,
+		// which the items no longer carry (issue 25): the simulator's record of the flow has it.
+		const id = executionIdOf(await resumeUrlOf(res.json?.flowId));
 		if (id) executionIds.set(res.json.flowId, id);
 		return res.json;
+	}
+
+	/** The webhookUrl the service was given for a flow: the execution's resume URL. */
+	async function resumeUrlOf(flowId) {
+		return flowId ? (await L.simFlow(ctx.sim, flowId))?.webhookUrl : undefined;
 	}
 
 	const executionIds = new Map();
@@ -109,7 +116,10 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const waiting = await startApplicant(externalId);
 		expect(waiting).toMatchObject({ status: 'waiting', externalId, href: expect.stringContaining('/consent/flows/') });
 		const flowId = waiting.flowId;
-		expect(waiting.flow.webhookUrl).toMatch(new RegExp(`^${ctx.n8n.url}/webhook-waiting/\\d+`));
+		expect(await resumeUrlOf(flowId)).toMatch(new RegExp(`^${ctx.n8n.url}/webhook-waiting/\\d+`));
+		// issue 25: the caller gets no resume URL (its signature resumes the execution) and no flow
+		expect(waiting).not.toHaveProperty('flow');
+		expect(JSON.stringify(waiting)).not.toMatch(/webhook-waiting|signature/);
 		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the happy execution to finish');
 		const item = expectOutcome(exec, 'Data Received');
 		expect(item).toMatchObject({
@@ -117,7 +127,6 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			event: 'consent.data',
 			flowId,
 			externalId,
-			flow: { id: flowId, externalId },
 			outcomeEvent: { event: 'consent.data', flowId, payload: { flow: flowId, data: expect.any(Object) } },
 		});
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
@@ -227,7 +236,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const { sim } = ctx;
 		const waiting = await quietApplicant('intermediate');
 		const flowId = waiting.flowId;
-		const resumeUrl = waiting.flow.webhookUrl;
+		const resumeUrl = await resumeUrlOf(flowId);
 
 		const created = await L.fire(sim, flowId, { event: 'consent.created' });
 		expect(created.status).toBe(200);
@@ -336,7 +345,8 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			const res = await n8n.callWebhook(hook.parameters.path, application(applicationId));
 			expect(res.status).toBe(200);
 			expect(res.json).toMatchObject({ status: 'waiting', externalId: applicationId, href: expect.stringContaining('/consent/flows/') });
-			const id = executionIdOf(res.json.flow.webhookUrl);
+			expect(res.json).not.toHaveProperty('flow');
+			const id = executionIdOf(await resumeUrlOf(res.json.flowId));
 			return waitFor(
 				async () => {
 					const e = await n8n.execution(id, { includeData: true });

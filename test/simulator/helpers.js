@@ -8,15 +8,18 @@ const { call, controlResponse } = require('../support/sim-control');
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** Valid national identity numbers whose digit sum selects each scenario (see README). */
+/**
+ * Valid synthetic national identity numbers (month + 80: no person has one) whose digit sum
+ * selects each scenario (see README); test/nodes/shared/synthetic-ids.test.ts checks both.
+ */
 const NATIONAL_IDS = {
-	happy: '01017003689',
-	rejected: '01017000299',
-	'user-timeout': '01017004987',
-	'consent-timeout': '01017001597',
-	'consent-timeout-data-failed': '01017000027',
-	'tax-failed': '01017002895',
-	'income-failed': '01017001082',
+	happy: '01817000092',
+	rejected: '01817002699',
+	'user-timeout': '01817001048',
+	'consent-timeout': '01817003997',
+	'consent-timeout-data-failed': '01817000688',
+	'tax-failed': '01817006287',
+	'income-failed': '01817001986',
 };
 const ORGANIZATION_ID = '923456783';
 

@@ -25,7 +25,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'e.g. 15076500565',
+		placeholder: 'e.g. 01817000092',
 		displayOptions: { show: showForBothCreates },
 		description:
 			'National identity number (fødselsnummer or D-number, 11 digits) of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',

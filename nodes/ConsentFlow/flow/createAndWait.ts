@@ -8,7 +8,10 @@
  * resumes the execution, and this node runs again with the delivery as its input: an outcome ends
  * the wait on its output; anything else is recorded in the node context (saved with the
  * execution) and the execution waits again. The execution's data is the only state, so a restart
- * of n8n while waiting loses nothing.
+ * of n8n while waiting loses nothing. Because that data sits in n8n's database for as long as the
+ * applicant takes, the wait keeps the flow's ids and the names and times of the events, never the
+ * applicant's national ID, an event's payload or the resume URL (whose query authorises resuming
+ * the execution); the state is removed at the outcome.
  *
  * n8n disables a waiting node when it resumes it (it then only passes data through); webhook()
  * switches that off again for this node, so that execute() decides. Limit Wait Time is resumed by
@@ -33,6 +36,13 @@ import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
 import { bodyText, eventItem, parseDelivery } from '../../ConsentFlowTrigger/envelope';
+import {
+	MINIMISE_KEEP,
+	MINIMISE_PARAMETER,
+	minimiseEventItem,
+	minimiseMode,
+	minimiseProperties,
+} from '../../ConsentFlowTrigger/minimise';
 import { signingCredentialProblem } from '../../ConsentFlowTrigger/signature';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../ConsentFlowTrigger/verify';
 import { CONNECTION } from '../wording';
@@ -44,6 +54,7 @@ import {
 	decide,
 	limitDeadline,
 	newWaitState,
+	outcomeIndex,
 	outputNames,
 	readWaitState,
 	waitTimeExceededJson,
@@ -100,6 +111,10 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		default: 'days',
 		displayOptions: { show: { ...showOnlyForCreateAndWait, limitWaitTime: [true] } },
 	},
+	...minimiseProperties(
+		showOnlyForCreateAndWait,
+		"What the outcome item keeps of the outcome event's national ID and authorization code (the rest of its payload, e.g. the data, is kept). The wait itself stores neither.",
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -148,9 +163,13 @@ function shownUrl(url: string): string {
 }
 
 /**
- * Puts the execution to wait (again) until the next delivery or the deadline. With Limit Wait
- * Time, the Wait Timed Out item is placed on its output of the waiting node's input, which
- * n8n 2.x forwards as it is when its wait tracker resumes the execution.
+ * Puts the execution to wait (again) until the next delivery or the deadline.
+ *
+ * The waiting node's input is saved with the execution; n8n replaces it with the next delivery
+ * when it resumes the execution through the resume URL, so it is not kept as it came (the
+ * applicant's input on the first run, an event's payload later). With Limit Wait Time it holds
+ * the Wait Timed Out item on its own output, which n8n 2.x forwards as it is when its wait tracker
+ * resumes the execution; without, nothing, so that nothing could be passed on by mistake.
  */
 async function waitFor(
 	ctx: IExecuteFunctions,
@@ -158,14 +177,14 @@ async function waitFor(
 	count: number,
 ): Promise<INodeExecutionData[][]> {
 	ctx.getContext('node')[STATE_KEY] = state;
+	const main: INodeExecutionData[][] = emptyOutputs(count);
 	if (state.deadline !== null) {
-		const main: INodeExecutionData[][] = emptyOutputs(count);
 		main[count - 1] = [
 			{ json: waitTimeExceededJson(state) as IDataObject, pairedItem: { item: 0 } },
 		];
-		ctx.getExecuteData().data = { ...ctx.getExecuteData().data, main };
 		ctx.setMetadata({ forwardAllOutputs: true } as ITaskMetadata);
 	}
+	ctx.getExecuteData().data = { ...ctx.getExecuteData().data, main };
 	await ctx.putExecutionToWait(
 		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
 	);
@@ -299,7 +318,8 @@ async function resume(
 		// Finishes".
 		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
 	}
-	ctx.getContext('node')[STATE_KEY] = decision.state;
+	// The wait is over: nothing of it stays in the execution's context.
+	delete ctx.getContext('node')[STATE_KEY];
 	const outputs = emptyOutputs(count);
 	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
 	return outputs;
@@ -373,9 +393,22 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 		});
 		return { noWebhookResponse: true };
 	}
-	return {
-		workflowData: [
-			[{ json: { [RESUME_KEY]: eventItem(delivery, new Date().toISOString()) as IDataObject } }],
-		],
-	};
+	// n8n saves what resumes the execution (in queue mode before a worker takes it), so an event
+	// that only continues the wait carries its name, id and times; an outcome carries the event as
+	// the trigger emits it, minimised as the node is set.
+	const item = eventItem(delivery, new Date().toISOString());
+	const carried =
+		outcomeIndex(delivery.event) === null
+			? {
+					event: item.event,
+					webhookId: item.webhookId,
+					timestamp: item.timestamp,
+					flowId: item.flowId,
+					receivedAt: item.receivedAt,
+				}
+			: minimiseEventItem(
+					item,
+					minimiseMode(this.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)),
+				);
+	return { workflowData: [[{ json: { [RESUME_KEY]: carried as IDataObject } }]] };
 }

@@ -38,7 +38,7 @@ export const WAIT_TIME_EXCEEDED = { name: 'Wait Timed Out', outcome: 'waitTimeEx
 /** Index of "Failed/Expired": also where items of a refused input go with Continue On Fail. */
 export const FAILED_INDEX = 3;
 
-/** Intermediate events the item lists at most (the newest are kept). */
+/** Intermediate events the wait remembers and the item lists at most (the newest are kept). */
 export const MAX_EVENTS_KEPT = 20;
 
 /** The output names, in order, with or without the Limit Wait Time output. */
@@ -56,20 +56,33 @@ export function outcomeIndex(event: unknown): number | null {
 
 type Json = { [key: string]: unknown };
 
-/** An event seen while waiting (as the trigger emits it: event, webhookId, timestamp, payload …). */
-export type SeenEvent = Json;
+/**
+ * An event seen while waiting, as far as the wait needs it: which event, its delivery id (for
+ * duplicates) and when. Never its payload: the waiting execution is saved in n8n's database for
+ * as long as the applicant takes, and the payload carries the national ID (and, on
+ * consent.created, the authorization code).
+ */
+export interface SeenEvent {
+	event: string | null;
+	webhookId: string | null;
+	timestamp: string | null;
+	receivedAt: string | null;
+}
 
-/** What the waiting execution remembers between deliveries. */
+/**
+ * What the waiting execution remembers between deliveries (in the node context, saved with the
+ * execution): what routes the next delivery and what the outcome item reports, nothing about
+ * the applicant. Not the flow as the service returned it: it holds the national ID and the
+ * resume URL with n8n's signature.
+ */
 export interface WaitState {
 	waiting: boolean;
-	/** The flow as the service returned it on create. */
-	flow: Json;
 	/** The flow's id (from `id`), or null when the answer had none: then no delivery is foreign. */
 	flowId: string | null;
+	externalId: string | null;
+	href: string | null;
 	/** Intermediate events, oldest first (at most MAX_EVENTS_KEPT). */
 	events: SeenEvent[];
-	/** Delivery ids seen (intermediate ones), for duplicates. */
-	seenIds: string[];
 	startedAt: string;
 	/** ISO time of Limit Wait Time, or null. */
 	deadline: string | null;
@@ -85,31 +98,44 @@ function text(value: unknown): string | null {
 	return null;
 }
 
+/** The part of a delivery (the trigger's item json) that the wait keeps. */
+export function seenEvent(delivery: Json): SeenEvent {
+	return {
+		event: text(delivery.event),
+		webhookId: text(delivery.webhookId),
+		timestamp: text(delivery.timestamp),
+		receivedAt: text(delivery.receivedAt),
+	};
+}
+
+/** The state of a new wait, from the flow the service created. */
 export function newWaitState(flow: Json, startedAt: string, deadline: string | null): WaitState {
 	return {
 		waiting: true,
-		flow,
 		flowId: text(flow.id),
+		externalId: text(flow.externalId),
+		href: text(flow.href),
 		events: [],
-		seenIds: [],
 		startedAt,
 		deadline,
 	};
 }
 
-/** The state stored in the node context, or undefined when there is none (or it is not ours). */
+/**
+ * The state stored in the node context, or undefined when there is none (or it is not ours).
+ * An execution that started waiting before this form (it kept the whole flow and the events'
+ * payloads) is read into this form, so that its next save keeps only this.
+ */
 export function readWaitState(stored: unknown): WaitState | undefined {
-	if (!isObject(stored) || typeof stored.waiting !== 'boolean' || !isObject(stored.flow)) {
-		return undefined;
-	}
+	if (!isObject(stored) || typeof stored.waiting !== 'boolean') return undefined;
+	const legacyFlow = isObject(stored.flow) ? stored.flow : undefined;
+	if (legacyFlow === undefined && !('flowId' in stored)) return undefined;
 	return {
 		waiting: stored.waiting,
-		flow: stored.flow,
 		flowId: text(stored.flowId),
-		events: Array.isArray(stored.events) ? stored.events.filter(isObject) : [],
-		seenIds: Array.isArray(stored.seenIds)
-			? stored.seenIds.filter((id): id is string => typeof id === 'string')
-			: [],
+		externalId: text(stored.externalId ?? legacyFlow?.externalId),
+		href: text(stored.href ?? legacyFlow?.href),
+		events: Array.isArray(stored.events) ? stored.events.filter(isObject).map(seenEvent) : [],
 		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
 		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
 	};
@@ -128,7 +154,7 @@ export type Decision =
  *    foreign, the execution keeps waiting unchanged;
  *  - an id already seen: duplicate, unchanged;
  *  - an outcome: the wait ends, the item for its output;
- *  - anything else: recorded, keeps waiting.
+ *  - anything else: recorded (without its payload), keeps waiting.
  */
 export function decide(state: WaitState, delivery: Json, now: string): Decision {
 	const flowId = text(delivery.flowId);
@@ -139,12 +165,13 @@ export function decide(state: WaitState, delivery: Json, now: string): Decision 
 		return { kind: 'foreign' };
 	}
 	const id = text(delivery.webhookId);
-	if (id !== null && state.seenIds.includes(id)) return { kind: 'duplicate' };
+	if (id !== null && state.events.some((seen) => seen.webhookId === id)) {
+		return { kind: 'duplicate' };
+	}
 	const output = outcomeIndex(delivery.event);
 	if (output === null) {
-		const events = [...state.events, delivery].slice(-MAX_EVENTS_KEPT);
-		const seenIds = id === null ? state.seenIds : [...state.seenIds, id].slice(-MAX_EVENTS_KEPT);
-		return { kind: 'intermediate', state: { ...state, events, seenIds } };
+		const events = [...state.events, seenEvent(delivery)].slice(-MAX_EVENTS_KEPT);
+		return { kind: 'intermediate', state: { ...state, events } };
 	}
 	const ended: WaitState = { ...state, waiting: false };
 	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
@@ -155,16 +182,18 @@ function common(state: WaitState, outcome: string, event: string | null, now: st
 		outcome,
 		event,
 		flowId: state.flowId,
-		externalId: text(state.flow.externalId),
-		href: text(state.flow.href),
-		flow: state.flow,
+		externalId: state.externalId,
+		href: state.href,
 		events: state.events,
 		waitStartedAt: state.startedAt,
 		resumedAt: now,
 	};
 }
 
-/** The item of an outcome: flow as created, the outcome event (with payload), the events seen before. */
+/**
+ * The item of an outcome: the flow's ids, the outcome event as the trigger emits it (with its
+ * payload: for consent.data the data; minimised before it gets here), the events seen before.
+ */
 export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
 	const event = typeof delivery.event === 'string' ? delivery.event : null;
 	return {
@@ -187,9 +216,8 @@ export function waitingJson(state: WaitState): Json {
 	return {
 		status: 'waiting',
 		flowId: state.flowId,
-		externalId: text(state.flow.externalId),
-		href: text(state.flow.href),
-		flow: state.flow,
+		externalId: state.externalId,
+		href: state.href,
 		events: state.events,
 		waitStartedAt: state.startedAt,
 		deadline: state.deadline,

@@ -11,6 +11,7 @@ const path = require('node:path');
 const { request } = require('./http');
 const { simRequests, simMark } = require('./suite');
 const W = require('./workflows');
+const { buildSyntheticNationalId } = require('../../support/synthetic-ids');
 
 const PKG_NAME = 'n8n-nodes-sbl';
 const TOKEN_PATH_RE = /\/protocol\/openid-connect\/token$/;
@@ -32,23 +33,20 @@ function control(digits, weights) {
 }
 
 /**
- * The n-th valid fødselsnummer (classic control digits) born on a date derived from n:
- * DDMMYY + individual number (3 digits) + k1 + k2. Deterministic, all distinct for n < 100 000.
+ * The n-th valid synthetic national identity number (month + 80, classic control digits: no
+ * person has one; test/support/synthetic-ids.js) born on a date derived from n: DDMMYY +
+ * individual number (3 digits) + k1 + k2. Deterministic, all distinct for n < 100 000.
  */
 function nationalId(n) {
 	for (let attempt = 0; ; attempt++) {
 		const k = n * 7 + attempt; // skip individual numbers whose k1/k2 would be 10
-		const day = 1 + (k % 28);
-		const month = 1 + (Math.floor(k / 28) % 12);
-		const year = 70 + (Math.floor(k / 336) % 30); // 1970–1999: individual numbers 000–499
-		const individual = Math.floor(k / 10080) % 500;
-		const base = `${String(day).padStart(2, '0')}${String(month).padStart(2, '0')}${String(year).padStart(2, '0')}${String(individual).padStart(3, '0')}`;
-		const digits = base.split('').map(Number);
-		const k1 = control(digits, K1);
-		if (k1 === undefined) continue;
-		const k2 = control([...digits, k1], K2);
-		if (k2 === undefined) continue;
-		return `${base}${k1}${k2}`;
+		const id = buildSyntheticNationalId({
+			day: 1 + (k % 28),
+			month: 1 + (Math.floor(k / 28) % 12),
+			year: 70 + (Math.floor(k / 336) % 30), // 1970–1999: individual numbers 000–499
+			individual: Math.floor(k / 10080) % 500,
+		});
+		if (id !== undefined) return id;
 	}
 }
 

@@ -520,13 +520,15 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		secrets.push(sim.clients.consent.clientSecret, sim.signingSecret);
 		const p = W.uniquePath('queue-wait');
 		await t.main.deployWorkflow(WAIT.waitWorkflow({ path: p, oauth, signing }), { webhookPaths: [{ path: p, method: 'POST' }] });
-		const person = { nationalId: '01017003689', lastName: 'Nordmann', organizationId: '923456783', redirectUrl: 'https://bank.example.com/loan/thank-you' };
+		const person = { nationalId: '01817000092', lastName: 'Nordmann', organizationId: '923456783', redirectUrl: 'https://bank.example.com/loan/thank-you' };
 		// Started through the second webhook process; the resume URLs are n8n's WEBHOOK_URL (the first).
 		const start = async (externalId) => {
 			const res = await request('POST', `${t.webhookUrls[1]}/webhook/${p}`, { json: { ...person, externalId } });
 			expect({ status: res.status, waiting: res.json?.status }).toEqual({ status: 200, waiting: 'waiting' });
-			expect(res.json.flow.webhookUrl).toMatch(new RegExp(`^${t.webhookUrls[0]}/webhook-waiting/\\d+`));
-			return { flowId: res.json.flowId, id: WAIT.executionIdOf(res.json.flow.webhookUrl) };
+			// the items carry no resume URL (issue 25): the service's record of the flow has it
+			const resumeUrl = (await L.simFlow(sim, res.json.flowId)).webhookUrl;
+			expect(resumeUrl).toMatch(new RegExp(`^${t.webhookUrls[0]}/webhook-waiting/\\d+`));
+			return { flowId: res.json.flowId, id: WAIT.executionIdOf(resumeUrl) };
 		};
 		const finished = (id, what) =>
 			waitFor(

@@ -22,7 +22,7 @@ describe('Consent Flow: batches and Continue On Fail', () => {
 				createParams({ ...ext('invalid'), nationalId: '12345678901' }),
 				createParams({
 					...ext('api-400'),
-					nationalId: '0101700368',
+					nationalId: '0181700009',
 					options: { validateNationalId: false },
 				}),
 				deleteParams('no-such-flow'),

@@ -57,7 +57,7 @@ describe('Consent Flow: create', () => {
 	test('sends External ID when set, trims inputs and removes spaces from the two numbers', async () => {
 		const { output, error } = await runNode(
 			createParams({
-				nationalId: ' 010170 03689 ',
+				nationalId: ' 018170 00092 ',
 				organizationId: '923 456 783',
 				lastName: '  Nordmann ',
 				redirectUrl: ' https://bank.example.com/done ',
@@ -106,11 +106,11 @@ describe('Consent Flow: create', () => {
 
 	test('a synthetic test identity (month + 80) and a D-number pass validation and reach the service', async () => {
 		const { output, error } = await runNode(
-			[createParams({ nationalId: '01810750045' }), createParams({ nationalId: '41010750073' })],
+			[createParams({ nationalId: '01810750045' }), createParams({ nationalId: '41817000086' })],
 			{ credentials: credentialsFor(sim) },
 		);
 		expect(error).toBeUndefined();
-		expect(output!.map((item) => item.json.nationalId)).toEqual(['01810750045', '41010750073']);
+		expect(output!.map((item) => item.json.nationalId)).toEqual(['01810750045', '41817000086']);
 	});
 
 	test('client authentication in the body works the same', async () => {
@@ -167,7 +167,7 @@ describe('Consent Flow: create', () => {
 
 	test('with validation switched off, a 10-digit ID reaches the service and its 400 is reported per field', async () => {
 		const { error, output } = await runNode(
-			createParams({ nationalId: '0101700368', options: { validateNationalId: false } }),
+			createParams({ nationalId: '0181700009', options: { validateNationalId: false } }),
 			{ credentials: credentialsFor(sim) },
 		);
 		expect(output).toBeUndefined();
@@ -183,7 +183,7 @@ describe('Consent Flow: create', () => {
 		expect(error!.context.field).toBe('nationalId');
 		const posts = await apiRequests(sim, 'POST');
 		expect(posts).toHaveLength(1);
-		expect((posts[0].body as { nationalId: string }).nationalId).toBe('0101700368');
+		expect((posts[0].body as { nationalId: string }).nationalId).toBe('0181700009');
 		expect(await simFlows(sim)).toHaveLength(0);
 	});
 });

@@ -30,6 +30,7 @@ import {
 import {
 	newWaitState,
 	readWaitState,
+	type SeenEvent,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
 import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
@@ -38,7 +39,15 @@ import { n8nComputedOutputs } from '../../support/computed-outputs';
 import type { Params, TestContext } from '../../support/execute-context';
 import { addFault, simFlows, simRequests, useSimulator } from '../../support/simulator';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
-import { FLOW_PATH, SIM_OPTIONS, createParams, credentialsFor, deepText } from './helpers';
+import {
+	FLOW_PATH,
+	NATIONAL_ID,
+	SIM_OPTIONS,
+	createParams,
+	credentialsFor,
+	deepText,
+} from './helpers';
+import { syntheticNationalId } from '../../support/synthetic-ids';
 
 const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
 
@@ -174,7 +183,8 @@ function filled(outputs: INodeExecutionData[][]): number[] {
 
 describe('first run: create the flow and wait', () => {
 	test('creates the flow with the resume URL as webhookUrl, stores the state and waits indefinitely', async () => {
-		const url = resumeUrl2x();
+		const token = resumeToken();
+		const url = resumeUrl2x(token);
 		const ctx = waitContext({ resumeUrl: url });
 		const outputs = await execute(ctx);
 
@@ -200,6 +210,49 @@ describe('first run: create the flow and wait', () => {
 			status: 'waiting',
 			flowId: created.id,
 			events: [],
+			deadline: null,
+		});
+		expect(outputs[0][0].json.href).toBe(created.href);
+	});
+
+	// issue 25: what the waiting execution keeps (node context, the waiting node's saved input,
+	// its output) is what resuming needs: no national ID, no resume URL with its signature
+	test('the stored state and the saved data hold the ids and href only: no national ID, no resume signature', async () => {
+		const token = resumeToken();
+		const ctx = waitContext({
+			resumeUrl: resumeUrl2x(token),
+			items: [{ json: { applicant: { nationalId: NATIONAL_ID, lastName: 'Nordmann' } } }],
+		});
+		const outputs = await execute(ctx);
+		const [created] = await simFlows(sim);
+		expect(created.webhookUrl).toContain(token);
+		expect(ctx.nodeContext).toEqual({
+			[STATE_KEY]: {
+				waiting: true,
+				flowId: created.id,
+				externalId: created.externalId ?? null,
+				href: created.href,
+				events: [],
+				startedAt: expect.any(String),
+				deadline: null,
+			},
+		});
+		for (const saved of [ctx.nodeContext, outputs, ctx.executeData.data.main]) {
+			const text = JSON.stringify(saved);
+			expect(text).not.toContain(NATIONAL_ID);
+			expect(text).not.toContain(token);
+			expect(text).not.toContain('signature');
+			expect(text).not.toContain('webhookUrl');
+		}
+		// the waiting node's saved input no longer holds the applicant's item
+		expect(ctx.executeData.data.main).toEqual([[], [], [], []]);
+		expect(outputs[0][0].json).toEqual({
+			status: 'waiting',
+			flowId: created.id,
+			externalId: created.externalId ?? null,
+			href: created.href,
+			events: [],
+			waitStartedAt: expect.any(String),
 			deadline: null,
 		});
 	});
@@ -429,6 +482,9 @@ describe('refused before any request', () => {
 const FLOW = { id: 'flow-1', externalId: 'loan-42', href: 'https://consent.example/flows/flow-1' };
 const STARTED = '2030-01-01T00:00:00.000Z';
 
+const APPLICANT_ID = syntheticNationalId(3);
+const AUTHORIZATION_CODE = 'authz-7f3a9c';
+
 let deliveries = 0;
 /** A delivery as webhook() carries it (the trigger's item json). */
 function carried(event: string, overrides: IDataObject = {}): IDataObject {
@@ -439,11 +495,40 @@ function carried(event: string, overrides: IDataObject = {}): IDataObject {
 		timestamp: STARTED,
 		flowId: FLOW.id,
 		externalId: FLOW.externalId,
-		nationalId: '01017003689',
-		payload: { flow: FLOW.id, externalId: FLOW.externalId, nationalId: '01017003689' },
+		nationalId: APPLICANT_ID,
+		authorizationCode: AUTHORIZATION_CODE,
+		payload: {
+			flow: FLOW.id,
+			externalId: FLOW.externalId,
+			nationalId: APPLICANT_ID,
+			authorizationCode: AUTHORIZATION_CODE,
+		},
 		receivedAt: STARTED,
 		...overrides,
 	};
+}
+
+/** What the wait may keep of a delivery (issue 25): which event, its id and its times. */
+function seen(delivery: IDataObject): SeenEvent {
+	const field = (value: unknown) => (typeof value === 'string' ? value : null);
+	return {
+		event: field(delivery.event),
+		webhookId: field(delivery.webhookId),
+		timestamp: field(delivery.timestamp),
+		receivedAt: field(delivery.receivedAt),
+	};
+}
+
+/** Fails when the serialised value holds the applicant's ID, the code, a payload or a resume signature. */
+function expectNothingPersonal(value: unknown, signature?: string): void {
+	const text = JSON.stringify(value) ?? '';
+	expect(text).not.toContain(APPLICANT_ID);
+	expect(text).not.toContain(AUTHORIZATION_CODE);
+	expect(text).not.toContain('"payload"');
+	expect(text).not.toContain('nationalId');
+	expect(text).not.toContain('authorizationCode');
+	expect(text).not.toContain('signature=');
+	if (signature !== undefined) expect(text).not.toContain(signature);
 }
 
 /** A context resumed with `delivery`, the stored state as n8n saved it (JSON). */
@@ -464,11 +549,7 @@ function resumed(
 describe('resumed by a delivery', () => {
 	test.each(INTERMEDIATE_EVENTS)('%s: recorded, and the execution waits again', async (event) => {
 		const earlier = carried('consent.created');
-		const state = {
-			...newWaitState(FLOW, STARTED, null),
-			events: [earlier],
-			seenIds: [String(earlier.webhookId)],
-		};
+		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] };
 		const delivery = carried(event);
 		const ctx = resumed(delivery, state);
 		const outputs = await execute(ctx);
@@ -477,7 +558,10 @@ describe('resumed by a delivery', () => {
 		expect(ctx.putExecutionToWait).toHaveBeenCalledWith(WAIT_INDEFINITELY);
 		const stored = readWaitState(ctx.nodeContext[STATE_KEY])!;
 		expect(stored.waiting).toBe(true);
-		expect(stored.events).toEqual([earlier, delivery]);
+		expect(stored.events).toEqual([seen(earlier), seen(delivery)]);
+		// issue 25: neither the state nor what n8n saves as the waiting node's input keeps the event
+		expectNothingPersonal(ctx.nodeContext);
+		expectNothingPersonal(ctx.executeData.data.main);
 		expect(outputs).toHaveLength(OUTPUTS.length);
 		expect(filled(outputs)).toEqual([0]);
 		expect(outputs[0]).toEqual([
@@ -485,21 +569,18 @@ describe('resumed by a delivery', () => {
 				json: expect.objectContaining({
 					status: 'waiting',
 					flowId: FLOW.id,
-					events: [earlier, delivery],
+					events: [seen(earlier), seen(delivery)],
 				}),
 				pairedItem: { item: 0 },
 			},
 		]);
+		expectNothingPersonal(outputs);
 		expect(ctx.sent).toEqual([]);
 	});
 
 	test.each(OUTCOME_EVENTS)('%s: the wait ends on its output', async (event) => {
 		const earlier = carried('consent.accepted');
-		const state = {
-			...newWaitState(FLOW, STARTED, null),
-			events: [earlier],
-			seenIds: [String(earlier.webhookId)],
-		};
+		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] };
 		const delivery = carried(event);
 		const ctx = resumed(delivery, state);
 		const outputs = await execute(ctx);
@@ -514,12 +595,14 @@ describe('resumed by a delivery', () => {
 			event,
 			flowId: FLOW.id,
 			externalId: FLOW.externalId,
-			flow: FLOW,
-			events: [earlier],
+			href: FLOW.href,
+			events: [seen(earlier)],
 			outcomeEvent: delivery,
 			waitStartedAt: STARTED,
 		});
-		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.waiting).toBe(false);
+		// issue 25: no flow (it held the resume URL); the wait state is gone once the wait is over
+		expect(out[0].json).not.toHaveProperty('flow');
+		expect(ctx.nodeContext).not.toHaveProperty(STATE_KEY);
 		expect(ctx.sent).toEqual([]);
 	});
 
@@ -535,15 +618,11 @@ describe('resumed by a delivery', () => {
 
 	test('a delivery seen before: waits again, nothing recorded twice', async () => {
 		const earlier = carried('consent.accepted');
-		const state = {
-			...newWaitState(FLOW, STARTED, null),
-			events: [earlier],
-			seenIds: [String(earlier.webhookId)],
-		};
+		const state = { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] };
 		const ctx = resumed(carried('consent.rejected', { webhookId: earlier.webhookId }), state);
 		const outputs = await execute(ctx);
 		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
-		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([earlier]);
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([seen(earlier)]);
 		expect(filled(outputs)).toEqual([0]);
 	});
 
@@ -561,7 +640,7 @@ describe('resumed by a delivery', () => {
 				json: expect.objectContaining({
 					outcome: 'waitTimeExceeded',
 					deadline,
-					events: [delivery],
+					events: [seen(delivery)],
 				}),
 				pairedItem: { item: 0 },
 			},
@@ -611,6 +690,7 @@ function webhookContext(options: {
 	headers: Record<string, string>;
 	secret: string;
 	stack?: StackEntry[];
+	parameters?: Params;
 }): { ctx: IWebhookFunctions; res: Recorded } {
 	const res: Recorded = { ended: false };
 	const response = {
@@ -638,13 +718,14 @@ function webhookContext(options: {
 		type: 'n8n-nodes-sbl.consentFlow',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: waitParams() as INodeParameters,
+		parameters: (options.parameters ?? waitParams()) as INodeParameters,
 		credentials: {
 			consentFlowWebhookSigningApi: { id: `signing-${resumeToken()}`, name: 'Signing' },
 		},
 	};
 	const ctx = {
 		getNode: () => node,
+		getNodeParameter: (name: string, fallback: unknown) => node.parameters[name] ?? fallback,
 		getRequestObject: () => ({
 			headers: options.headers,
 			rawBody: Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body, 'utf8'),
@@ -668,12 +749,14 @@ function waitingStack(name = NODE_NAME): StackEntry[] {
 async function signedWebhook(
 	body: string,
 	stack: StackEntry[],
+	parameters?: Params,
 ): Promise<{ res: Recorded; result: IWebhookResponseData }> {
 	const secret = signingSecret();
 	const { ctx, res } = webhookContext({
 		body,
 		secret,
 		stack,
+		parameters,
 		headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
 	});
 	return { res, result: await callWebhook(ctx) };
@@ -684,7 +767,12 @@ function envelopeOf(event: string, overrides: IDataObject = {}): string {
 		webhookId: `wh-${resumeToken()}`,
 		event,
 		timestamp: '2030-01-02T00:00:00.000Z',
-		payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: '01017003689' },
+		payload: {
+			externalId: 'loan-42',
+			flow: 'flow-1',
+			nationalId: APPLICANT_ID,
+			...(event === 'consent.created' ? { authorizationCode: AUTHORIZATION_CODE } : {}),
+		},
 		...overrides,
 	});
 }
@@ -769,7 +857,7 @@ describe('webhook(): a delivery to the resume URL', () => {
 			webhookId,
 			flowId: 'flow-1',
 			externalId: 'loan-42',
-			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: '01017003689' },
+			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: APPLICANT_ID },
 		});
 		expect(stack[0].node).toEqual({ name: NODE_NAME });
 		expect(stack[0].node?.disabled).toBeUndefined();
@@ -780,7 +868,7 @@ describe('webhook(): a delivery to the resume URL', () => {
 		const body = JSON.stringify({
 			webhookId: 'w-r',
 			type: 'consent.rejected',
-			payload: { flow: 'flow-1', nationalId: '01017003689' },
+			payload: { flow: 'flow-1', nationalId: APPLICANT_ID },
 		});
 		const { ctx } = webhookContext({
 			body,
@@ -860,6 +948,174 @@ describe('webhook(): a delivery to the resume URL', () => {
 			}
 			expect(ctx.sent).toEqual([]);
 		}
+	});
+});
+
+// ---------- issue 25: what a delivery leaves in the execution ----------
+
+describe('personal data in what resumes the execution (Minimise Personal Data)', () => {
+	const DATA = { tax: { grossIncome: 650000 }, income: { source: 'employer' } };
+	const TIMESTAMP = '2030-01-02T00:00:00.000Z';
+
+	/** The item webhook() resumes the execution with, for a signed delivery of `event`. */
+	async function resumeItem(
+		event: string,
+		minimise: string | undefined,
+		payload: IDataObject = {},
+	): Promise<IDataObject> {
+		const body = envelopeOf(event, {
+			webhookId: 'w-1',
+			payload: {
+				externalId: 'loan-42',
+				flow: 'flow-1',
+				nationalId: APPLICANT_ID,
+				authorizationCode: AUTHORIZATION_CODE,
+				...payload,
+			},
+		});
+		const parameters =
+			minimise === undefined ? waitParams() : waitParams({ minimisePersonalData: minimise });
+		const { result } = await signedWebhook(body, waitingStack(), parameters);
+		return result.workflowData![0][0].json[RESUME_KEY] as IDataObject;
+	}
+
+	test.each(INTERMEDIATE_EVENTS)(
+		'%s (continues the wait): only its name, id, times and flow, whatever the setting',
+		async (event) => {
+			for (const minimise of [undefined, 'keep', 'mask', 'leaveOut']) {
+				const item = await resumeItem(event, minimise);
+				expect(item).toEqual({
+					event,
+					webhookId: 'w-1',
+					timestamp: TIMESTAMP,
+					flowId: 'flow-1',
+					receivedAt: expect.any(String),
+				});
+			}
+		},
+	);
+
+	const masked = `*********${APPLICANT_ID.slice(-2)}`;
+
+	test.each(OUTCOME_EVENTS)('%s, Keep Everything (and version 1 without the parameter): as received', async (event) => {
+		for (const minimise of [undefined, 'keep']) {
+			const item = await resumeItem(event, minimise, { data: DATA });
+			expect(item).toMatchObject({
+				event,
+				nationalId: APPLICANT_ID,
+				authorizationCode: AUTHORIZATION_CODE,
+				payload: {
+					nationalId: APPLICANT_ID,
+					authorizationCode: AUTHORIZATION_CODE,
+					data: DATA,
+				},
+			});
+		}
+	});
+
+	test.each(OUTCOME_EVENTS)('%s, Mask National ID: the last two digits, no authorization code, the data kept', async (event) => {
+		const item = await resumeItem(event, 'mask', { data: DATA });
+		expect(item).toEqual({
+			event,
+			webhookId: 'w-1',
+			timestamp: TIMESTAMP,
+			flowId: 'flow-1',
+			externalId: 'loan-42',
+			nationalId: masked,
+			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: masked, data: DATA },
+			receivedAt: expect.any(String),
+		});
+	});
+
+	test.each(OUTCOME_EVENTS)('%s, Leave Out National ID: neither the ID nor the code, the data kept', async (event) => {
+		const item = await resumeItem(event, 'leaveOut', { data: DATA });
+		expect(item).toEqual({
+			event,
+			webhookId: 'w-1',
+			timestamp: TIMESTAMP,
+			flowId: 'flow-1',
+			externalId: 'loan-42',
+			payload: { externalId: 'loan-42', flow: 'flow-1', data: DATA },
+			receivedAt: expect.any(String),
+		});
+	});
+
+	test('an unknown setting (e.g. an expression with a typo) leaves out the most', async () => {
+		const item = await resumeItem('consent.data', 'Mask');
+		expect(JSON.stringify(item)).not.toContain(APPLICANT_ID.slice(0, 6));
+		expect(item).not.toHaveProperty('nationalId');
+		expect(item.payload).not.toHaveProperty('nationalId');
+	});
+
+	test('webhook() then execute(), masked: the outcome item carries the masked event and no wait state stays', async () => {
+		const secret = signingSecret();
+		const body = envelopeOf('consent.data', {
+			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: APPLICANT_ID, data: DATA },
+		});
+		const { ctx: hook } = webhookContext({
+			body,
+			secret,
+			parameters: waitParams({ minimisePersonalData: 'mask' }),
+			headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+		});
+		const { workflowData } = await createAndWaitWebhook.call(hook);
+		const earlier = carried('consent.accepted');
+		const ctx = waitContext({
+			items: workflowData![0],
+			nodeContext: {
+				[STATE_KEY]: { ...newWaitState(FLOW, STARTED, null), events: [seen(earlier)] },
+			},
+			oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
+		});
+		const outputs = await executeCreateAndWait(ctx, new ConsentFlow().description.properties);
+		expect(filled(outputs)).toEqual([0]);
+		const json = outputs[0][0].json;
+		expect(json).toEqual({
+			outcome: 'dataReceived',
+			event: 'consent.data',
+			flowId: FLOW.id,
+			externalId: FLOW.externalId,
+			href: FLOW.href,
+			events: [seen(earlier)],
+			waitStartedAt: STARTED,
+			resumedAt: expect.any(String),
+			outcomeEvent: expect.objectContaining({
+				nationalId: masked,
+				payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: masked, data: DATA },
+			}),
+		});
+		expect(JSON.stringify(json)).not.toContain(APPLICANT_ID);
+		expect(ctx.nodeContext).toEqual({});
+	});
+
+	test('a wait saved in the earlier form (whole flow, payloads) resumes and is saved without them', async () => {
+		const token = resumeToken();
+		const earlier = carried('consent.created');
+		const legacy = {
+			waiting: true,
+			flow: {
+				...FLOW,
+				nationalId: APPLICANT_ID,
+				webhookUrl: resumeUrl2x(token),
+			},
+			flowId: FLOW.id,
+			events: [earlier],
+			seenIds: [earlier.webhookId],
+			startedAt: STARTED,
+			deadline: null,
+		};
+		const delivery = carried('consent.accepted');
+		const ctx = waitContext({
+			items: [{ json: { [RESUME_KEY]: delivery } }],
+			nodeContext: { [STATE_KEY]: JSON.parse(JSON.stringify(legacy)) },
+			oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
+		});
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([seen(earlier), seen(delivery)]);
+		expectNothingPersonal(ctx.nodeContext, token);
+		expectNothingPersonal(outputs, token);
+		expect(outputs[0][0].json).toMatchObject({ href: FLOW.href, externalId: FLOW.externalId });
 	});
 });
 

@@ -11,8 +11,11 @@ import type { ContextOptions, Params, TestContext, TokenStore } from '../../supp
 import { clearLog, simRequests, startSim as startSimOnFreePort } from '../../support/simulator';
 import type { SimulatorHandle, SimulatorOptions, SimulatorRequest } from '../../support/simulator';
 
-/** A valid test national identity number (the simulator's "happy" scenario) and organization number. */
-export const NATIONAL_ID = '01017003689';
+/**
+ * A valid synthetic national identity number (month + 80: no person has it; its digit sum picks
+ * the simulator's "happy" scenario, test/support/synthetic-ids.js) and organization number.
+ */
+export const NATIONAL_ID = '01817000092';
 export const ORGANIZATION_ID = '923456783';
 export const FLOW_PATH = '/consent/api/flow-definitions/sbl';
 

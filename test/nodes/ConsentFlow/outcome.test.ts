@@ -20,6 +20,7 @@ import {
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
+import { syntheticNationalId } from '../../support/synthetic-ids';
 
 // ---------- the rule, written from the issue ----------
 
@@ -62,6 +63,7 @@ const FLOW_ID = 'flow-A';
 const OTHER_FLOW = 'flow-B';
 const STARTED = '2030-01-01T00:00:00.000Z';
 const NOW = '2030-01-02T03:04:05.000Z';
+const NATIONAL_ID = syntheticNationalId(1);
 
 function flow(id: unknown = FLOW_ID): Record<string, unknown> {
 	return {
@@ -88,9 +90,43 @@ function delivery(
 		timestamp: STARTED,
 		flowId: FLOW_ID,
 		externalId: 'loan-42',
-		payload: { flow: FLOW_ID, externalId: 'loan-42' },
+		nationalId: NATIONAL_ID,
+		authorizationCode: 'auth-code-1',
+		payload: {
+			flow: FLOW_ID,
+			externalId: 'loan-42',
+			nationalId: NATIONAL_ID,
+			authorizationCode: 'auth-code-1',
+		},
+		receivedAt: STARTED,
 		...overrides,
 	};
+}
+
+/** A value as the wait keeps it: non-empty text, a finite number as text, else null. */
+function norm(value: unknown): string | null {
+	if (typeof value === 'string' && value !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return null;
+}
+
+/** What the wait may keep of a delivery (issue 25): which event, its id and its times. */
+function seen(sent: Record<string, unknown>): Record<string, unknown> {
+	return {
+		event: norm(sent.event),
+		webhookId: norm(sent.webhookId),
+		timestamp: norm(sent.timestamp),
+		receivedAt: norm(sent.receivedAt),
+	};
+}
+
+/** Fails when the serialised value holds personal data or a payload of a delivery. */
+function expectNothingPersonal(value: unknown): void {
+	const text = JSON.stringify(value);
+	expect(text).not.toContain(NATIONAL_ID);
+	expect(text).not.toContain('auth-code-1');
+	expect(text).not.toContain('"payload"');
+	expect(text).not.toContain('nationalId');
 }
 
 /** Freezes a value and everything reachable from it: any mutation then throws (strict mode). */
@@ -225,8 +261,7 @@ describe('decide', () => {
 			expect(decision.kind).toBe('intermediate');
 			state = (decision as { state: WaitState }).state;
 		}
-		expect(state.events).toHaveLength(3);
-		expect(state.seenIds).toEqual([]);
+		expect(state.events.map((event) => event.webhookId)).toEqual([null, null, null]);
 	});
 
 	test('intermediate events are appended oldest first and the wait goes on', () => {
@@ -240,11 +275,17 @@ describe('decide', () => {
 			state = deepFreeze((decision as { state: WaitState }).state);
 			expect(state.waiting).toBe(true);
 		}
-		expect(state.events).toEqual([created, accepted, unknown]);
-		expect(state.seenIds).toEqual([created.webhookId, accepted.webhookId, unknown.webhookId]);
-		expect(state.flow).toEqual(flow());
-		expect(state.flowId).toBe(FLOW_ID);
-		expect(state.startedAt).toBe(STARTED);
+		expect(state.events).toEqual([created, accepted, unknown].map(seen));
+		expect(state).toEqual({
+			waiting: true,
+			flowId: FLOW_ID,
+			externalId: 'loan-42',
+			href: 'https://consent.example/flows/x',
+			events: [created, accepted, unknown].map(seen),
+			startedAt: STARTED,
+			deadline: null,
+		});
+		expectNothingPersonal(state);
 	});
 
 	test.each(INTERMEDIATE_EVENTS)('%s alone keeps the wait going', (event) => {
@@ -264,12 +305,11 @@ describe('decide', () => {
 			state = (decision as { state: WaitState }).state;
 			expect(state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
 		}
-		expect(state.events).toEqual(sent.slice(-MAX_EVENTS_KEPT));
-		expect(state.events[state.events.length - 1]).toBe(sent[sent.length - 1]);
+		expect(state.events).toEqual(sent.slice(-MAX_EVENTS_KEPT).map(seen));
 	});
 
 	test.each(OUTCOME_EVENTS)(
-		'%s ends the wait: its output, the item with flow, events, outcomeEvent',
+		'%s ends the wait: its output, the item with the ids, events, outcomeEvent',
 		(event) => {
 			const accepted = delivery('consent.accepted');
 			const before = decide(waiting('2030-02-01T00:00:00.000Z'), accepted, NOW);
@@ -288,12 +328,13 @@ describe('decide', () => {
 				flowId: FLOW_ID,
 				externalId: 'loan-42',
 				href: 'https://consent.example/flows/x',
-				flow: flow(),
-				events: [accepted],
+				events: [seen(accepted)],
 				waitStartedAt: STARTED,
 				resumedAt: NOW,
 				outcomeEvent: outcome,
 			});
+			// the outcome event is passed on as it came (the node minimises it before decide)
+			expect(decision.json.outcomeEvent).toBe(outcome);
 		},
 	);
 
@@ -331,8 +372,8 @@ describe('decide', () => {
 					expect(state).toEqual(snapshot);
 					if (decision.kind === 'intermediate') {
 						expect(decision.state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
-						expect(decision.state.seenIds.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
-						expect(decision.state.events[decision.state.events.length - 1]).toBe(next);
+						expect(decision.state.events[decision.state.events.length - 1]).toEqual(seen(next));
+						expectNothingPersonal(decision.state);
 						expect(decision.state.waiting).toBe(true);
 						state = deepFreeze(decision.state);
 					}
@@ -444,10 +485,10 @@ describe('readWaitState', () => {
 			}),
 		).toEqual({
 			waiting: true,
-			flow: { id: 'x' },
 			flowId: null,
+			externalId: null,
+			href: null,
 			events: [],
-			seenIds: [],
 			startedAt: '',
 			deadline: null,
 		});
@@ -463,12 +504,46 @@ describe('readWaitState', () => {
 			}),
 		).toEqual({
 			waiting: false,
-			flow: {},
 			flowId: '12',
-			events: [{ event: 'consent.created' }],
-			seenIds: ['a', 'b'],
+			externalId: null,
+			href: null,
+			events: [{ event: 'consent.created', webhookId: null, timestamp: null, receivedAt: null }],
 			startedAt: STARTED,
 			deadline: '2030-01-05T00:00:00.000Z',
+		});
+	});
+
+	test('a wait saved before issue 25 (the whole flow, payloads) is read without them', () => {
+		const signature = 'a'.repeat(64);
+		const created = delivery('consent.created');
+		const legacy = {
+			waiting: true,
+			flow: {
+				...flow(),
+				nationalId: NATIONAL_ID,
+				webhookUrl: `http://127.0.0.1:5678/webhook-waiting/4711?signature=${signature}`,
+			},
+			flowId: FLOW_ID,
+			events: [created],
+			seenIds: [created.webhookId],
+			startedAt: STARTED,
+			deadline: null,
+		};
+		const state = readWaitState(JSON.parse(JSON.stringify(legacy)))!;
+		expect(state).toEqual({
+			waiting: true,
+			flowId: FLOW_ID,
+			externalId: 'loan-42',
+			href: 'https://consent.example/flows/x',
+			events: [seen(created)],
+			startedAt: STARTED,
+			deadline: null,
+		});
+		expectNothingPersonal(state);
+		expect(JSON.stringify(state)).not.toContain(signature);
+		// its events still count as seen
+		expect(decide(state, delivery('consent.data', { webhookId: created.webhookId }), NOW)).toEqual({
+			kind: 'duplicate',
 		});
 	});
 
@@ -490,17 +565,21 @@ describe('readWaitState', () => {
 				const state = readWaitState(stored);
 				if (state === undefined) return;
 				expect(typeof state.waiting).toBe('boolean');
-				expect(typeof state.flow === 'object' && state.flow !== null).toBe(true);
-				expect(Array.isArray(state.flow)).toBe(false);
+				expect(Object.keys(state).sort()).toEqual(
+					['deadline', 'events', 'externalId', 'flowId', 'href', 'startedAt', 'waiting'].sort(),
+				);
+				for (const field of [state.externalId, state.href]) {
+					expect(field === null || (typeof field === 'string' && field !== '')).toBe(true);
+				}
 				expect(
 					state.flowId === null || (typeof state.flowId === 'string' && state.flowId !== ''),
 				).toBe(true);
 				expect(Array.isArray(state.events)).toBe(true);
 				for (const event of state.events) {
-					expect(typeof event === 'object' && event !== null && !Array.isArray(event)).toBe(true);
+					expect(Object.keys(event).sort()).toEqual(
+						['event', 'receivedAt', 'timestamp', 'webhookId'].sort(),
+					);
 				}
-				expect(Array.isArray(state.seenIds)).toBe(true);
-				for (const id of state.seenIds) expect(typeof id).toBe('string');
 				expect(typeof state.startedAt).toBe('string');
 				expect(state.deadline === null || typeof state.deadline === 'string').toBe(true);
 				// and a state read back can be decided on without throwing
@@ -514,7 +593,7 @@ describe('readWaitState', () => {
 // ---------- items ----------
 
 describe('items', () => {
-	test('waitingJson shows the flow, the events so far and the deadline', () => {
+	test('waitingJson shows the ids, href, the events so far and the deadline (no flow: it holds the resume URL)', () => {
 		const created = delivery('consent.created');
 		const state = (
 			decide(waiting('2030-01-03T00:00:00.000Z'), created, NOW) as { state: WaitState }
@@ -524,11 +603,12 @@ describe('items', () => {
 			flowId: FLOW_ID,
 			externalId: 'loan-42',
 			href: 'https://consent.example/flows/x',
-			flow: flow(),
-			events: [created],
+			events: [seen(created)],
 			waitStartedAt: STARTED,
 			deadline: '2030-01-03T00:00:00.000Z',
 		});
+		expectNothingPersonal(waitingJson(state));
+		expectNothingPersonal(waitTimeExceededJson(state));
 	});
 
 	test('waitTimeExceededJson: no outcome event, resumed at the deadline', () => {

@@ -36,16 +36,16 @@ describe('Consent Flow: validation before any request', () => {
 	test.each([
 		['', 'is empty'],
 		['   ', 'is empty'],
-		['0101700368', 'must be exactly 11 digits (no spaces or dashes)'],
-		['010170036891', 'must be exactly 11 digits (no spaces or dashes)'],
-		['010170-03689', 'must be exactly 11 digits (no spaces or dashes)'],
-		['0101700368X', 'must be exactly 11 digits (no spaces or dashes)'],
-		['32017003689', 'has no valid day in digits 1–2 for its month (+40 for D-numbers)'],
+		['0181700009', 'must be exactly 11 digits (no spaces or dashes)'],
+		['018170000921', 'must be exactly 11 digits (no spaces or dashes)'],
+		['018170-00092', 'must be exactly 11 digits (no spaces or dashes)'],
+		['0181700009X', 'must be exactly 11 digits (no spaces or dashes)'],
+		['32817000092', 'has no valid day in digits 1–2 for its month (+40 for D-numbers)'],
 		[
-			'01137003689',
+			'01137000092',
 			'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)',
 		],
-		['01017003688', 'has wrong check digits (digits 10–11 fail the mod-11 control)'],
+		['01817000093', 'has wrong check digits (digits 10–11 fail the mod-11 control)'],
 	])('National ID %j is rejected: %s', async (nationalId, problem) => {
 		await expectInvalid(
 			createParams({ nationalId }),
@@ -56,7 +56,7 @@ describe('Consent Flow: validation before any request', () => {
 
 	test('the description says how many characters arrived and how to switch the check off', async () => {
 		const { error } = await expectInvalid(
-			createParams({ nationalId: '0101 7003 68' }),
+			createParams({ nationalId: '0181 7000 09' }),
 			/^Item 1: "National ID" must be exactly 11 digits/,
 			'nationalId',
 		);

@@ -172,8 +172,8 @@ describe('webhook() over HTTP: events and outputs', () => {
 				timestamp: '2026-11-22T10:00:00Z',
 				flowId: 'flow-123',
 				externalId: 'loan-42',
-				nationalId: '01010112345',
-				payload: { externalId: 'loan-42', flow: 'flow-123', nationalId: '01010112345' },
+				nationalId: '01817000173',
+				payload: { externalId: 'loan-42', flow: 'flow-123', nationalId: '01817000173' },
 			});
 			expect(Date.parse(item.json.receivedAt as string)).not.toBeNaN();
 		},
@@ -197,10 +197,10 @@ describe('webhook() over HTTP: events and outputs', () => {
 		const published = JSON.stringify({
 			webhookId: nextId(),
 			type: event,
-			payload: { flow: 'flow-7', nationalId: '01010112345' },
+			payload: { flow: 'flow-7', nationalId: '01817000173' },
 		});
 		// Current form: event and timestamp.
-		const current = envelope(event, { payload: { flow: 'flow-7', nationalId: '01010112345' } });
+		const current = envelope(event, { payload: { flow: 'flow-7', nationalId: '01817000173' } });
 		expect((await postSigned(h.url, published)).status).toBe(200);
 		expect((await postSigned(h.url, current)).status).toBe(200);
 		expect(h.executions).toHaveLength(2);
@@ -213,7 +213,7 @@ describe('webhook() over HTTP: events and outputs', () => {
 			timestamp: null,
 			flowId: 'flow-7',
 			externalId: null,
-			nationalId: '01010112345',
+			nationalId: '01817000173',
 		});
 		expect(second.json.timestamp).not.toBeNull();
 	});

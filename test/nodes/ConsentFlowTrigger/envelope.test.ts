@@ -59,7 +59,7 @@ describe('parseDelivery', () => {
 			const body = JSON.stringify({
 				webhookId: 'w-9',
 				type: event,
-				payload: { flow: 'flow-9', nationalId: '01010112345' },
+				payload: { flow: 'flow-9', nationalId: '01817000173' },
 			});
 			const parsed = recognised(body);
 			expect(parsed.timestamp).toBeNull();
@@ -71,8 +71,8 @@ describe('parseDelivery', () => {
 				timestamp: null,
 				flowId: 'flow-9',
 				externalId: null,
-				nationalId: '01010112345',
-				payload: { flow: 'flow-9', nationalId: '01010112345' },
+				nationalId: '01817000173',
+				payload: { flow: 'flow-9', nationalId: '01817000173' },
 				receivedAt: '2026-11-22T10:00:00.000Z',
 			});
 			expect('authorizationCode' in item).toBe(false);

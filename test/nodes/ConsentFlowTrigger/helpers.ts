@@ -104,7 +104,7 @@ export function envelope(
 	body.payload = fields.payload ?? {
 		externalId: 'loan-42',
 		flow: 'flow-123',
-		nationalId: '01010112345',
+		nationalId: '01817000173',
 	};
 	return JSON.stringify(body);
 }

@@ -42,6 +42,8 @@ export interface Harness {
 export interface HarnessOptions {
 	createNode: () => INodeType;
 	parameters?: Record<string, unknown>;
+	/** The node's version (default 1; parameter defaults follow it). */
+	typeVersion?: number;
 	credentials?: Record<string, unknown> | null;
 	db?: HarnessDatabase;
 	provideRawBody?: boolean;

@@ -97,6 +97,7 @@ function returnJsonArray(data) {
  * Starts a harness. Options:
  *   createNode(): a new node instance (called per request, like n8n's node loader on restart)
  *   parameters: node parameters (defaults are filled in from the description by n8n-workflow)
+ *   typeVersion: the node's version (default 1, what saved workflows of before 1.1 hold)
  *   credentials: the decrypted credential data, or null for "no credential configured"
  *   db: a database from createDatabase() (shared between harnesses to simulate a restart)
  *   provideRawBody: false → `rawBody` is undefined until `await req.readRawBody()`
@@ -115,6 +116,7 @@ async function startHarness(options) {
 		db = createDatabase(),
 		provideRawBody = true,
 		nodeName = 'Consent Flow Trigger',
+		typeVersion = 1,
 		mode = 'webhook',
 		failWorkflow,
 		deferExecutions = false,
@@ -165,7 +167,7 @@ async function startHarness(options) {
 			id: 'node-1',
 			name: nodeName,
 			type: nodeTypeName,
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			webhookId: 'hook-1',
 			parameters: JSON.parse(JSON.stringify(parameters)),

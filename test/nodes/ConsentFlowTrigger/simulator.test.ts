@@ -140,7 +140,7 @@ it('a flow created through the API reports its lifecycle to the trigger, in orde
 		'POST',
 		`${sim.consentBaseUrl}/api/flow-definitions/sbl`,
 		{
-			nationalId: '01017003689', // the simulator's "happy" scenario
+			nationalId: '01817000092', // the simulator's "happy" scenario
 			lastName: 'Nordmann',
 			organizationId: '923456783',
 			redirectUrl: 'https://bank.example/done',
@@ -166,7 +166,7 @@ it('a flow created through the API reports its lifecycle to the trigger, in orde
 		expect(item.json).toMatchObject({
 			flowId: created.json.id,
 			externalId: 'loan-17',
-			nationalId: '01017003689',
+			nationalId: '01817000092',
 		});
 	}
 	expect(typeof items[0].json.authorizationCode).toBe('string');

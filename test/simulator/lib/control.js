@@ -19,11 +19,11 @@ const CONFIG_TYPES = {
 
 const FIRE_OPTIONS = ['envelope', 'rawBody', 'badSignature', 'noSignature', 'signatureCase', 'headerName', 'url', 'payload', 'timestamp', 'webhookId'];
 
-/** A synthetic flow for /__sim/fire without a known flow. Its default nationalId is a valid test number. */
+/** A made-up flow for /__sim/fire without a known flow. Its default nationalId is a valid synthetic number (month + 80). */
 function syntheticFlow(body) {
 	return {
 		id: typeof body.flowId === 'string' && body.flowId ? body.flowId : crypto.randomUUID(),
-		nationalId: typeof body.nationalId === 'string' ? body.nationalId : '01017000027',
+		nationalId: typeof body.nationalId === 'string' ? body.nationalId : '01817000688',
 		externalId: typeof body.externalId === 'string' ? body.externalId : null,
 		webhookUrl: body.url,
 	};

@@ -1,0 +1,66 @@
+'use strict';
+
+// Synthetic national identity numbers for tests, examples and docs (issue 25): the month plus 80,
+// the form of Skatteetaten's synthetic test identities (Tenor). No person is ever given such a
+// number, so a fixture, a log line or a screenshot holding one exposes nobody; the node's
+// validation accepts them (kind 'synthetic', nodes/shared/identifiers.ts).
+//
+// The check digits are computed here from the published mod-11 rule, not taken from the module
+// under test: K1 weights 3 7 6 1 8 9 4 5 2 over digits 1-9, K2 weights 5 4 3 2 7 6 5 4 3 2 over
+// digits 1-10, each 11 - (sum mod 11), 11 -> 0; a prefix whose digit would be 10 has no number.
+
+const K1 = [3, 7, 6, 1, 8, 9, 4, 5, 2];
+const K2 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+
+function checkDigit(digits, weights) {
+	const sum = weights.reduce((total, weight, index) => total + weight * digits[index], 0);
+	const check = 11 - (sum % 11);
+	if (check === 11) return 0;
+	return check === 10 ? undefined : check;
+}
+
+const two = (n) => String(n).padStart(2, '0');
+
+/**
+ * The synthetic number of a birth date and individual number, or undefined where a check digit
+ * would be 10. `month` is the real month (1-12): 80 is added here.
+ */
+function buildSyntheticNationalId({ day = 1, month = 1, year = 70, individual = 0 } = {}) {
+	const prefix = `${two(day)}${two(month + 80)}${two(year % 100)}${String(individual).padStart(3, '0')}`;
+	const digits = prefix.split('').map(Number);
+	const k1 = checkDigit(digits, K1);
+	if (k1 === undefined) return undefined;
+	const k2 = checkDigit([...digits, k1], K2);
+	if (k2 === undefined) return undefined;
+	return `${prefix}${k1}${k2}`;
+}
+
+/**
+ * The `index`-th synthetic number (0, 1, 2 …) that satisfies `accept`, counting individual
+ * numbers up from 000 on 1 January 1970 and skipping those without check digits. Same index, same
+ * number: usable as a fixed fixture.
+ */
+function syntheticNationalId(index = 0, accept = () => true) {
+	let found = -1;
+	for (let individual = 0; individual < 1000; individual++) {
+		const id = buildSyntheticNationalId({ individual });
+		if (id === undefined || !accept(id)) continue;
+		found += 1;
+		if (found === index) return id;
+	}
+	throw new Error(`no synthetic national ID number ${index} on 1 January 1970 fits`);
+}
+
+/** Whether a value is an 11-digit number in the synthetic range (month digits 81-92). */
+function isSyntheticNationalId(value) {
+	if (typeof value !== 'string' || !/^\d{11}$/.test(value)) return false;
+	const month = Number(value.slice(2, 4));
+	return month >= 81 && month <= 92;
+}
+
+/** Sum of the digits: the simulator picks its scenario by this modulo 7 (test/simulator/README.md). */
+function digitSum(value) {
+	return value.split('').reduce((sum, digit) => sum + Number(digit), 0);
+}
+
+module.exports = { buildSyntheticNationalId, digitSum, isSyntheticNationalId, syntheticNationalId };
