@@ -5,7 +5,7 @@
  *
  * The rule for identity numbers is deliberately wider than the mod-11 check: any run of 11 or
  * more digits, alone or split by single spaces, dots or hyphens, is masked digit by digit
- * (`010170 03689` → `****** *****`). An 11-digit number that fails the control digits is still
+ * (`018170 00092` → `****** *****`). An 11-digit number that fails the control digits is still
  * somebody's mistyped number, and a bank account number (also 11 digits) is no better in an
  * error text; over-masking a long number in a message costs nothing.
  */

@@ -14,31 +14,12 @@ const { versions, useN8n, simFault, simReset } = require('./lib/suite');
 const W = require('./lib/workflows');
 const S = require('./lib/scenarios');
 const { SIGNING, NODE: WAIT_NODE, waitWorkflow } = require('./lib/wait');
+const { syntheticNationalId } = require('../support/synthetic-ids');
 
 jest.setTimeout(120000);
 
-/** K1/K2 of the published mod-11 rule (Skatteetaten): weights 3 7 6 1 8 9 4 5 2 and 5 4 3 2 7 6 5 4 3 2. */
-function withControlDigits(nine) {
-	const k = (digits, weights) => {
-		const r = 11 - (digits.reduce((sum, d, i) => sum + d * weights[i], 0) % 11);
-		return r === 11 ? 0 : r;
-	};
-	const d = nine.split('').map(Number);
-	const k1 = k(d, [3, 7, 6, 1, 8, 9, 4, 5, 2]);
-	if (k1 === 10) return undefined;
-	const k2 = k([...d, k1], [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]);
-	if (k2 === 10) return undefined;
-	return `${nine}${k1}${k2}`;
-}
-
-/** A synthetic test identity (month + 80): it cannot belong to a person. */
-function syntheticId() {
-	for (;;) {
-		const nine = `${String(1 + crypto.randomInt(28)).padStart(2, '0')}${80 + 1 + crypto.randomInt(12)}${String(crypto.randomInt(70, 100))}${String(crypto.randomInt(500)).padStart(3, '0')}`;
-		const id = withControlDigits(nine);
-		if (id) return id;
-	}
-}
+/** A synthetic test identity (month + 80): it cannot belong to a person; a new one per test. */
+const syntheticId = () => syntheticNationalId(crypto.randomInt(1, 5000));
 
 /** A last name that occurs in nothing else (so finding it means it was copied). */
 const lastName = () => `Søbstad${crypto.randomBytes(3).toString('hex').replace(/\d/g, '')}`;

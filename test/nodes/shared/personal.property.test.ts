@@ -196,7 +196,7 @@ describe('maskIdentityNumbers (against the scanner)', () => {
 
 	test('the published examples: a fødselsnummer with and without its space, a D-number, a number that fails mod 11', () => {
 		expect(maskIdentityNumbers('fnr 15817012345 ok')).toBe('fnr *********** ok');
-		expect(maskIdentityNumbers('010170 03689')).toBe('****** *****');
+		expect(maskIdentityNumbers('018170 00092')).toBe('****** *****');
 		expect(maskIdentityNumbers('D-number 41018012345.')).toBe('D-number ***********.');
 		expect(maskIdentityNumbers('org 923456783, phone 22 33 44 55')).toBe('org 923456783, phone 22 33 44 55');
 	});
