@@ -8,7 +8,7 @@ module.exports = {
 	...unit,
 	testMatch: [
 		'<rootDir>/test/nodes/shared/**/*.test.ts',
-		'<rootDir>/test/nodes/ConsentFlowTrigger/{signature,envelope,dedupe,webhook-id,json-scan}*.test.ts',
+		'<rootDir>/test/nodes/ConsentFlowTrigger/{dedupe,webhook-id}*.test.ts',
 		// not events-parameter, fuzz (slow HTTP) or timestamp-zones (child processes)
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{events,timestamp}.test.ts',
 	],

@@ -6,7 +6,7 @@
 // the raw bytes + deliveryIdOfToken, as parseDelivery derives it).
 //
 //   npx tsc            (or npm run build) — the script loads the BUILT modules from
-//                      dist/nodes/ConsentFlowTrigger/ (signature.js, json-scan.js,
+//                      dist/nodes/shared/webhook/ (signature.js, json-scan.js,
 //                      webhook-id.js); to use another build:
 //                      npx tsc -p tsconfig.json --outDir /tmp/bench-sig-dist
 //                      node scripts/bench-signature.js --dist /tmp/bench-sig-dist
@@ -30,7 +30,7 @@ const root = path.resolve(__dirname, '..');
 const distFlag = process.argv.indexOf('--dist');
 const dist =
 	distFlag === -1 ? path.join(root, 'dist') : path.resolve(process.argv[distFlag + 1] ?? '');
-const builtDir = path.join(dist, 'nodes', 'ConsentFlowTrigger');
+const builtDir = path.join(dist, 'nodes', 'shared', 'webhook');
 const builtModule = (name) => {
 	const file = path.join(builtDir, `${name}.js`);
 	if (!fs.existsSync(file)) {
@@ -280,7 +280,7 @@ function main() {
 		'The exact duplicate key the node then derives from the raw bytes (`topLevelMembers` from',
 		'`json-scan.ts` + `deliveryIdOfToken` from `webhook-id.ts`) is timed in the same rounds and shown',
 		'separately. Measured with `node scripts/bench-signature.js` (after `npx tsc`; it loads',
-		'`dist/nodes/ConsentFlowTrigger/*.js`, or another build with `--dist DIR`): 500 ms warm-up per',
+		'`dist/nodes/shared/webhook/*.js`, or another build with `--dist DIR`): 500 ms warm-up per',
 		'variant, then 200 interleaved samples per variant (a sample = 2,000 calls for 1 KB, 1 call for 1 MB).',
 		'',
 		`Machine: ${machine}. Run on ${date}; 1-minute load average ${fmt(loadBefore, 2)} before and ${fmt(os.loadavg()[0], 2)} after the run (the machine is shared: means and tails are noisier than medians).`,

@@ -19,7 +19,7 @@ import {
 	unauthorized,
 	verifiedDelivery,
 	type ResponseLike,
-} from './verify';
+} from '../shared/webhook/verify';
 import { randomBytes } from 'crypto';
 
 import {
@@ -43,7 +43,7 @@ import {
 	normaliseEventSelection,
 	outputNameOf,
 	type EventSelection,
-} from './events';
+} from '../shared/webhook/events';
 import {
 	bodyText,
 	canonicalEvent,
@@ -51,7 +51,7 @@ import {
 	eventItem,
 	parseDelivery,
 	unrecognisedItem,
-} from './envelope';
+} from '../shared/webhook/envelope';
 import {
 	CARRIER,
 	DEFAULT_RESPOND,
@@ -64,7 +64,7 @@ import {
 	responseFields,
 	type Carrier,
 } from './respond';
-import { headersWithoutSecrets, signingCredentialProblem } from './signature';
+import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -72,7 +72,7 @@ import {
 	minimiseMode,
 	minimiseProperties,
 	minimiseUnrecognisedItem,
-} from './minimise';
+} from '../shared/webhook/minimise';
 
 /** Value of the `events` option that stands for the `Unrecognised` output. */
 export const UNRECOGNISED_EVENT_OPTION = UNRECOGNISED_ENTRY.value;

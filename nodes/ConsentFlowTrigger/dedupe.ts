@@ -20,7 +20,7 @@
  * node makes n8n save it.
  */
 
-import { MAX_KEY_JSON_BYTES, keyOfStringValue } from './webhook-id';
+import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
 

@@ -35,16 +35,16 @@ import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
-import { bodyText, eventItem, parseDelivery } from '../../ConsentFlowTrigger/envelope';
+import { bodyText, eventItem, parseDelivery } from '../../shared/webhook/envelope';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
 	minimiseEventItem,
 	minimiseMode,
 	minimiseProperties,
-} from '../../ConsentFlowTrigger/minimise';
-import { signingCredentialProblem } from '../../ConsentFlowTrigger/signature';
-import { unauthorized, verifiedDelivery, type ResponseLike } from '../../ConsentFlowTrigger/verify';
+} from '../../shared/webhook/minimise';
+import { signingCredentialProblem } from '../../shared/webhook/signature';
+import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
 import { CONNECTION } from '../wording';
 import { create, prepareCreate } from './create';
 import { retryOptions } from './common';

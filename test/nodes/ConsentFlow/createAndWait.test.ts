@@ -33,7 +33,7 @@ import {
 	type SeenEvent,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
-import { resetCredentialCache } from '../../../nodes/ConsentFlowTrigger/credential-cache';
+import { resetCredentialCache } from '../../../nodes/shared/webhook/credential-cache';
 import { createExecuteContext } from '../../support/execute-context';
 import { n8nComputedOutputs } from '../../support/computed-outputs';
 import type { Params, TestContext } from '../../support/execute-context';

@@ -13,7 +13,7 @@ import {
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { CONSENT_EVENTS } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/envelope';
 import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';

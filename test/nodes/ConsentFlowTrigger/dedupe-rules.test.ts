@@ -15,7 +15,7 @@ import {
 	recordDeliveryShared,
 	resetProcessMemory,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../../../nodes/ConsentFlowTrigger/webhook-id';
+import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../../../nodes/shared/webhook/webhook-id';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 

@@ -3,7 +3,7 @@
 // Unrecognised as `too-deep` with at most the first 8,192 characters of its text, and its id
 // is not remembered.
 import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { parseDelivery } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
 import { nestingDepth, postSigned } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 

@@ -1,14 +1,14 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/shared/webhook/envelope';
 import {
 	CONFIGURED_OUTPUTS,
 	EVENT_TABLE,
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
 	normaliseEventSelection,
-} from '../../../nodes/ConsentFlowTrigger/events';
+} from '../../../nodes/shared/webhook/events';
 import { PUBLISHED_EVENTS } from './helpers';
 
 const PUBLISHED = PUBLISHED_EVENTS;

@@ -21,7 +21,7 @@ import {
 	minimiseEventItem,
 	minimiseMode,
 	minimiseUnrecognisedItem,
-} from '../../../nodes/ConsentFlowTrigger/minimise';
+} from '../../../nodes/shared/webhook/minimise';
 import { syntheticNationalId } from '../../support/synthetic-ids';
 import { PUBLISHED_EVENTS, envelope, nextId, postSigned } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';

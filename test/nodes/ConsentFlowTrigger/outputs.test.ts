@@ -14,7 +14,7 @@ import {
 	OUTPUT_NAMES,
 	OUTPUT_TABLE,
 	SINGLE_OUTPUT_NAME,
-} from '../../../nodes/ConsentFlowTrigger/events';
+} from '../../../nodes/shared/webhook/events';
 
 const nodeType = new ConsentFlowTrigger();
 

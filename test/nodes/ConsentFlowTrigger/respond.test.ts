@@ -15,7 +15,7 @@ import {
 	CONSENT_EVENTS,
 	OUTPUT_NAMES,
 	UNRECOGNISED_INDEX,
-} from '../../../nodes/ConsentFlowTrigger/envelope';
+} from '../../../nodes/shared/webhook/envelope';
 import { CARRIER, resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, postInTwoParts } from './http-harness';
 import { envelope, nextId, postSigned, sign } from './helpers';

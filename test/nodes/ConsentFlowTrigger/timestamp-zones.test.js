@@ -44,7 +44,7 @@ describe('Maximum Age reads timestamps the same in every server time zone', () =
 
 	beforeAll(() => {
 		for (const TZ of ['UTC', 'Europe/Oslo']) {
-			results[TZ] = runInChild({ TZ }, 'nodes/ConsentFlowTrigger/envelope.ts', CHILD);
+			results[TZ] = runInChild({ TZ }, 'nodes/shared/webhook/envelope.ts', CHILD);
 		}
 	}, 60000);
 

@@ -2,7 +2,7 @@
 // spelling of a generated instant reads as that instant, computed here from its parts.
 import * as fc from 'fast-check';
 
-import { parseTimestamp } from '../../../nodes/ConsentFlowTrigger/timestamp';
+import { parseTimestamp } from '../../../nodes/shared/webhook/timestamp';
 import { SIGNING_KEY, envelope, postSigned } from './helpers';
 import { useTriggerHarness } from './trigger-harness';
 

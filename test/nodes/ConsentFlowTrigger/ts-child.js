@@ -4,7 +4,7 @@
 // (no ts-node, no build). Kept in JavaScript: the strict lint forbids `process` and
 // `child_process` in TypeScript files.
 //
-//   runInChild({ TZ: 'Europe/Oslo' }, 'nodes/ConsentFlowTrigger/envelope.ts', body)
+//   runInChild({ TZ: 'Europe/Oslo' }, 'nodes/shared/webhook/envelope.ts', body)
 // `body` is the source of a function `(module) => result`; the result must be JSON.
 
 const { spawnSync } = require('node:child_process');

@@ -9,7 +9,7 @@ import {
 	maxStateBytes,
 	recordDeliveryShared,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { parseDelivery } from '../../../nodes/ConsentFlowTrigger/envelope';
+import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
 import { createDatabase } from './http-harness';
 import { postSigned } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';

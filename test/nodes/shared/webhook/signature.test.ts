@@ -20,8 +20,8 @@ import {
 	signingCredentialProblem,
 	verifyAnySignature,
 	verifySignature,
-} from '../../../nodes/ConsentFlowTrigger/signature';
-import { SIGNING_KEY, sign } from './helpers';
+} from '../../../../nodes/shared/webhook/signature';
+import { SIGNING_KEY, sign } from '../../ConsentFlowTrigger/helpers';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

@@ -10,7 +10,7 @@
  * the day exists in its month, hour 0-23, minute 0-59, second 0-60, offset below 24:00).
  */
 
-import { daysInMonth } from '../shared/dates';
+import { daysInMonth } from '../dates';
 
 const DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;

@@ -8,7 +8,7 @@ import {
 	exceedsDepth,
 	topLevelMembers,
 	withoutBom,
-} from '../../../nodes/ConsentFlowTrigger/json-scan';
+} from '../../../../nodes/shared/webhook/json-scan';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

@@ -8,7 +8,7 @@ import {
 	unrecognisedItem,
 	type RecognisedDelivery,
 	type UnrecognisedDelivery,
-} from '../../../nodes/ConsentFlowTrigger/envelope';
+} from '../../../../nodes/shared/webhook/envelope';
 
 const recognised = (body: string): RecognisedDelivery => {
 	const parsed = parseDelivery(body);

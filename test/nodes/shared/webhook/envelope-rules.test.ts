@@ -16,7 +16,7 @@ import {
 	unrecognisedItem,
 	type RecognisedDelivery,
 	type UnrecognisedDelivery,
-} from '../../../nodes/ConsentFlowTrigger/envelope';
+} from '../../../../nodes/shared/webhook/envelope';
 
 const recognised = (body: string | Buffer): RecognisedDelivery => {
 	const parsed = parseDelivery(body);

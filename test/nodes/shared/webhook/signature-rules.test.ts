@@ -18,8 +18,8 @@ import {
 	signingCredentialProblem,
 	verifyAnySignature,
 	verifySignature,
-} from '../../../nodes/ConsentFlowTrigger/signature';
-import { SIGNING_KEY } from './helpers';
+} from '../../../../nodes/shared/webhook/signature';
+import { SIGNING_KEY } from '../../ConsentFlowTrigger/helpers';
 
 const SECRET = SIGNING_KEY;
 const BODY = Buffer.from('{"webhookId":"w","event":"consent.data"}', 'utf8');

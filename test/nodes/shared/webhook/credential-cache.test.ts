@@ -3,7 +3,7 @@ import {
 	cachedCredential,
 	rememberCredential,
 	resetCredentialCache,
-} from '../../../nodes/ConsentFlowTrigger/credential-cache';
+} from '../../../../nodes/shared/webhook/credential-cache';
 
 const KEY_A = 'a-signing-value-of-enough-length';
 const KEY_B = KEY_A.split('').reverse().join('');
