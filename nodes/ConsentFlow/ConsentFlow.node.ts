@@ -19,7 +19,7 @@ import {
 	createAndWaitWebhook,
 	executeCreateAndWait,
 } from './flow/createAndWait';
-import { CONNECTION } from './wording';
+import { CONNECTION } from './api';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
 	flow: flowOperations as Record<string, Operation<unknown>>,

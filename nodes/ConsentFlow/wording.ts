@@ -2,16 +2,9 @@
  * What the Consent Flow node says about each kind of failure (the kinds come from the shared
  * transport). Wording only: sending, retrying, classifying and redacting are shared.
  */
-import type { IDataObject } from 'n8n-workflow';
 import { isNotSent } from '../shared/transport/failure';
-import type { ConnectionSpec, ErrorText, FailureFacts, Wording } from '../shared/transport';
+import type { ErrorText, FailureFacts, Wording } from '../shared/transport';
 import type { Fields } from '../shared/validation';
-
-export const CONNECTION: ConnectionSpec = {
-	credentialType: 'consentFlowOAuth2Api',
-	baseUrlHint:
-		'Open the Consent Flow OAuth2 API credential and enter the base address of the consent flow API, for example https://api.example.com (without /api/…).',
-};
 
 /** What the messages need to know about the call. */
 export interface CallContext {
@@ -189,18 +182,3 @@ export function describeFailure(facts: FailureFacts, call: CallContext): ErrorTe
 	};
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** `{ data: {...} }` → the inner object, when the outer one carries nothing else of the flow. */
-export function unwrapData(response: unknown): IDataObject {
-	if (!isObject(response)) {
-		return response === undefined || response === null || response === ''
-			? {}
-			: { data: response as string };
-	}
-	const data = response.data;
-	if (isObject(data) && !('id' in response) && !('href' in response)) return data;
-	return response;
-}

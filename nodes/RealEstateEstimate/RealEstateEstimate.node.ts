@@ -5,7 +5,7 @@ import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from '.
 import { documentDescription, documentFields, documentOperations } from './document';
 import { estimateDescription, estimateFields, estimateOperations } from './estimate';
 import type { EstimateOperation } from './read';
-import { CONNECTION } from './wording';
+import { CONNECTION } from './api';
 
 const operations: Record<string, Record<string, EstimateOperation<unknown>>> = {
 	estimate: estimateOperations as Record<string, EstimateOperation<unknown>>,

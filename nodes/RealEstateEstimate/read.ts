@@ -6,7 +6,7 @@ import { describeObject, objectPath } from './identity';
 import type { ObjectIdentity } from './identity';
 import { readIdentity } from './parameters';
 import { dataToResults } from './results';
-import { apiJson } from './wording';
+import { apiJson } from './api';
 
 export interface ReadOperationSpec {
 	/** Path segment after the object path, e.g. `EvEstimateBasis`. */

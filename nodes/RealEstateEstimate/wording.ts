@@ -1,29 +1,8 @@
 /**
  * What the Real Estate Estimate node says about each kind of failure (the kinds come from the
- * shared transport), and its JSON calls' `{ data }` envelope.
+ * shared transport). Wording only: the calls themselves are in api.ts.
  */
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
-import type { RunEnv } from '../shared/runner';
-import { apiRequest, DEFAULT_RETRY } from '../shared/transport';
-import type {
-	ApiRequest,
-	ConnectionSpec,
-	ErrorText,
-	FailureFacts,
-	RetryPolicy,
-	Wording,
-} from '../shared/transport';
-import { itemLabel } from '../shared/validation';
-
-export const CONNECTION: ConnectionSpec = {
-	credentialType: 'realEstateEstimateOAuth2Api',
-	baseUrlHint:
-		'Set API Base URL to the address of the estimate API including its path prefix, e.g. https://api.example.com/estimate/v1',
-};
-
-/** Every call of this API only reads (or computes) data: all are safe to send again. */
-export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
+import type { ErrorText, FailureFacts, Wording } from '../shared/transport';
 
 /** What the caller was asking for, for messages: "get the estimate" for "cadastre 0301-…". */
 export interface Subject {
@@ -135,46 +114,4 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 		message: `The estimate API answered ${facts.status ?? 'nothing'} ${about}`,
 		description: `${facts.request}.${said}`,
 	};
-}
-
-/** A JSON call: returns the unwrapped `data` (may be null). */
-export async function apiJson(
-	ctx: IExecuteFunctions,
-	env: RunEnv,
-	itemIndex: number,
-	request: ApiRequest,
-	subject: Subject,
-): Promise<unknown> {
-	const response = await apiRequest(ctx, env.connection, request, {
-		itemIndex,
-		policy: RETRY_POLICY,
-		wording: estimateWording(subject),
-	});
-	let parsed: unknown = response;
-	if (typeof parsed === 'string') {
-		// text/plain is one of the offered response types: parse it ourselves
-		try {
-			parsed = JSON.parse(parsed);
-		} catch {
-			parsed = undefined;
-		}
-	}
-	if (
-		parsed === null ||
-		typeof parsed !== 'object' ||
-		Array.isArray(parsed) ||
-		!('data' in parsed)
-	) {
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ problem: 'unexpected response shape' },
-			{
-				itemIndex,
-				message: `${itemLabel(itemIndex)}: Unexpected answer from the estimate API while trying to ${subject.action} for ${subject.target}`,
-				description:
-					'Expected a JSON object of the form { "data": … }. Check that API Base URL points at the estimate API including its path prefix.',
-			},
-		);
-	}
-	return (parsed as { data: unknown }).data;
 }

@@ -4,7 +4,8 @@ import { apiRequest } from '../../shared/transport';
 import type { RetryPolicy } from '../../shared/transport';
 import { asText, checkOrganizationNumber, checkRequiredText } from '../../shared/validation';
 import { checkNationalIdInput, checkUrlInput } from '../validation';
-import { consentFlowWording, unwrapData } from '../wording';
+import { unwrapData } from '../api';
+import { consentFlowWording } from '../wording';
 import { retryOptions, retryPolicyFrom } from './common';
 
 const showOnlyForFlowCreate = {

@@ -45,7 +45,7 @@ import {
 } from '../../shared/webhook/minimise';
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
-import { CONNECTION } from '../wording';
+import { CONNECTION } from '../api';
 import { create, prepareCreate } from './create';
 import { retryOptions } from './common';
 import {

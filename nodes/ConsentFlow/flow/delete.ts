@@ -3,7 +3,8 @@ import type { Operation } from '../../shared/runner';
 import { apiRequest } from '../../shared/transport';
 import type { RetryPolicy } from '../../shared/transport';
 import { checkRequiredText } from '../../shared/validation';
-import { consentFlowWording, unwrapData } from '../wording';
+import { unwrapData } from '../api';
+import { consentFlowWording } from '../wording';
 import { retryOptions, retryPolicyFrom } from './common';
 
 const showOnlyForFlowDelete = {

@@ -5,7 +5,8 @@ import { releaseBody } from '../../shared/transport/retry';
 import { checkPositiveInteger, itemLabel } from '../../shared/validation';
 import type { EstimateOperation } from '../read';
 import { checkBinaryPropertyName } from '../validators';
-import { estimateWording, RETRY_POLICY } from '../wording';
+import { RETRY_POLICY } from '../api';
+import { estimateWording } from '../wording';
 import type { Subject } from '../wording';
 
 const showOnlyForDownload = { resource: ['document'], operation: ['download'] };

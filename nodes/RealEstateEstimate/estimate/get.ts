@@ -7,7 +7,7 @@ import { dataToResults } from '../results';
 import { buildEstimateInput } from '../schema';
 import type { EstimateInputDto } from '../schema';
 import { simplifyEstimate, simplifyField, simplifyResults } from '../simplify';
-import { apiJson } from '../wording';
+import { apiJson } from '../api';
 
 const showOnlyForGet = { resource: ['estimate'], operation: ['get'] };
 

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import codex from '../../../nodes/ConsentFlow/ConsentFlow.node.json';
-import { describeFailure, unwrapData } from '../../../nodes/ConsentFlow/wording';
+import { unwrapData } from '../../../nodes/ConsentFlow/api';
+import { describeFailure } from '../../../nodes/ConsentFlow/wording';
 import { failureFacts } from '../../../nodes/shared/transport';
 import type { HttpFailure } from '../../../nodes/shared/transport';
 import { makeRedactor } from '../../../nodes/shared/transport/redact';

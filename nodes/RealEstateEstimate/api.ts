@@ -1,0 +1,63 @@
+/**
+ * The Real Estate Estimate node's API: its credential, its retry policy and its JSON calls'
+ * `{ data }` envelope. What the node says about failures is in wording.ts.
+ */
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { RunEnv } from '../shared/runner';
+import { apiRequest, DEFAULT_RETRY } from '../shared/transport';
+import type { ApiRequest, ConnectionSpec, RetryPolicy } from '../shared/transport';
+import { itemLabel } from '../shared/validation';
+import { estimateWording } from './wording';
+import type { Subject } from './wording';
+
+export const CONNECTION: ConnectionSpec = {
+	credentialType: 'realEstateEstimateOAuth2Api',
+	baseUrlHint:
+		'Set API Base URL to the address of the estimate API including its path prefix, e.g. https://api.example.com/estimate/v1',
+};
+
+/** Every call of this API only reads (or computes) data: all are safe to send again. */
+export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
+
+/** A JSON call: returns the unwrapped `data` (may be null). */
+export async function apiJson(
+	ctx: IExecuteFunctions,
+	env: RunEnv,
+	itemIndex: number,
+	request: ApiRequest,
+	subject: Subject,
+): Promise<unknown> {
+	const response = await apiRequest(ctx, env.connection, request, {
+		itemIndex,
+		policy: RETRY_POLICY,
+		wording: estimateWording(subject),
+	});
+	let parsed: unknown = response;
+	if (typeof parsed === 'string') {
+		// text/plain is one of the offered response types: parse it ourselves
+		try {
+			parsed = JSON.parse(parsed);
+		} catch {
+			parsed = undefined;
+		}
+	}
+	if (
+		parsed === null ||
+		typeof parsed !== 'object' ||
+		Array.isArray(parsed) ||
+		!('data' in parsed)
+	) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ problem: 'unexpected response shape' },
+			{
+				itemIndex,
+				message: `${itemLabel(itemIndex)}: Unexpected answer from the estimate API while trying to ${subject.action} for ${subject.target}`,
+				description:
+					'Expected a JSON object of the form { "data": … }. Check that API Base URL points at the estimate API including its path prefix.',
+			},
+		);
+	}
+	return (parsed as { data: unknown }).data;
+}
