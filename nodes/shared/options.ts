@@ -1,6 +1,6 @@
 /** Parameter definitions shared by both action nodes. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { MAX_CONCURRENCY, normalizeConcurrency } from './pool';
+import { MAX_CONCURRENCY, normaliseConcurrency } from './pool';
 
 /** "Concurrent Requests": the most requests in flight at once (see shared/runner.ts, shared/pacer.ts). */
 export function concurrencyOption(defaultValue: number, extra = ''): INodeProperties {
@@ -18,7 +18,7 @@ export function concurrencyOption(defaultValue: number, extra = ''): INodeProper
 
 /** The node's Concurrent Requests option (read from the first item: it applies to the whole run). */
 export function concurrencyFrom(ctx: IExecuteFunctions, defaultValue: number): number {
-	return normalizeConcurrency(
+	return normaliseConcurrency(
 		ctx.getNodeParameter('options.concurrency', 0, defaultValue),
 		defaultValue,
 	);

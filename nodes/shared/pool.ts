@@ -24,7 +24,7 @@ export interface PoolOptions {
 /** Upper bound for `concurrency`; anything larger is clamped. */
 export const MAX_CONCURRENCY = 100;
 
-export function normalizeConcurrency(value: unknown, fallback: number): number {
+export function normaliseConcurrency(value: unknown, fallback: number): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) return fallback;
 	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(number)));

@@ -203,7 +203,7 @@ export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 }
 
 /** Turns whatever n8n's request helpers threw into an `HttpFailure`. */
-export function normalizeHttpError(error: unknown): HttpFailure {
+export function normaliseHttpError(error: unknown): HttpFailure {
 	const record = asRecord(error) ?? {};
 	const response = findResponse(error);
 	let status: number | undefined;

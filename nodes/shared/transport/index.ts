@@ -19,7 +19,7 @@ import {
 	isHttpFailure,
 	lowerCaseHeaders,
 	networkWords,
-	normalizeHttpError,
+	normaliseHttpError,
 	serviceText,
 	tokenFailureReason,
 } from './failure';
@@ -221,7 +221,7 @@ export async function apiRequest(
 			connection.redact.learn,
 		);
 	} catch (error) {
-		const failure = isHttpFailure(error) ? error : normalizeHttpError(error);
+		const failure = isHttpFailure(error) ? error : normaliseHttpError(error);
 		releaseBody(failure.body);
 		// the token n8n fetched or refreshed during the request, before any text is written
 		await learnCredentials(ctx, connection);

@@ -6,7 +6,7 @@
  */
 import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { isNotSent, normalizeHttpError, requestHeadersOf } from './failure';
+import { isNotSent, normaliseHttpError, requestHeadersOf } from './failure';
 import { carriedCredentials } from './redact';
 import type { HttpFailure } from './failure';
 import type { AttemptOutcome, Pacer } from '../pacer';
@@ -225,7 +225,7 @@ export async function sendWithRetry<T = unknown>(
 			return response;
 		} catch (error) {
 			learn?.(...carriedCredentials(request.headers), ...carriedCredentials(requestHeadersOf(error)));
-			const failure = normalizeHttpError(error);
+			const failure = normaliseHttpError(error);
 			failure.attempts = attempt + 1;
 			const outcome = pacingOutcome(failure, policy);
 			if (slot) pacer?.release(slot, outcome);

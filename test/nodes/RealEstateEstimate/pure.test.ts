@@ -9,7 +9,7 @@ import {
 	objectPath,
 	parseIdentity,
 } from '../../../nodes/RealEstateEstimate/identity';
-import { normalizeConcurrency, runPool } from '../../../nodes/shared/pool';
+import { normaliseConcurrency, runPool } from '../../../nodes/shared/pool';
 import {
 	buildEstimateInput,
 	estimateInputSchema,
@@ -153,8 +153,8 @@ describe('runPool', () => {
 		[1000, 100],
 		['many', 5],
 		[undefined, 5],
-	])('normalizeConcurrency(%p) = %p', (value, expected) => {
-		expect(normalizeConcurrency(value, 5)).toBe(expected);
+	])('normaliseConcurrency(%p) = %p', (value, expected) => {
+		expect(normaliseConcurrency(value, 5)).toBe(expected);
 	});
 });
 

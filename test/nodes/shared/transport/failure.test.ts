@@ -11,7 +11,7 @@ import {
 	isHttpFailure,
 	isNotSent,
 	networkWords,
-	normalizeHttpError,
+	normaliseHttpError,
 	serviceText,
 	tokenFailureReason,
 } from '../../../../nodes/shared/transport/failure';
@@ -70,7 +70,7 @@ describe('network codes', () => {
 	});
 });
 
-describe('normalizeHttpError', () => {
+describe('normaliseHttpError', () => {
 	test('status, headers and body of an axios-like error; no request config is kept', () => {
 		const error = Object.assign(new Error('Request failed with status code 422'), {
 			config: { headers: { Authorization: 'Bearer SECRET' } },
@@ -80,7 +80,7 @@ describe('normalizeHttpError', () => {
 				data: '  {"message":"bad"}  ',
 			},
 		});
-		const result = normalizeHttpError(error);
+		const result = normaliseHttpError(error);
 		expect(result).toEqual({
 			status: 422,
 			headers: { 'content-type': 'application/json', 'x-multi': 'a, b' },
@@ -98,25 +98,25 @@ describe('normalizeHttpError', () => {
 			toJSON: () => ({ 'Retry-After': 5, 'X-Undefined': undefined }),
 			'x-not-this': 'hidden',
 		};
-		const result = normalizeHttpError({ message: 'm', response: { status: 429, headers } });
+		const result = normaliseHttpError({ message: 'm', response: { status: 429, headers } });
 		expect(result.headers).toEqual({ 'retry-after': '5' });
 	});
 
 	test('no headers or odd headers give an empty record', () => {
-		expect(normalizeHttpError({ message: 'm', response: { status: 500 } }).headers).toEqual({});
+		expect(normaliseHttpError({ message: 'm', response: { status: 500 } }).headers).toEqual({});
 		expect(
-			normalizeHttpError({ message: 'm', response: { status: 500, headers: 'x' } }).headers,
+			normaliseHttpError({ message: 'm', response: { status: 500, headers: 'x' } }).headers,
 		).toEqual({});
 		expect(
-			normalizeHttpError({ message: 'm', response: { status: 500, headers: { toJSON: () => 3 } } })
+			normaliseHttpError({ message: 'm', response: { status: 500, headers: { toJSON: () => 3 } } })
 				.headers,
 		).toEqual({});
 	});
 
 	test('statusCode (request-style) and a response found through the cause chain', () => {
-		expect(normalizeHttpError({ message: 'm', response: { statusCode: 404 } }).status).toBe(404);
+		expect(normaliseHttpError({ message: 'm', response: { statusCode: 404 } }).status).toBe(404);
 		const deep = { cause: { cause: { cause: { response: { status: 503, body: 'busy' } } } } };
-		const result = normalizeHttpError({ message: 'outer', cause: deep });
+		const result = normaliseHttpError({ message: 'outer', cause: deep });
 		expect(result.status).toBe(503);
 		expect(result.body).toBe('busy');
 	});
@@ -127,21 +127,21 @@ describe('normalizeHttpError', () => {
 			for (let i = 0; i < levels; i++) value = { cause: value };
 			return value;
 		};
-		expect(normalizeHttpError(nest(4, { response: { status: 503 } })).status).toBe(503);
-		expect(normalizeHttpError(nest(5, { response: { status: 503 } })).status).toBeUndefined();
-		expect(normalizeHttpError(nest(4, { code: 'ECONNRESET' })).code).toBe('ECONNRESET');
-		expect(normalizeHttpError(nest(5, { code: 'ECONNRESET' })).code).toBeUndefined();
-		expect(normalizeHttpError(nest(4, { body: { error: 'invalid_scope' } })).oauthError).toBe(
+		expect(normaliseHttpError(nest(4, { response: { status: 503 } })).status).toBe(503);
+		expect(normaliseHttpError(nest(5, { response: { status: 503 } })).status).toBeUndefined();
+		expect(normaliseHttpError(nest(4, { code: 'ECONNRESET' })).code).toBe('ECONNRESET');
+		expect(normaliseHttpError(nest(5, { code: 'ECONNRESET' })).code).toBeUndefined();
+		expect(normaliseHttpError(nest(4, { body: { error: 'invalid_scope' } })).oauthError).toBe(
 			'invalid_scope',
 		);
 		expect(
-			normalizeHttpError(nest(5, { body: { error: 'invalid_scope' } })).oauthError,
+			normaliseHttpError(nest(5, { body: { error: 'invalid_scope' } })).oauthError,
 		).toBeUndefined();
 	});
 
 	test('a response without a numeric status is not the response', () => {
-		expect(normalizeHttpError({ message: 'm', response: { status: NaN } }).status).toBeUndefined();
-		const result = normalizeHttpError({
+		expect(normaliseHttpError({ message: 'm', response: { status: NaN } }).status).toBeUndefined();
+		const result = normaliseHttpError({
 			message: 'm',
 			response: { status: '503', data: 'x' },
 			cause: { response: { status: 502, data: 'inner' } },
@@ -151,48 +151,48 @@ describe('normalizeHttpError', () => {
 	});
 
 	test("n8n's httpCode is used when there is no response, only when it is a status", () => {
-		expect(normalizeHttpError({ message: 'm', httpCode: '404' }).status).toBe(404);
-		expect(normalizeHttpError({ message: 'm', httpCode: 100 }).status).toBe(100);
-		expect(normalizeHttpError({ message: 'm', httpCode: '99' }).status).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', httpCode: 'ECONNREFUSED' }).status).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', httpCode: '404.5' }).status).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', httpCode: null }).status).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', httpCode: '404' }).status).toBe(404);
+		expect(normaliseHttpError({ message: 'm', httpCode: 100 }).status).toBe(100);
+		expect(normaliseHttpError({ message: 'm', httpCode: '99' }).status).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', httpCode: 'ECONNREFUSED' }).status).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', httpCode: '404.5' }).status).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', httpCode: null }).status).toBeUndefined();
 		expect(
-			normalizeHttpError({ message: 'm', httpCode: '404', response: { status: 503 } }).status,
+			normaliseHttpError({ message: 'm', httpCode: '404', response: { status: 503 } }).status,
 		).toBe(503);
 	});
 
 	test('network codes: E… and UND_ERR… codes only', () => {
-		expect(normalizeHttpError({ message: 'm', code: 'ECONNRESET' }).code).toBe('ECONNRESET');
-		expect(normalizeHttpError({ message: 'm', code: 'UND_ERR_SOCKET' }).code).toBe(
+		expect(normaliseHttpError({ message: 'm', code: 'ECONNRESET' }).code).toBe('ECONNRESET');
+		expect(normaliseHttpError({ message: 'm', code: 'UND_ERR_SOCKET' }).code).toBe(
 			'UND_ERR_SOCKET',
 		);
-		expect(normalizeHttpError({ message: 'm', code: 'ERR_BAD_REQUEST' }).code).toBe(
+		expect(normaliseHttpError({ message: 'm', code: 'ERR_BAD_REQUEST' }).code).toBe(
 			'ERR_BAD_REQUEST',
 		);
-		expect(normalizeHttpError({ message: 'm', code: 'xECONNRESET' }).code).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', code: 'ECONNRESET1' }).code).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', code: 'Econnreset' }).code).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', code: 404 }).code).toBeUndefined();
-		expect(normalizeHttpError({ message: 'm', code: 'xUND_ERR_SOCKET' }).code).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', code: 'xECONNRESET' }).code).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', code: 'ECONNRESET1' }).code).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', code: 'Econnreset' }).code).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', code: 404 }).code).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', code: 'xUND_ERR_SOCKET' }).code).toBeUndefined();
 		expect(
-			normalizeHttpError({ message: 'm', code: { toString: () => 'ECONNRESET' } }).code,
+			normaliseHttpError({ message: 'm', code: { toString: () => 'ECONNRESET' } }).code,
 		).toBeUndefined();
 		expect(
-			normalizeHttpError({ message: 'm', code: 'bad', cause: { code: 'ETIMEDOUT' } }).code,
+			normaliseHttpError({ message: 'm', code: 'bad', cause: { code: 'ETIMEDOUT' } }).code,
 		).toBe('ETIMEDOUT');
 	});
 
 	test('the message is the error message, or the thrown value as text', () => {
-		expect(normalizeHttpError(new Error('boom')).message).toBe('boom');
-		expect(normalizeHttpError('plain').message).toBe('plain');
-		expect(normalizeHttpError(null)).toMatchObject({ message: 'null', headers: {} });
-		expect(normalizeHttpError({ message: 3 }).message).toBe('[object Object]');
+		expect(normaliseHttpError(new Error('boom')).message).toBe('boom');
+		expect(normaliseHttpError('plain').message).toBe('plain');
+		expect(normaliseHttpError(null)).toMatchObject({ message: 'null', headers: {} });
+		expect(normaliseHttpError({ message: 3 }).message).toBe('[object Object]');
 	});
 
 	test('bodies: JSON parsed, other text kept and clipped, a Buffer decoded, blank is none', () => {
 		const body = (data: unknown) =>
-			normalizeHttpError({ message: 'm', response: { status: 400, data } }).body;
+			normaliseHttpError({ message: 'm', response: { status: 400, data } }).body;
 		expect(body('{"a":1}')).toEqual({ a: 1 });
 		expect(body(Buffer.from('{"a":2}'))).toEqual({ a: 2 });
 		expect(body(Buffer.from('å text'))).toBe('å text');
@@ -203,17 +203,17 @@ describe('normalizeHttpError', () => {
 		expect(body('x'.repeat(501))).toBe(`${'x'.repeat(500)}…`);
 		expect(body({ already: 'parsed' })).toEqual({ already: 'parsed' });
 		expect(
-			normalizeHttpError({ message: 'm', response: { status: 400, data: null, body: 'b' } }).body,
+			normaliseHttpError({ message: 'm', response: { status: 400, data: null, body: 'b' } }).body,
 		).toBe('b');
 	});
 
 	test('without a response, the body n8n kept as context.data is read', () => {
-		expect(normalizeHttpError({ message: 'm', context: { data: '{"message":"x"}' } }).body).toEqual(
+		expect(normaliseHttpError({ message: 'm', context: { data: '{"message":"x"}' } }).body).toEqual(
 			{ message: 'x' },
 		);
-		expect(normalizeHttpError({ message: 'm', context: 'x' }).body).toBeUndefined();
+		expect(normaliseHttpError({ message: 'm', context: 'x' }).body).toBeUndefined();
 		expect(
-			normalizeHttpError({
+			normaliseHttpError({
 				message: 'm',
 				response: { status: 400, data: 'own' },
 				context: { data: 'context' },
@@ -229,26 +229,26 @@ describe('normalizeHttpError', () => {
 			['INVALID_SCOPE given'],
 			['oauth2 trouble'],
 		])('%j is a token failure', (message) => {
-			expect(normalizeHttpError({ message }).tokenFailure).toBe(true);
+			expect(normaliseHttpError({ message }).tokenFailure).toBe(true);
 		});
 
 		test('the cause message counts too, a non-string one does not', () => {
 			expect(
-				normalizeHttpError({ message: 'm', cause: { message: 'access token' } }).tokenFailure,
+				normaliseHttpError({ message: 'm', cause: { message: 'access token' } }).tokenFailure,
 			).toBe(true);
-			expect(normalizeHttpError({ message: 'm', cause: { message: 5 } }).tokenFailure).toBe(false);
+			expect(normaliseHttpError({ message: 'm', cause: { message: 5 } }).tokenFailure).toBe(false);
 			expect(
-				normalizeHttpError({ message: 'm', cause: { message: ['oauth2'] } }).tokenFailure,
+				normaliseHttpError({ message: 'm', cause: { message: ['oauth2'] } }).tokenFailure,
 			).toBe(false);
 			expect(
-				normalizeHttpError({ message: 'Request failed', cause: 'access token' }).tokenFailure,
+				normaliseHttpError({ message: 'Request failed', cause: 'access token' }).tokenFailure,
 			).toBe(false);
 		});
 
 		test('an OAuth2 error code in the body makes a token failure', () => {
-			const result = normalizeHttpError({ message: 'm', body: { error: 'unauthorized_client' } });
+			const result = normaliseHttpError({ message: 'm', body: { error: 'unauthorized_client' } });
 			expect(result).toMatchObject({ tokenFailure: true, oauthError: 'unauthorized_client' });
-			expect(normalizeHttpError({ message: 'm', body: { error: 3 } }).oauthError).toBeUndefined();
+			expect(normaliseHttpError({ message: 'm', body: { error: 3 } }).oauthError).toBeUndefined();
 		});
 
 		// RFC 6749 §5.2 error descriptions as @n8n/client-oauth2 words them, mapped back to the code
@@ -276,19 +276,19 @@ describe('normalizeHttpError', () => {
 			],
 		])('%j → %s', (text, code) => {
 			const prefixed = `Failed to acquire OAuth2 access token:  ${text}`;
-			expect(normalizeHttpError({ message: prefixed })).toMatchObject({
+			expect(normaliseHttpError({ message: prefixed })).toMatchObject({
 				oauthError: code,
 				tokenFailure: true,
 			});
-			expect(normalizeHttpError({ message: 'wrapper', cause: { message: text } }).oauthError).toBe(
+			expect(normaliseHttpError({ message: 'wrapper', cause: { message: text } }).oauthError).toBe(
 				code,
 			);
 			// only at the start of the reason
-			expect(normalizeHttpError({ message: `x ${text}` }).oauthError).toBeUndefined();
+			expect(normaliseHttpError({ message: `x ${text}` }).oauthError).toBeUndefined();
 		});
 
 		test('the text mapping is not used when the service answered with a status', () => {
-			const result = normalizeHttpError({
+			const result = normaliseHttpError({
 				message: 'The requested scope is invalid, unknown, or malformed.',
 				response: { status: 400 },
 			});
@@ -307,9 +307,9 @@ describe('normalizeHttpError', () => {
 });
 
 describe('isHttpFailure', () => {
-	test('a normalized failure is one; errors and partial objects are not', () => {
+	test('a normalised failure is one; errors and partial objects are not', () => {
 		expect(isHttpFailure(failure({}))).toBe(true);
-		expect(isHttpFailure(normalizeHttpError(new Error('x')))).toBe(true);
+		expect(isHttpFailure(normaliseHttpError(new Error('x')))).toBe(true);
 		expect(isHttpFailure(new Error('x'))).toBe(false);
 		expect(isHttpFailure(null)).toBe(false);
 		expect(isHttpFailure('x')).toBe(false);

@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import {
 	classifyFailure,
-	normalizeHttpError,
+	normaliseHttpError,
 	serviceText,
 } from '../../../../nodes/shared/transport/failure';
 import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
@@ -35,13 +35,13 @@ function failure(partial: Partial<HttpFailure>): HttpFailure {
 	return { headers: {}, message: 'x', tokenFailure: false, ...partial };
 }
 
-describe('normalizeHttpError', () => {
+describe('normaliseHttpError', () => {
 	test('reads status, headers and body through a NodeApiError wrapper and drops request config', () => {
 		const wrapped = new NodeApiError(
 			node,
 			axiosError(429, { 'Retry-After': '2' }, '{"message":"slow down"}') as never,
 		);
-		const result = normalizeHttpError(wrapped);
+		const result = normaliseHttpError(wrapped);
 		expect(result.status).toBe(429);
 		expect(result.headers['retry-after']).toBe('2');
 		expect(result.body).toEqual({ message: 'slow down' });
@@ -59,7 +59,7 @@ describe('normalizeHttpError', () => {
 				cause: authError,
 			},
 		);
-		const result = normalizeHttpError(new NodeApiError(node, error as never));
+		const result = normaliseHttpError(new NodeApiError(node, error as never));
 		expect(result.tokenFailure).toBe(true);
 		expect(result.oauthError).toBe('invalid_client');
 		expect(result.status).toBeUndefined();
@@ -69,7 +69,7 @@ describe('normalizeHttpError', () => {
 		const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
 			code: 'ECONNREFUSED',
 		});
-		const result = normalizeHttpError(new NodeApiError(node, error as never));
+		const result = normaliseHttpError(new NodeApiError(node, error as never));
 		expect(result.code).toBe('ECONNREFUSED');
 		expect(result.status).toBeUndefined();
 	});
