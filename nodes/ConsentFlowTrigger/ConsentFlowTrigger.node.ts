@@ -13,13 +13,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import {
-	serverClosing,
-	shuttingDown,
-	unauthorized,
-	verifiedDelivery,
-	type ResponseLike,
-} from '../shared/webhook/verify';
+import { shuttingDown, unauthorized, verifiedDelivery, type ResponseLike } from '../shared/webhook/verify';
+import { answerWhenStored, saveInStaticData, serverClosing } from '../shared/n8n-compat';
+import { admit, answerPlan, settle } from './answer';
 import { randomBytes } from 'crypto';
 
 import {
@@ -59,6 +55,7 @@ import {
 	answersAtEnqueue,
 	beginInFlight,
 	endInFlight,
+	isInFlight,
 	readCarrier,
 	respondMode,
 	responseFields,
@@ -309,74 +306,61 @@ export class ConsentFlowTrigger implements INodeType {
 			return { webhookResponse: ack('filtered') };
 		}
 
-		// 6. Duplicate suppression on the exact key of the id (deliveries without one are always
-		//    emitted). Immediately on n8n 2.x: only checked now, remembered (in the process and in
-		//    static data) when n8n reads webhookResponse after storing the execution; a copy
-		//    arriving meanwhile gets 409. Immediately otherwise (n8n 1.x): remembered now, in the
-		//    process and in static data, which n8n saves before it creates the execution. When the
-		//    Workflow Finishes: only checked now, remembered once n8n answered 2xx; a copy arriving
-		//    while the first still runs gets 409 (retryable).
+		// 6. Duplicates, on the exact key of the id (deliveries without one always run). Who
+		//    answers, when the id is remembered and what a copy gets: answer.ts.
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		const node = this.getNode();
-		// n8n 2.x answers Immediately itself once the execution is stored (see respond.ts).
+		// the stored parameters, not the resolved ones: n8n resolves natively only without expressions
 		const atEnqueue =
 			respond === 'onReceived' && answersAtEnqueue(node.parameters as Record<string, unknown>);
 		const ignoreDuplicates = this.getNodeParameter('ignoreDuplicates', true) as boolean;
 		const deliveryKey = ignoreDuplicates ? delivery.deliveryKey : null;
+		const plan = answerPlan(respond, atEnqueue, deliveryKey !== null);
 		// A test URL ('manual' mode) has its own memory in the process and never touches static
 		// data (n8n does not save it for test webhooks): what is tried on a test URL does not
 		// block the Production URL, nor the other way round.
 		const testUrl = this.getMode() === 'manual';
 		const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, node.name);
-		// Immediately on n8n 2.x: what the webhookResponse getter does once n8n stored the execution.
-		let recordAtEnqueue: (() => void) | undefined;
+		let rememberWhenStored: (() => void) | undefined;
 		if (deliveryKey !== null) {
-			const remembered = this.getNodeParameter(
-				'rememberedDeliveries',
-				DEFAULT_REMEMBERED,
-			) as number;
+			const remembered = this.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
 			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
-			// Immediately on n8n 1.x records the id now; the others only check it now.
-			const checkOnly = atEnqueue || respond === 'lastNode';
 			const decision = recordDeliveryShared(
 				memoryKey,
 				staticData?.[DEDUPE_KEY],
 				deliveryKey,
 				remembered,
-				!checkOnly,
+				plan.remember === 'now',
 			);
-			if (decision.duplicate) return { webhookResponse: ack('duplicate') };
-			// One copy at a time per process: a copy arriving while the first is not yet stored
-			// (Immediately on n8n 2.x) or still running (When the Workflow Finishes) gets a 409.
-			if (checkOnly && !beginInFlight(memoryKey, deliveryKey)) {
+			const admission = admit(plan, {
+				duplicate: decision.duplicate,
+				copyInFlight: isInFlight(memoryKey, deliveryKey),
+			});
+			if (admission === 'duplicate') return { webhookResponse: ack('duplicate') };
+			if (admission === 'in-progress') {
 				res.status(409).json(ack('in-progress'));
 				return { noWebhookResponse: true };
 			}
-			// Assigning (even the same object again) to a key of the node's observable static data
-			// sets n8n's change flag; the object is shared by all requests of this process, so
-			// every save carries every id this process has seen. (When the Workflow Finishes, and
-			// Immediately on n8n 2.x: the ids remembered after earlier 2xx answers — never this
-			// one, which is not remembered yet.)
-			const remember = (state: unknown) => {
-				if (staticData) staticData[DEDUPE_KEY] = state as IDataObject;
+			if (plan.holdCopies) beginInFlight(memoryKey, deliveryKey);
+			// The ids this process remembers, saved with the workflow (the state object is shared
+			// by all requests of this process, so every save carries every id it has seen).
+			const save = (state: unknown) => {
+				if (staticData) saveInStaticData(staticData, DEDUPE_KEY, state);
 			};
-			remember(decision.state);
-			if (atEnqueue) {
-				recordAtEnqueue = () =>
-					remember(recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered).state);
+			save(decision.state);
+			if (plan.remember === 'when-stored') {
+				rememberWhenStored = () =>
+					save(recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered).state);
 			}
 			res.once?.('close', () => {
-				if (checkOnly) endInFlight(memoryKey, deliveryKey);
+				if (plan.holdCopies) endInFlight(memoryKey, deliveryKey);
 				// Whether the 2xx answer really went out (not on a dropped connection).
 				const code = res.statusCode ?? 0;
 				const answered = res.writableFinished === true && code >= 200 && code < 300;
-				if (respond === 'lastNode') {
-					if (answered) recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
-				} else if (!answered) {
-					// Immediately, not answered 2xx (n8n could not store the execution): forgotten
-					// again, so that the service's retry runs.
-					forgetDelivery(memoryKey, deliveryKey);
-				}
+				const settlement = settle(plan, answered);
+				if (settlement === 'remember') {
+					recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+				} else if (settlement === 'forget') forgetDelivery(memoryKey, deliveryKey);
 			});
 		}
 
@@ -396,7 +380,7 @@ export class ConsentFlowTrigger implements INodeType {
 			respond,
 			nonce: deliveryKey === null ? '' : randomBytes(9).toString('base64url'),
 			ack: { ...ack('emitted'), status: 'emitted' },
-			answered: atEnqueue,
+			answered: plan.answeredBy === 'n8n-when-stored',
 		};
 		// This copy owns its key in this process: execute() in the same process (one n8n) then
 		// knows it from a copy that another process let through.
@@ -408,25 +392,20 @@ export class ConsentFlowTrigger implements INodeType {
 			[CARRIER]: carrier as unknown as IDataObject,
 		};
 
-		if (atEnqueue) {
-			// n8n reads webhookResponse once it has stored (queued) the execution, then saves
-			// static data and answers: the id is recorded then, and only then (once).
-			const result: IWebhookResponseData = { workflowData: [[item]] };
-			Object.defineProperty(result, 'webhookResponse', {
-				enumerable: true,
-				get: () => {
-					recordAtEnqueue?.();
-					recordAtEnqueue = undefined;
+		switch (plan.answeredBy) {
+			case 'n8n-when-stored':
+				// the id is recorded when n8n has stored (queued) the execution, and only then
+				return answerWhenStored({ workflowData: [[item]] }, () => {
+					rememberWhenStored?.();
 					return carrier.ack;
-				},
-			});
-			return result;
+				});
+			case 'execute':
+				// n8n saves static data now and leaves the answer to execute() (sendResponse)
+				return { workflowData: [[item]], noWebhookResponse: true };
+			default:
+				// n8n answers after the run: 200, or 500 when it failed
+				return { workflowData: [[item]] };
 		}
-		// Immediately on n8n 1.x: `noWebhookResponse` makes n8n save static data now and leave the
-		// answer to execute() (sendResponse). When the Workflow Finishes: n8n answers after the run
-		// (200, or 500 when it failed).
-		if (respond === 'onReceived') return { workflowData: [[item]], noWebhookResponse: true };
-		return { workflowData: [[item]] };
 	}
 
 	/**

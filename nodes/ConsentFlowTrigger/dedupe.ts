@@ -11,13 +11,8 @@
  * string ids and turned into keys, so ids remembered before an upgrade still match (except a
  * numeric id, which version 1 could not tell from its string).
  *
- * Why the node always assigns the state object to the top-level key instead of pushing into
- * the stored array: n8n wraps static data in an ObservableObject whose change flag
- * (`__dataChanged`) lives on the root object only. A child object or array that was *added*
- * during the request is a plain object, so mutating it later does not set the flag; an
- * assignment to a key of the node's own (observable) static data object always does. See
- * respond.ts for why the flag alone is not enough in n8n 2.x webhooks, and how the
- * node makes n8n save it.
+ * The node stores the state through n8n-compat.ts `saveInStaticData`, which says why n8n then
+ * saves it; respond.ts says when.
  */
 
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';

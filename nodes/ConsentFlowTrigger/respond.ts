@@ -1,6 +1,6 @@
 /**
  * When the trigger's delivery is answered, and how a delivery travels from `webhook()` to the
- * node's `execute()`. Pure facts and functions, no n8n imports.
+ * node's `execute()`. Pure facts and functions; n8n's internals only through n8n-compat.ts.
  *
  * Respond modes (the `respond` parameter):
  * - `onReceived` (Immediately), two ways, chosen by the n8n that runs the node:
@@ -8,9 +8,9 @@
  *     without expressions): n8n's response mode `onReceived`. n8n answers after
  *     `WorkflowRunner.run` has stored the execution (and, in queue mode, put it in the queue):
  *     it then reads `webhookResponse` of the node's result and saves the workflow's static data.
- *     The node's result carries `webhookResponse` as a getter that records the delivery's id
- *     (process memory and static data) at that moment, so an id is remembered, and saved, only
- *     once its execution was durably taken; a process stopped before that never answers and
+ *     The node's result carries its answer so that the delivery's id is recorded (process
+ *     memory and static data) at that moment (`answerWhenStored`), so an id is remembered, and
+ *     saved, only once its execution was durably taken; a process stopped before that never answers and
  *     never saved the id, so the service's retry runs. See {@link answersAtEnqueue}.
  *   - otherwise (n8n 1.x, or parameters with expressions): n8n's response mode `responseNode`.
  *     `webhook()` returns the item with `noWebhookResponse`, so n8n saves the remembered ids
@@ -24,13 +24,19 @@
  *   when it succeeded, 500 when it failed, so the service redelivers a failed run
  *   (at-least-once). The id is remembered as processed only after a 2xx answer.
  *
- * Both webhook description fields carry n8n 2.x's native resolvers (under
- * `Symbol.for('n8n.webhookDescriptionResolvers')`), so n8n 2.x reads them without its
- * expression engine; n8n 1.x ignores the symbol and evaluates the templates. The templates and
- * resolvers agree on every field but one: for Immediately, the `responseMode` template says
- * `responseNode` and its resolver says `onReceived` — on purpose, the resolver being used is
- * what tells the node that n8n answers after storing the execution (n8n 2.x).
+ * Both webhook description fields carry native resolvers beside their templates (n8n-compat.ts),
+ * so n8n 2.x reads them without its expression engine; n8n 1.x evaluates the templates. The
+ * templates and resolvers agree on every field but one: for Immediately, the `responseMode`
+ * template says `responseNode` and its resolver says `onReceived` — on purpose, the resolver
+ * being used is what tells the node that n8n answers after storing the execution (n8n 2.x).
  */
+import {
+	resolvesNatively,
+	withNativeResolvers,
+	type DescriptionField,
+} from '../shared/n8n-compat';
+
+export { resetNativeResolution } from '../shared/n8n-compat';
 
 export type RespondMode = 'onReceived' | 'lastNode';
 
@@ -56,84 +62,36 @@ export function respondMode(parameters: Record<string, unknown>): RespondMode {
 	return parameters.respond === 'lastNode' ? 'lastNode' : 'onReceived';
 }
 
-const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
-
-interface FieldResolver {
-	template: string;
-	resolve: (parameters: Record<string, unknown>) => unknown;
-}
-
 /**
  * A field computed by a self-contained function of the parameters: the template inlines the
  * function's source, so the expression engine (n8n 1.x) and the native resolver (n8n 2.x) run
  * the same code.
  */
-function fromFunction(fn: (parameters: Record<string, unknown>) => unknown): FieldResolver {
+function fromFunction(fn: (parameters: Record<string, unknown>) => unknown): DescriptionField {
 	return { template: `={{(${String(fn)})($parameter)}}`, resolve: fn };
 }
 
 /**
- * Set once n8n resolved this node's `responseMode` natively in this process (n8n 2.x): the
- * resolver returned `onReceived` then, for any node whose parameters are static. One n8n
- * process runs one n8n version, so the flag never has to be unset (tests reset it).
- */
-let nativeResolution = false;
-
-/** For tests: forget that n8n resolved the description natively in this process. */
-export function resetNativeResolution(): void {
-	nativeResolution = false;
-}
-
-/**
- * Whether a parameter value holds an expression or a resource locator: n8n-workflow 2.x's
- * `containsDynamicValue` (behind `nodeParametersAreStatic`), copied because the n8n-workflow a
- * community node resolves is not guaranteed to be the host's, and n8n 1.x has no such export.
- * A resource locator is any object with `mode`, `value` and `__rl` keys (`isResourceLocatorValue`).
- * test/nodes/ConsentFlowTrigger/answers-at-enqueue.property.test.ts holds it to n8n's own.
- */
-function isDynamic(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some(isDynamic);
-	if (value !== null && typeof value === 'object') {
-		if ('mode' in value && 'value' in value && '__rl' in value) return true;
-		return Object.keys(value).some((key) => isDynamic((value as Record<string, unknown>)[key]));
-	}
-	return false;
-}
-
-/**
  * Whether n8n answers this node's Immediately deliveries after storing the execution (response
- * mode `onReceived` through the native resolver): n8n 2.x resolved the description natively in
- * this process, and resolves it natively for these parameters (n8n-workflow's
- * `resolveWebhookDescriptionField`: only when no parameter holds an expression).
+ * mode `onReceived` through the native resolver; see n8n-compat.ts): only where n8n resolves the
+ * description natively for these parameters.
  */
 export function answersAtEnqueue(parameters: Record<string, unknown>): boolean {
-	return nativeResolution && respondMode(parameters) === 'onReceived' && !isDynamic(parameters);
+	return respondMode(parameters) === 'onReceived' && resolvesNatively(parameters);
 }
 
 /** The `responseMode` and `responseData` fields of the webhook description, resolvers included. */
 export function responseFields(): { responseMode: string; responseData: string } {
 	// Self-contained on purpose (see fromFunction): no outer identifiers inside these functions.
-	const responseData = fromFunction((p) => (p.respond === 'lastNode' ? 'noData' : ''));
-	const responseModeTemplate = fromFunction((p) =>
-		p.respond === 'lastNode' ? 'lastNode' : 'responseNode',
-	).template;
-	const fields = {
+	return withNativeResolvers({
 		responseMode: {
-			template: responseModeTemplate,
-			resolve: (p: Record<string, unknown>) => {
-				nativeResolution = true;
-				return p.respond === 'lastNode' ? 'lastNode' : 'onReceived';
-			},
+			// the template (n8n 1.x) and the resolver (n8n 2.x) differ on purpose: see above
+			template: fromFunction((p) => (p.respond === 'lastNode' ? 'lastNode' : 'responseNode'))
+				.template,
+			resolve: (p) => (p.respond === 'lastNode' ? 'lastNode' : 'onReceived'),
 		},
-		responseData,
-	};
-	const described = {
-		responseMode: fields.responseMode.template,
-		responseData: fields.responseData.template,
-	};
-	Object.defineProperty(described, RESOLVERS, { value: fields, enumerable: true });
-	return described;
+		responseData: fromFunction((p) => (p.respond === 'lastNode' ? 'noData' : '')),
+	});
 }
 
 /**
@@ -199,6 +157,11 @@ export function readCarrier(item: Record<string, unknown>, outputs: number): Car
  * instead of running twice or being answered "duplicate" for a delivery that may still fail.
  */
 const inFlight = new Set<string>();
+
+/** Whether a copy of this delivery is running (or not yet stored) in this process. */
+export function isInFlight(memoryKey: string, key: string): boolean {
+	return inFlight.has(`${memoryKey}\u0000${key}`);
+}
 
 /** Marks a delivery as running; false when it already is. */
 export function beginInFlight(memoryKey: string, key: string): boolean {

@@ -46,6 +46,7 @@ import {
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
 import { CONNECTION } from '../api';
+import { runWaitingNodeAgain } from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
 import { retryOptions } from './common';
 import {
@@ -344,28 +345,6 @@ export async function executeCreateAndWait(
 	return await start(ctx, properties);
 }
 
-/** n8n's waiting-execution stack as far as webhook() needs it. */
-interface WaitingStack {
-	runExecutionData?: {
-		executionData?: {
-			nodeExecutionStack?: Array<{ node?: { name?: string; disabled?: boolean } }>;
-		};
-	};
-}
-
-/**
- * n8n marks the waiting node disabled before it calls webhook(), so that it would only pass the
- * webhook's data through (n8n 1.x: to the first output only). Clearing the mark lets execute()
- * run and put the delivery on its outcome's output. False when the stack is not as expected.
- */
-function runNodeAgainOnResume(ctx: IWebhookFunctions): boolean {
-	const entry = (ctx as unknown as WaitingStack).runExecutionData?.executionData
-		?.nodeExecutionStack?.[0];
-	if (!entry?.node || entry.node.name !== ctx.getNode().name) return false;
-	delete entry.node.disabled;
-	return true;
-}
-
 /** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = this.getResponseObject() as unknown as ResponseLike;
@@ -384,7 +363,8 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 		});
 		return { noWebhookResponse: true };
 	}
-	if (!runNodeAgainOnResume(this)) {
+	// n8n would only pass the delivery through; unknown n8n: 500, the service retries
+	if (!runWaitingNodeAgain(this)) {
 		res.status(500).json({
 			received: false,
 			status: 'unsupported',

@@ -3,6 +3,7 @@
  * an `HttpFailure` (a plain object without request headers, so no token can leak), and
  * `classifyFailure` sorts it into one `FailureKind`. Nodes only choose their wording per kind.
  */
+import { mentionsTokenFailure, oauthErrorFromText } from '../n8n-compat';
 
 /** What a failed request looked like, without request headers or credentials. */
 export interface HttpFailure {
@@ -107,64 +108,12 @@ function findResponse(error: unknown, depth = 0): Loose {
 	return findResponse(record.cause, depth + 1);
 }
 
-/** The request headers an error carries (axios keeps them in `config.headers`), anywhere in its causes. */
-export function requestHeadersOf(error: unknown, depth = 0): Record<string, unknown> | undefined {
-	const record = asRecord(error);
-	if (!record || depth > 4) return undefined;
-	const headers = asRecord(asRecord(record.config)?.headers);
-	if (headers) {
-		const plain = typeof headers.toJSON === 'function' ? asRecord((headers.toJSON as () => unknown)()) : headers;
-		if (plain) return plain;
-	}
-	return requestHeadersOf(record.cause, depth + 1);
-}
-
 function findOAuthError(error: unknown, depth = 0): string | undefined {
 	const record = asRecord(error);
 	if (!record || depth > 4) return undefined;
 	const body = asRecord(record.body);
 	if (body && typeof body.error === 'string') return body.error;
 	return findOAuthError(record.cause, depth + 1);
-}
-
-/**
- * The RFC 6749 error texts n8n's OAuth2 client (@n8n/client-oauth2) puts in place of the token
- * endpoint's error code. n8n 1.x wraps that error in a NodeApiError whose class field `cause` is
- * reset after construction (ExecutionBaseError declares `cause;`), so the body with the code is
- * lost and only this text is left: map it back to the code.
- */
-const OAUTH_ERROR_TEXTS: Array<[RegExp, string]> = [
-	[/^Client authentication failed \(e\.g\., unknown client/, 'invalid_client'],
-	[/^The requested scope is invalid, unknown, or malformed/, 'invalid_scope'],
-	[/^The provided authorization grant \(e\.g\., authorization code/, 'invalid_grant'],
-	[
-		/^The client is not authorized to request an authorization code using this method/,
-		'unauthorized_client',
-	],
-	[
-		/^The authorization grant type is not supported by the authorization server/,
-		'unsupported_grant_type',
-	],
-	[
-		/^The request is missing a required parameter, includes an invalid parameter value/,
-		'invalid_request',
-	],
-];
-
-const TOKEN_PREFIX = /^.*failed to acquire oauth2 access token:\s*/i;
-
-/** The text of a token failure without n8n's "failed to acquire oauth2 access token:" prefix. */
-export function tokenFailureReason(message: string): string {
-	return message.replace(TOKEN_PREFIX, '').trim();
-}
-
-function oauthErrorFromText(messages: unknown[]): string | undefined {
-	for (const message of messages) {
-		if (typeof message !== 'string') continue;
-		const text = tokenFailureReason(message);
-		for (const [pattern, code] of OAUTH_ERROR_TEXTS) if (pattern.test(text)) return code;
-	}
-	return undefined;
 }
 
 /** Longest service text kept for messages. */
@@ -217,11 +166,7 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 	const oauthError =
 		findOAuthError(error) ??
 		(status === undefined ? oauthErrorFromText([message, causeMessage]) : undefined);
-	const tokenFailure =
-		oauthError !== undefined ||
-		/access token|oauth2|invalid_client|invalid_scope|token endpoint/i.test(
-			[message, causeMessage].filter((m) => typeof m === 'string').join(' '),
-		);
+	const tokenFailure = oauthError !== undefined || mentionsTokenFailure([message, causeMessage]);
 	return {
 		status: Number.isFinite(status) ? status : undefined,
 		headers: lowerCaseHeaders(response?.headers),

@@ -21,8 +21,8 @@ import {
 	networkWords,
 	normaliseHttpError,
 	serviceText,
-	tokenFailureReason,
 } from './failure';
+import { tokenFailureReason } from '../n8n-compat';
 import type { FailureKind, HttpFailure, ServiceField } from './failure';
 import { personalMasker, personalValuesOf } from '../personal';
 import type { Redactor } from './redact';

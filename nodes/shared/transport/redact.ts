@@ -79,26 +79,6 @@ export function credentialSecrets(credentials: Record<string, unknown> | undefin
 	return out;
 }
 
-/** Header names whose values are credentials. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
-
-/**
- * The credential values a request's headers carried (`Bearer <token>` gives the header value
- * and the bare token). n8n's OAuth2 helper signs the request by setting the header on the
- * options it was given, so after the call they hold the token it used, fetched or not.
- */
-export function carriedCredentials(headers: unknown): string[] {
-	if (headers === null || typeof headers !== 'object') return [];
-	const out: string[] = [];
-	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-		if (!CREDENTIAL_HEADERS.has(name.toLowerCase()) || typeof value !== 'string') continue;
-		out.push(value);
-		const bare = /^\s*\S+\s+(\S+)\s*$/.exec(value);
-		if (bare) out.push(bare[1]);
-	}
-	return out;
-}
-
 /** Applies `redact` to every string inside a JSON-like value (a copy; the input is not changed). */
 export function redactDeep<T>(value: T, redact: Redactor, depth = 0): T {
 	if (typeof value === 'string') return redact(value) as T;

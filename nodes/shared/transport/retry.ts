@@ -6,8 +6,8 @@
  */
 import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { isNotSent, normaliseHttpError, requestHeadersOf } from './failure';
-import { carriedCredentials } from './redact';
+import { isNotSent, normaliseHttpError } from './failure';
+import { credentialsCarriedBy } from '../n8n-compat';
 import type { HttpFailure } from './failure';
 import type { AttemptOutcome, Pacer } from '../pacer';
 
@@ -210,8 +210,8 @@ export async function sendWithRetry<T = unknown>(
 			throw cancelled(attempt);
 		}
 		const started = Date.now();
-		// headers of its own per attempt: n8n signs the request by writing the Authorization header
-		// into them, and a failure is told the token this attempt really carried
+		// options of its own per attempt: a failure is told the token this attempt really carried
+		// (n8n-compat.ts credentialsCarriedBy)
 		const request: IHttpRequestOptions = { ...options };
 		if (options.headers) request.headers = { ...options.headers };
 		if (signal) request.abortSignal = signal;
@@ -224,7 +224,7 @@ export async function sendWithRetry<T = unknown>(
 			if (slot) pacer?.release(slot, { kind: 'answered', ms: Date.now() - started });
 			return response;
 		} catch (error) {
-			learn?.(...carriedCredentials(request.headers), ...carriedCredentials(requestHeadersOf(error)));
+			learn?.(...credentialsCarriedBy(request, error));
 			const failure = normaliseHttpError(error);
 			failure.attempts = attempt + 1;
 			const outcome = pacingOutcome(failure, policy);

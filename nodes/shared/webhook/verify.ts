@@ -7,12 +7,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
 import { signatureCandidates, verifyAnySignature, type HeaderBag } from './signature';
+import { requestRawBody } from '../n8n-compat';
 
-/** The parts of n8n's (express) request the nodes use. */
+/** The part of n8n's (express) request read here; the raw body comes through n8n-compat.ts. */
 export interface RequestLike {
 	headers: HeaderBag;
-	rawBody?: Buffer | string;
-	readRawBody?: () => Promise<void>;
 }
 
 /** The parts of n8n's (express) response the nodes use. */
@@ -27,36 +26,9 @@ export interface ResponseLike {
 	setHeader?(name: string, value: string): unknown;
 }
 
-export async function readRawBody(req: RequestLike): Promise<Buffer | undefined> {
-	if (req.rawBody === undefined && typeof req.readRawBody === 'function') {
-		try {
-			await req.readRawBody();
-		} catch {
-			// Unreadable body: nothing can be verified, the caller answers 401.
-			return undefined;
-		}
-	}
-	const raw = req.rawBody;
-	if (Buffer.isBuffer(raw)) return raw;
-	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
-	return undefined;
-}
-
 export function unauthorized(res: ResponseLike): IWebhookResponseData {
 	res.status(401).send('Unauthorized').end();
 	return { noWebhookResponse: true };
-}
-
-/**
- * Whether the HTTP server that accepted this request has stopped listening: n8n closes it first
- * when the process is told to stop (SIGTERM), while requests on connections already open (HTTP
- * keep-alive) still arrive. Node sets `socket.server` on every connection a `net.Server`
- * accepted, and `server.listening` is false once `close()` was called.
- */
-export function serverClosing(req: unknown): boolean {
-	const socket = (req as { socket?: { server?: unknown } } | null | undefined)?.socket;
-	const server = socket?.server as { listening?: unknown } | null | undefined;
-	return typeof server === 'object' && server !== null && server.listening === false;
 }
 
 /**
@@ -116,7 +88,7 @@ export async function verifiedDelivery(
 	const headers: HeaderBag = req.headers ?? {};
 	const candidates = signatureCandidates(headers, signatureHeader);
 	if (candidates.length === 0) return undefined;
-	const rawBody = await readRawBody(req);
+	const rawBody = await requestRawBody(req);
 	if (rawBody === undefined || !verifyAnySignature(rawBody, candidates, secret)) return undefined;
 	return { rawBody, headers, signatureHeader };
 }

@@ -4,7 +4,8 @@
  * Buffer base64, encodeURIComponent and JSON.stringify, and the header n8n's OAuth2 client sends
  * to the token endpoint (RFC 6749 §2.3.1: form-encoded client id and secret, base64 of `id:secret`).
  */
-import { carriedCredentials, credentialSecrets, makeRedactor } from '../../../../nodes/shared/transport/redact';
+import { credentialsCarriedBy } from '../../../../nodes/shared/n8n-compat';
+import { credentialSecrets, makeRedactor } from '../../../../nodes/shared/transport/redact';
 
 const clientId = 'client id+ø';
 const clientSecret = 'se/cr"et&value ø';
@@ -28,12 +29,18 @@ test('a credential: its client secret, stored tokens and both Basic header value
 	expect(credentialSecrets({ clientId, clientSecret: '', oauthTokenData: 'not an object' })).toEqual([]);
 });
 
-test('a request: the Authorization values it carried, whole and without the scheme', () => {
+test('a request: the Authorization values it carried, whole and without the scheme, from the options and the error', () => {
 	expect(
-		carriedCredentials({ Authorization: 'Bearer tok-5678', 'proxy-authorization': 'Basic cHJveHk6cHc=', Accept: 'application/json' }),
+		credentialsCarriedBy({
+			headers: { Authorization: 'Bearer tok-5678', 'proxy-authorization': 'Basic cHJveHk6cHc=', Accept: 'application/json' },
+		}),
 	).toEqual(['Bearer tok-5678', 'tok-5678', 'Basic cHJveHk6cHc=', 'cHJveHk6cHc=']);
-	expect(carriedCredentials(undefined)).toEqual([]);
-	expect(carriedCredentials({ authorization: ['Bearer x'] })).toEqual([]);
+	expect(credentialsCarriedBy({})).toEqual([]);
+	expect(credentialsCarriedBy({ headers: { authorization: ['Bearer x'] } })).toEqual([]);
+	// axios keeps the request's headers in the error's config (an AxiosHeaders object with toJSON), under causes
+	const axiosHeaders = { toJSON: () => ({ Authorization: 'Bearer from-error-99' }) };
+	const error = { message: 'wrapped', cause: { config: { headers: axiosHeaders } } };
+	expect(credentialsCarriedBy({ headers: undefined }, error)).toEqual(['Bearer from-error-99', 'from-error-99']);
 });
 
 test('a learned secret is blanked as sent, URL-encoded and JSON-escaped; short values are not searched', () => {

@@ -13,8 +13,8 @@ import {
 	networkWords,
 	normaliseHttpError,
 	serviceText,
-	tokenFailureReason,
 } from '../../../../nodes/shared/transport/failure';
+import { tokenFailureReason } from '../../../../nodes/shared/n8n-compat';
 import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
 
 const failure = (partial: Partial<HttpFailure>): HttpFailure => ({
