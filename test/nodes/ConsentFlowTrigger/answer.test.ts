@@ -1,0 +1,72 @@
+/**
+ * The trigger's answer decision (nodes/ConsentFlowTrigger/answer.ts) as a table: respond mode ×
+ * what n8n offers × whether the delivery has an id → who answers, when the id is remembered,
+ * whether copies are held; then what a copy gets and what happens after the answer. The rows
+ * are the README's promises ("Answers and duplicates"); the behaviour in a real n8n is judged by
+ * test/e2e/trigger-loop.test.js and the queue-mode suite.
+ */
+import { admit, answerPlan, settle, type AnswerPlan } from '../../../nodes/ConsentFlowTrigger/answer';
+
+describe('answerPlan', () => {
+	test.each([
+		// respond, n8n answers when stored, has id → answeredBy, remember, holdCopies
+		['onReceived', true, true, 'n8n-when-stored', 'when-stored', true],
+		['onReceived', false, true, 'execute', 'now', false],
+		['lastNode', true, true, 'n8n-after-run', 'after-2xx', true],
+		['lastNode', false, true, 'n8n-after-run', 'after-2xx', true],
+		['onReceived', true, false, 'n8n-when-stored', 'never', false],
+		['onReceived', false, false, 'execute', 'never', false],
+		['lastNode', true, false, 'n8n-after-run', 'never', false],
+		['lastNode', false, false, 'n8n-after-run', 'never', false],
+	] as const)('%s, at enqueue %s, id %s → %s, remember %s, hold copies %s', (respond, atEnqueue, hasKey, answeredBy, remember, holdCopies) => {
+		expect(answerPlan(respond, atEnqueue, hasKey)).toEqual({ answeredBy, remember, holdCopies });
+	});
+});
+
+const plan = (respond: 'onReceived' | 'lastNode', atEnqueue: boolean, hasKey = true): AnswerPlan =>
+	answerPlan(respond, atEnqueue, hasKey);
+
+describe('admit: what a delivery gets', () => {
+	test.each([
+		// plan, duplicate, copy in flight → admission
+		[plan('onReceived', true), false, false, 'run'],
+		[plan('onReceived', true), false, true, 'in-progress'],
+		[plan('onReceived', true), true, true, 'duplicate'],
+		[plan('onReceived', false), false, true, 'run'], // nothing is held: remembered at once instead
+		[plan('onReceived', false), true, false, 'duplicate'],
+		[plan('lastNode', false), false, true, 'in-progress'],
+		[plan('lastNode', false), true, false, 'duplicate'],
+		[plan('lastNode', false, false), true, true, 'run'], // no id: always runs
+		[plan('onReceived', true, false), true, true, 'run'],
+	] as const)('%o, duplicate %s, copy in flight %s → %s', (p, duplicate, copyInFlight, admission) => {
+		expect(admit(p, { duplicate, copyInFlight })).toBe(admission);
+	});
+});
+
+describe('settle: after the answer', () => {
+	test.each([
+		// plan, answered 2xx → settlement
+		[plan('onReceived', true), true, 'keep'], // recorded when stored
+		[plan('onReceived', true), false, 'forget'], // n8n could not store it: the retry must run
+		[plan('onReceived', false), true, 'keep'],
+		[plan('onReceived', false), false, 'forget'],
+		[plan('lastNode', false), true, 'remember'], // only a succeeded run is remembered
+		[plan('lastNode', false), false, 'keep'], // 500 or dropped: the retry runs
+		[plan('lastNode', false, false), true, 'keep'],
+		[plan('onReceived', false, false), false, 'keep'],
+	] as const)('%o, answered %s → %s', (p, answered, settlement) => {
+		expect(settle(p, answered)).toBe(settlement);
+	});
+});
+
+test('the rule: no row answers and loses — every id remembered is settled as kept only after a 2xx', () => {
+	for (const respond of ['onReceived', 'lastNode'] as const) {
+		for (const atEnqueue of [true, false]) {
+			const p = plan(respond, atEnqueue);
+			// a delivery not answered 2xx never stays remembered, so its retry runs
+			const remembersBeforeAnswer = p.remember === 'now' || p.remember === 'when-stored';
+			expect(settle(p, false)).toBe(remembersBeforeAnswer ? 'forget' : 'keep');
+			expect(p.remember === 'after-2xx' ? settle(p, true) : 'remember').toBe('remember');
+		}
+	}
+});
