@@ -12,6 +12,7 @@ import {
 	fail,
 	itemLabel,
 	ok,
+	stripSpaces,
 } from '../../shared/validation';
 import type { Check } from '../../shared/validation';
 import { checkNationalIdInput, checkUrlInput } from '../validation';
@@ -321,7 +322,20 @@ export function inputText(
 				: undefined,
 		);
 	}
-	return check(value);
+	const checked = check(value);
+	if (checked.error === undefined || name !== 'organizationId') return checked;
+	// The manual parameter's hint quotes the value; an item's field may hold anything (a personal
+	// number in the wrong column), so here only its length is told.
+	const length = stripSpaces(String(value)).length;
+	return fail(
+		checked.error,
+		[
+			`Got ${length} character${length === 1 ? '' : 's'} after removing spaces.`,
+			typeof value === 'number' ? NUMBER_HINT : undefined,
+		]
+			.filter(Boolean)
+			.join(' '),
+	);
 }
 
 /** externalId: absent, null or blank is not sent; text or a number is sent as text. */

@@ -329,6 +329,17 @@ describe('Map Automatically', () => {
 		});
 	});
 
+	test('an identity number in the organizationId field is refused without being shown', async () => {
+		const { error } = await run(autoParams(), [
+			applicant(19, { organizationId: syntheticNationalId(19) }),
+		]);
+		expect(error!.message).toBe(
+			'Item 1: input field "organizationId" must be exactly 9 digits (no spaces)',
+		);
+		expect(error!.description).toMatch(/^Got 11 characters after removing spaces\./);
+		expect(deepText(error)).not.toContain(syntheticNationalId(19));
+	});
+
 	test('a number for nationalId says why: a leading zero may have been lost', async () => {
 		const { error } = await run(autoParams(), [
 			applicant(11, { nationalId: Number(syntheticNationalId(11)) }),
