@@ -12,9 +12,10 @@
 //
 // 1. 1,000 items per execution, at loopback and with +MS per request (the simulator's latency
 //    fault on every request, token requests included):
-//      Consent Flow node create        vs  HTTP Request + generic oAuth2Api (client credentials),
-//                                          twice: body "Using JSON" (one expression per item) and
-//                                          "Using Fields Below" (one body parameter per field)
+//      Consent Flow node create, with   vs  HTTP Request + generic oAuth2Api (client credentials),
+//      Map Automatically and with Map       twice: body "Using JSON" (one template: one expression
+//      Each Field Manually (6 expressions)  per item) and "Using Fields Below" (one body parameter
+//                                           per field); every side takes all six fields from the item
 //      Real Estate Estimate node get   vs  HTTP Request + generic oAuth2Api, twice: templated URL
 //                                          (one expression) and Edit Fields mapping the five
 //                                          identity fields one by one → HTTP Request
