@@ -12,9 +12,10 @@
 //
 // 1. 1,000 items per execution, at loopback and with +MS per request (the simulator's latency
 //    fault on every request, token requests included):
-//      Consent Flow node create        vs  HTTP Request + generic oAuth2Api (client credentials),
-//                                          twice: body "Using JSON" (one expression per item) and
-//                                          "Using Fields Below" (one body parameter per field)
+//      Consent Flow node create, with   vs  HTTP Request + generic oAuth2Api (client credentials),
+//      Map Automatically and with Map       twice: body "Using JSON" (one template: one expression
+//      Each Field Manually (6 expressions)  per item) and "Using Fields Below" (one body parameter
+//                                           per field); every side takes all six fields from the item
 //      Real Estate Estimate node get   vs  HTTP Request + generic oAuth2Api, twice: templated URL
 //                                          (one expression) and Edit Fields mapping the five
 //                                          identity fields one by one → HTTP Request
@@ -251,11 +252,12 @@ async function compareNodes(ctx, { title, latencyMs, sides, api, opts }) {
 	}
 	const ours = sides.find((s) => s.isDefault) || sides.find((s) => !s.builtIn);
 	let sameRequests = true;
-	for (const builtIn of sides.filter((s) => s.builtIn)) {
-		if (ours.runs[0].fingerprint === builtIn.runs[0].fingerprint) continue;
+	// every side (built-in or ours in another mode or at another level) must send the same requests
+	for (const other of sides.filter((s) => s !== ours)) {
+		if (ours.runs[0].fingerprint === other.runs[0].fingerprint) continue;
 		sameRequests = false;
 		problems.push(
-			`${title}: ours and ${builtIn.label} did not send the same requests, e.g. ours ${JSON.stringify(ours.runs[0].sample)} vs built-in ${JSON.stringify(builtIn.runs[0].sample)}`,
+			`${title}: ours and ${other.label} did not send the same requests, e.g. ours ${JSON.stringify(ours.runs[0].sample)} vs ${JSON.stringify(other.runs[0].sample)}`,
 		);
 	}
 	return { title, latencyMs, sides, sameRequests, problems };
@@ -271,18 +273,26 @@ function consentSides(ctx, { opts, option, httpVersion }) {
 			client: sim.clients.consent,
 			scope: 'sbl',
 		});
-	const ourLabel = (c) => `Consent Flow node, Concurrent Requests ${c}`;
+	// Every side takes all six fields from the item; the "(default)" mark is Concurrent Requests'.
+	const ourLabel = (c) => `Consent Flow node, Map Automatically, Concurrent Requests ${c}`;
 	const sides = [
 		{
 			label: option.exists
 				? ourLabel(option.default)
-				: 'Consent Flow node (no Concurrent Requests option: one at a time)',
+				: 'Consent Flow node, Map Automatically (no Concurrent Requests option: one at a time)',
 			isDefault: true,
 			credential: cred('default'),
 			build: (c) => B.consentFlowCreate({ count: opts.items, cred: c, webhookUrl }),
 		},
 		{
-			label: 'HTTP Request + oAuth2Api, body Using JSON (one expression per item)',
+			label: `Consent Flow node, Map Each Field Manually (6 expressions per item), Concurrent Requests ${option.exists ? option.default : 1}`,
+			manualMapping: true,
+			credential: cred('manual'),
+			build: (c) =>
+				B.consentFlowCreate({ count: opts.items, cred: c, webhookUrl, mappingMode: 'defineBelow' }),
+		},
+		{
+			label: 'HTTP Request + oAuth2Api, body Using JSON (one template: one expression per item)',
 			builtIn: 'one expression',
 			credential: genericCred('x'),
 			build: (c) =>
@@ -290,7 +300,7 @@ function consentSides(ctx, { opts, option, httpVersion }) {
 		},
 		{
 			label:
-				'HTTP Request + oAuth2Api, body Using Fields Below (fields mapped one by one: 3 expressions per item, as ours)',
+				'HTTP Request + oAuth2Api, body Using Fields Below (fields mapped one by one: 6 expressions per item)',
 			builtIn: 'fields one by one',
 			credential: genericCred('f'),
 			build: (c) =>
@@ -465,11 +475,31 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 
 // ---- report ---------------------------------------------------------------------------------------
 
+/** Create by mapping mode against the two HTTP Request variants (node time medians), per latency. */
+function mappingSummary(comparisons) {
+	const lines = [];
+	for (const c of comparisons.filter((x) => x.sides.some((s) => s.manualMapping))) {
+		const med = (side) => M.median(side.runs.map((r) => r.nodeMs));
+		const auto = c.sides.find((s) => s.isDefault);
+		const manual = c.sides.find((s) => s.manualMapping);
+		const one = c.sides.find((s) => s.builtIn === 'one expression');
+		const fields = c.sides.find((s) => s.builtIn === 'fields one by one');
+		const vs = (side) =>
+			`${R.secs(med(side))} s: ${R.ratio(med(one), med(side))} the one-template HTTP Request (${R.secs(med(one))} s), ${R.ratio(med(fields), med(side))} the field-by-field one (${R.secs(med(fields))} s)`;
+		lines.push(
+			`- ${c.title}, ${c.latencyMs ? `+${c.latencyMs} ms` : 'loopback'}, by mapping mode (node time, median; ratio = HTTP Request's time ÷ ours) — Map Automatically ${vs(auto)}; Map Each Field Manually ${vs(manual)}.`,
+		);
+	}
+	return lines.join('\n');
+}
+
 function concurrencySummary(comparisons) {
 	const lines = [];
-	for (const c of comparisons.filter((x) => x.sides.some((s) => !s.builtIn && !s.isDefault))) {
+	for (const c of comparisons.filter((x) =>
+		x.sides.some((s) => !s.builtIn && !s.isDefault && !s.manualMapping),
+	)) {
 		const ours = c.sides
-			.filter((s) => !s.builtIn)
+			.filter((s) => !s.builtIn && !s.manualMapping)
 			.map((s) => ({
 				level: Number(/Concurrent Requests (\d+)/.exec(s.label)?.[1]),
 				node: M.median(s.runs.map((r) => r.nodeMs)),
@@ -519,7 +549,11 @@ average (\`uptime\`) ${R.fmt(info.loadBefore, 2)} before, ${loadRange(comparison
 
 Workflow: Webhook (answers when the last node finished) → Code node making ${R.fmt(opts.items)} items → the node
 under test. Ours: Consent Flow → create, Real Estate Estimate → estimate → get (credential: the
-package's OAuth2 types). Built-in: HTTP Request ${versions.httpRequest} with Authentication *Generic Credential
+package's OAuth2 types). Every create item carries all six fields (nationalId — synthetic, month
++ 80 —, lastName, organizationId, redirectUrl, webhookUrl, externalId), and every create side takes
+all six from the item: our node twice, with *Map Automatically* (the item's fields by name, no
+expression) and with *Map Each Field Manually* (\`{{ $json.<field> }}\` in each of its six
+parameters, 6 expressions per item). Built-in: HTTP Request ${versions.httpRequest} with Authentication *Generic Credential
 Type* → *OAuth2 API* (\`oAuth2Api\`, grant type Client Credentials, the same client, token URL and
 scope, client authentication in the header like ours), the same \`POST /api/flow-definitions/sbl\` with
 the same JSON body per item, resp. the same \`POST …/RealEstates/{knr}/{gnr}/{bnr}/{fnr}/{snr}/EvEstimate\`
@@ -528,8 +562,7 @@ Each built-in job in two variants, because n8n evaluates each expression paramet
 evaluation however many \`{{ }}\` it holds) and that is where most of the time goes:
 *one expression* — create: Send Body → JSON → Using JSON, one templated JSON body; get: one templated
 URL; *fields one by one* — create: Send Body → JSON → Using Fields Below, one body parameter per field
-(expressions for nationalId, lastName and externalId, fixed text for organizationId, redirectUrl and
-webhookUrl: exactly the expressions our node's parameters hold in this workflow, 3 per item); get: the
+(each an expression reading the item, 6 per item, as our manual mapping); get: the
 HTTP Request node has a single URL parameter, so mapping the identity one field per expression takes an
 Edit Fields (Set 3.4, only the set fields) node before it with knr, gnr, bnr, fnr, snr as five
 expressions, then the same templated URL (6 evaluations per item; ours: 5) — its node time is the sum
@@ -544,6 +577,7 @@ levels use the default side's credential (token already stored).
 ${cfOption.exists ? '' : `\nThe Consent Flow node in this build has no Concurrent Requests option (it sends one request at a time): create was measured at that default only.\n`}
 ${R.nodeTable(comparisons)}
 
+${mappingSummary(comparisons)}
 ${concurrencySummary(comparisons)}
 ${
 	receivers

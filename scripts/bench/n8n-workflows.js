@@ -9,6 +9,7 @@ const crypto = require('node:crypto');
 const W = require('../../test/e2e/lib/workflows');
 const S = require('../../test/e2e/lib/scenarios');
 const { TRIGGER_OUTPUTS } = require('../../test/e2e/lib/loop');
+const { syntheticNationalId } = require('../../test/support/synthetic-ids');
 
 /** The ten events of the Consent Flow Trigger (its outputs 0–9; output 10 is Unrecognised). */
 const EVENTS = TRIGGER_OUTPUTS.filter((name) => name !== 'Unrecognised');
@@ -46,12 +47,16 @@ function allOutputsTo(from, outputs, to) {
 
 // ---- 1,000 items in, one node under test --------------------------------------------------------
 
-/** Code node source that makes `count` applicants (valid national IDs, computed here once). */
-function applicantsCode(count) {
-	const ids = Array.from({ length: count }, (_, i) => S.nationalId(50000 + i));
+/**
+ * Code node source that makes `count` applicants carrying every field Create reads (synthetic
+ * identity numbers, month + 80, computed here once), so that both mapping modes and both HTTP
+ * Request variants take everything from the item.
+ */
+function applicantsCode(count, webhookUrl) {
+	const ids = Array.from({ length: count }, (_, i) => syntheticNationalId(50000 + i));
 	return [
 		`const ids = ${JSON.stringify(ids)};`,
-		"return ids.map((nationalId, i) => ({ json: { nationalId, lastName: 'Nordmann-' + (i + 1), externalId: 'bench-' + (i + 1) } }));",
+		`return ids.map((nationalId, i) => ({ json: { nationalId, lastName: 'Nordmann-' + (i + 1), organizationId: ${JSON.stringify(ORG)}, redirectUrl: ${JSON.stringify(REDIRECT)}, webhookUrl: ${JSON.stringify(webhookUrl)}, externalId: 'bench-' + (i + 1) } }));`,
 	].join('\n');
 }
 
@@ -84,28 +89,40 @@ function itemsWorkflow(name, itemsCode, node, { before } = {}) {
 	};
 }
 
-function consentCreateParameters({ webhookUrl, concurrency }) {
+/** The fields of a create, in the service's order; every one comes from the item. */
+const CREATE_FIELDS = ['nationalId', 'lastName', 'organizationId', 'redirectUrl', 'webhookUrl', 'externalId'];
+
+/**
+ * Consent Flow create parameters: `mappingMode` 'autoMapInputData' reads the item's fields by
+ * name; 'defineBelow' maps each with an expression (six per item, as a builder mapping the same
+ * item by hand would).
+ */
+function consentCreateParameters({ concurrency, mappingMode }) {
+	const options = concurrency === undefined ? {} : { concurrency };
+	if (mappingMode === 'autoMapInputData')
+		return { resource: 'flow', operation: 'create', mappingMode, options };
 	return {
 		resource: 'flow',
 		operation: 'create',
+		mappingMode: 'defineBelow',
 		nationalId: '={{ $json.nationalId }}',
 		lastName: '={{ $json.lastName }}',
-		organizationId: ORG,
-		redirectUrl: REDIRECT,
-		webhookUrl,
+		organizationId: '={{ $json.organizationId }}',
+		redirectUrl: '={{ $json.redirectUrl }}',
+		webhookUrl: '={{ $json.webhookUrl }}',
 		additionalFields: { externalId: '={{ $json.externalId }}' },
-		options: concurrency === undefined ? {} : { concurrency },
+		options,
 	};
 }
 
 /** Consent Flow node, create (concurrency undefined = the node's default). */
-function consentFlowCreate({ count, cred, webhookUrl, concurrency }) {
+function consentFlowCreate({ count, cred, webhookUrl, concurrency, mappingMode = 'autoMapInputData' }) {
 	const node = S.packageNode('consentFlow', {
 		name: NODE_UNDER_TEST,
 		cred,
-		parameters: consentCreateParameters({ webhookUrl, concurrency }),
+		parameters: consentCreateParameters({ concurrency, mappingMode }),
 	});
-	return itemsWorkflow('bench cf-create ours', applicantsCode(count), node);
+	return itemsWorkflow(`bench cf-create ours ${mappingMode}`, applicantsCode(count, webhookUrl), node);
 }
 
 /**
@@ -143,15 +160,11 @@ function httpOAuth2Node({ url, jsonBody, bodyFields, cred, typeVersion, position
 
 /** The same POST /api/flow-definitions/sbl with the same JSON body, from n8n's HTTP Request node. */
 function httpConsentCreate({ count, cred, sim, webhookUrl, httpVersion }) {
-	// The JSON body the way the editor's "Using JSON" field is usually filled in: JSON with {{ }}.
+	// The JSON body the way the editor's "Using JSON" field is usually filled in: one template,
+	// every field from the item (one expression per item, however many {{ }} it holds).
 	const jsonBody = [
 		'={',
-		'  "nationalId": "{{ $json.nationalId }}",',
-		'  "lastName": "{{ $json.lastName }}",',
-		`  "organizationId": "${ORG}",`,
-		`  "redirectUrl": "${REDIRECT}",`,
-		`  "webhookUrl": "${webhookUrl}",`,
-		'  "externalId": "{{ $json.externalId }}"',
+		CREATE_FIELDS.map((f) => `  "${f}": "{{ $json.${f} }}"`).join(',\n'),
 		'}',
 	].join('\n');
 	const node = httpOAuth2Node({
@@ -160,29 +173,22 @@ function httpConsentCreate({ count, cred, sim, webhookUrl, httpVersion }) {
 		cred,
 		typeVersion: httpVersion,
 	});
-	return itemsWorkflow('bench cf-create http', applicantsCode(count), node);
+	return itemsWorkflow('bench cf-create http', applicantsCode(count, webhookUrl), node);
 }
 
 /**
  * The same create with the body built field by field (Send Body → JSON → Using Fields Below): one
- * body parameter per field, an expression exactly where our node has one (nationalId, lastName,
- * externalId), the fixed values as fixed text (like our node's parameters).
+ * body parameter per field, each an expression reading the item (six per item, like our node's
+ * manual mapping in this benchmark).
  */
 function httpConsentCreateFields({ count, cred, sim, webhookUrl, httpVersion }) {
 	const node = httpOAuth2Node({
 		url: `${sim.consentBaseUrl}/api/flow-definitions/sbl`,
-		bodyFields: [
-			['nationalId', '={{ $json.nationalId }}'],
-			['lastName', '={{ $json.lastName }}'],
-			['organizationId', ORG],
-			['redirectUrl', REDIRECT],
-			['webhookUrl', webhookUrl],
-			['externalId', '={{ $json.externalId }}'],
-		],
+		bodyFields: CREATE_FIELDS.map((f) => [f, `={{ $json.${f} }}`]),
 		cred,
 		typeVersion: httpVersion,
 	});
-	return itemsWorkflow('bench cf-create http fields', applicantsCode(count), node);
+	return itemsWorkflow('bench cf-create http fields', applicantsCode(count, webhookUrl), node);
 }
 
 /** Real Estate Estimate node, estimate → get (concurrency undefined = the node's default). */

@@ -9,3 +9,4 @@ export function buildSyntheticNationalId(birth?: SyntheticBirth): string | undef
 export function syntheticNationalId(index?: number, accept?: (id: string) => boolean): string;
 export function isSyntheticNationalId(value: unknown): boolean;
 export function digitSum(value: string): number;
+export function withWrongCheckDigit(id: string): string;

@@ -63,4 +63,12 @@ function digitSum(value) {
 	return value.split('').reduce((sum, digit) => sum + Number(digit), 0);
 }
 
-module.exports = { buildSyntheticNationalId, digitSum, isSyntheticNationalId, syntheticNationalId };
+/**
+ * The same number with its last check digit wrong under both rules the node accepts: +4 (mod 10)
+ * moves the second remainder to 4 or 5, outside the classic rule (0) and the 2032 rule (0–3).
+ */
+function withWrongCheckDigit(id) {
+	return `${id.slice(0, 10)}${(Number(id[10]) + 4) % 10}`;
+}
+
+module.exports = { buildSyntheticNationalId, digitSum, isSyntheticNationalId, syntheticNationalId, withWrongCheckDigit };

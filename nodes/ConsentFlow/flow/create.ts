@@ -1,8 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import type { Operation, RunEnv } from '../../shared/runner';
 import { apiRequest } from '../../shared/transport';
 import type { RetryPolicy } from '../../shared/transport';
-import { asText, checkOrganizationNumber, checkRequiredText } from '../../shared/validation';
+import {
+	Fields,
+	NUMBER_HINT,
+	asText,
+	checkOrganizationNumber,
+	checkRequiredText,
+	fail,
+	itemLabel,
+	ok,
+	stripSpaces,
+} from '../../shared/validation';
+import type { Check } from '../../shared/validation';
 import { checkNationalIdInput, checkUrlInput } from '../validation';
 import { unwrapData } from '../api';
 import { consentFlowWording } from '../wording';
@@ -19,7 +31,70 @@ const showForBothCreates = {
 	resource: ['flow'],
 };
 
+/**
+ * Where the applicant's fields come from, named and valued as n8n's own data nodes do (Postgres,
+ * Google Sheets: `autoMapInputData` / `defineBelow`). The default is manual: a workflow saved
+ * before the option existed has no value for it and must keep reading its parameters.
+ */
+export const MAPPING_MODE = {
+	auto: 'autoMapInputData',
+	manual: 'defineBelow',
+} as const;
+
+/** The applicant's fields Create reads from the input item in automatic mode, by name. */
+export const AUTO_MAPPED_FIELDS = [
+	'nationalId',
+	'lastName',
+	'organizationId',
+	'redirectUrl',
+	'webhookUrl',
+] as const;
+type ApplicantField = (typeof AUTO_MAPPED_FIELDS)[number];
+
+const showManualForBothCreates = { ...showForBothCreates, mappingMode: [MAPPING_MODE.manual] };
+const showManualForCreate = { ...showOnlyForFlowCreate, mappingMode: [MAPPING_MODE.manual] };
+
 export const flowCreateDescription: INodeProperties[] = [
+	{
+		displayName: 'Mapping Mode',
+		name: 'mappingMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Map Automatically',
+				value: MAPPING_MODE.auto,
+				description:
+					'Read the fields from each input item by name: nationalId, lastName, organizationId, redirectUrl, webhookUrl (Create only) and optionally externalId. No expression is evaluated per field.',
+			},
+			{
+				name: 'Map Each Field Manually',
+				value: MAPPING_MODE.manual,
+				description: 'Set each field below, as fixed text or an expression',
+			},
+		],
+		default: 'defineBelow',
+		displayOptions: { show: showForBothCreates },
+		description: "Where the applicant's fields come from",
+	},
+	{
+		displayName:
+			'Each input item must have the fields nationalId, lastName, organizationId, redirectUrl and webhookUrl, and may have externalId (names exactly as written; other fields are ignored). The values get the same checks as fields mapped manually. Rename fields with an Edit Fields node before this one.',
+		name: 'autoMappingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...showOnlyForFlowCreate, mappingMode: [MAPPING_MODE.auto] } },
+	},
+	{
+		displayName:
+			"The input item must have the fields nationalId, lastName, organizationId and redirectUrl, and may have externalId (names exactly as written; other fields are ignored, webhookUrl too: the flow's events go to this execution's resume URL). The values get the same checks as fields mapped manually.",
+		name: 'autoMappingWaitNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { operation: ['createAndWait'], resource: ['flow'], mappingMode: [MAPPING_MODE.auto] },
+		},
+	},
 	{
 		displayName: 'National ID',
 		name: 'nationalId',
@@ -27,7 +102,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 01817000092',
-		displayOptions: { show: showForBothCreates },
+		displayOptions: { show: showManualForBothCreates },
 		description:
 			'National identity number (fødselsnummer or D-number, 11 digits) of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
 	},
@@ -38,7 +113,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Nordmann',
-		displayOptions: { show: showForBothCreates },
+		displayOptions: { show: showManualForBothCreates },
 		description:
 			'Last name of the person, as registered. It names the person in the consent request.',
 	},
@@ -49,7 +124,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 923609016',
-		displayOptions: { show: showForBothCreates },
+		displayOptions: { show: showManualForBothCreates },
 		description:
 			'Organization number (9 digits) of the lender the consent is given to; the flow returns it as coveredBy. Spaces are removed.',
 	},
@@ -60,7 +135,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://bank.example.com/loan/thank-you',
-		displayOptions: { show: showForBothCreates },
+		displayOptions: { show: showManualForBothCreates },
 		description:
 			'Where the person is sent after going through the consent page. Absolute http(s) URL; https when the credential environment is Production.',
 	},
@@ -71,7 +146,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
-		displayOptions: { show: showOnlyForFlowCreate },
+		displayOptions: { show: showManualForCreate },
 		description:
 			"Where the service sends the flow's events (consent created, accepted, data, rejected, timed out …). Use the Production URL of the Consent Flow Trigger node in the workflow that handles them, and activate that workflow. https when the credential environment is Production.",
 	},
@@ -81,7 +156,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add field',
 		default: {},
-		displayOptions: { show: showForBothCreates },
+		displayOptions: { show: showManualForBothCreates },
 		options: [
 			{
 				displayName: 'External ID',
@@ -120,9 +195,24 @@ export interface PreparedCreate {
 	policy: RetryPolicy;
 }
 
+/** The checks of the applicant's fields, the same in both mapping modes. */
+function applicantChecks(
+	production: boolean,
+	validateNationalId: boolean,
+): Record<ApplicantField, (raw: unknown) => Check<string>> {
+	return {
+		nationalId: (raw) => checkNationalIdInput(raw, validateNationalId),
+		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
+		organizationId: (raw) =>
+			checkOrganizationNumber(raw, 'Enter the 9-digit organization number of the lender.'),
+		redirectUrl: (raw) => checkUrlInput(raw, production, false),
+		webhookUrl: (raw) => checkUrlInput(raw, production, true),
+	};
+}
+
 /**
  * Reads and checks one item's create request. `webhookUrl` is given by Create and Wait for
- * Outcome (its resume URL); Create reads the Webhook URL parameter.
+ * Outcome (its resume URL); Create reads the Webhook URL parameter or input field.
  */
 export function prepareCreate(
 	ctx: IExecuteFunctions,
@@ -130,45 +220,40 @@ export function prepareCreate(
 	itemIndex: number,
 	webhookUrl?: string,
 ): PreparedCreate {
-	const parameter = (name: string): unknown => ctx.getNodeParameter(name, itemIndex, '');
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		nationalId: fields.take(
-			itemIndex,
-			'nationalId',
-			checkNationalIdInput(parameter('nationalId'), options.validateNationalId !== false),
-		),
-		lastName: fields.take(
-			itemIndex,
-			'lastName',
-			checkRequiredText(parameter('lastName'), 'Enter the last name of the person, as registered.'),
-		),
-		organizationId: fields.take(
-			itemIndex,
-			'organizationId',
-			checkOrganizationNumber(
-				parameter('organizationId'),
-				'Enter the 9-digit organization number of the lender.',
-			),
-		),
-		redirectUrl: fields.take(
-			itemIndex,
-			'redirectUrl',
-			checkUrlInput(parameter('redirectUrl'), connection.production, false),
-		),
-		webhookUrl:
-			webhookUrl ??
-			fields.take(
+	const checks = applicantChecks(connection.production, options.validateNationalId !== false);
+	const names: ApplicantField[] =
+		webhookUrl === undefined
+			? [...AUTO_MAPPED_FIELDS]
+			: AUTO_MAPPED_FIELDS.filter((name) => name !== 'webhookUrl');
+	const body: IDataObject = {};
+	const auto =
+		ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.manual) === MAPPING_MODE.auto;
+	if (auto) {
+		// The input item's own fields: no parameter, so no expression is evaluated for them.
+		const json = ctx.getInputData()[itemIndex]?.json ?? {};
+		const input = new InputFields(ctx.getNode(), webhookUrl === undefined);
+		for (const name of names) {
+			body[name] = input.take(itemIndex, name, inputText(json, name, checks[name]));
+		}
+		const externalId = input.take(itemIndex, 'externalId', optionalInputText(json, 'externalId'));
+		if (externalId) body.externalId = externalId;
+	} else {
+		for (const name of names) {
+			body[name] = fields.take(
 				itemIndex,
-				'webhookUrl',
-				checkUrlInput(parameter('webhookUrl'), connection.production, true),
-			),
-	};
-	const externalId = asText(additional.externalId).trim();
-	if (externalId) body.externalId = externalId;
+				name,
+				checks[name](ctx.getNodeParameter(name, itemIndex, '')),
+			);
+		}
+		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const externalId = asText(additional.externalId).trim();
+		if (externalId) body.externalId = externalId;
+	}
+	if (webhookUrl !== undefined) body.webhookUrl = webhookUrl;
 	return {
-		body,
+		// the service's field order, whichever mode read them
+		body: orderedBody(body),
 		// 429 and 503 are refusals: the service did not process the request, so sending it again
 		// cannot create a second flow. Nothing else is retried once the request may have arrived.
 		policy: retryPolicyFrom(fields, itemIndex, options, {
@@ -176,6 +261,125 @@ export function prepareCreate(
 			idempotent: false,
 		}),
 	};
+}
+
+const BODY_ORDER = [...AUTO_MAPPED_FIELDS, 'externalId'];
+
+function orderedBody(body: IDataObject): IDataObject {
+	const ordered: IDataObject = {};
+	for (const name of BODY_ORDER) if (body[name] !== undefined) ordered[name] = body[name];
+	return ordered;
+}
+
+// ---- Map Automatically: the input item's fields ------------------------------------------------
+
+/** "a number", "an object" …: the kind of a value, never the value (it may be personal data). */
+export function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	const type = typeof value;
+	return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
+}
+
+/** Fields of the item whose names differ from `name` only in case or separators (nationalID, national_id). */
+function nearNames(json: IDataObject, name: string): string[] {
+	const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+	return Object.keys(json).filter((key) => key !== name && fold(key) === fold(name));
+}
+
+/**
+ * A required field of the input item: present, text (organizationId may also be a number, as its
+ * manual parameter accepts), then the same check as the manual parameter.
+ */
+export function inputText(
+	json: IDataObject,
+	name: ApplicantField,
+	check: (raw: unknown) => Check<string>,
+): Check<string> {
+	if (!Object.prototype.hasOwnProperty.call(json, name) || json[name] === undefined) {
+		const near = nearNames(json, name);
+		if (near.length) {
+			return fail(
+				'is missing from the input item',
+				`The item has ${near.map((key) => `"${key}"`).join(', ')}: field names must match exactly, including case. Rename it with an Edit Fields node before this one.`,
+			);
+		}
+		// As an AI tool the input item is the model's arguments, and n8n asks the model only for
+		// what $fromAI() names in the node's parameters: in this mode there are none.
+		return fail(
+			'is missing from the input item',
+			Object.keys(json).length === 0
+				? 'The input item has no fields at all. Used as an AI tool, the node gets only the arguments its parameters ask the model for with $fromAI(): choose Map Each Field Manually and let the model define each field.'
+				: undefined,
+		);
+	}
+	const value = json[name];
+	const numberAllowed = name === 'organizationId';
+	if (typeof value !== 'string' && !(numberAllowed && typeof value === 'number')) {
+		return fail(
+			`must be text, got ${kindOf(value)}`,
+			typeof value === 'number' && name === 'nationalId'
+				? `${NUMBER_HINT} An identity number can start with 0.`
+				: undefined,
+		);
+	}
+	const checked = check(value);
+	if (checked.error === undefined || name !== 'organizationId') return checked;
+	// The manual parameter's hint quotes the value; an item's field may hold anything (a personal
+	// number in the wrong column), so here only its length is told.
+	const length = stripSpaces(String(value)).length;
+	return fail(
+		checked.error,
+		[
+			`Got ${length} character${length === 1 ? '' : 's'} after removing spaces.`,
+			typeof value === 'number' ? NUMBER_HINT : undefined,
+		]
+			.filter(Boolean)
+			.join(' '),
+	);
+}
+
+/** externalId: absent, null or blank is not sent; text or a number is sent as text. */
+export function optionalInputText(json: IDataObject, name: string): Check<string> {
+	const value = json[name];
+	if (value === undefined || value === null) return ok('');
+	if (typeof value === 'number' && Number.isFinite(value)) return ok(String(value));
+	if (typeof value !== 'string') return fail(`must be text or a number, got ${kindOf(value)}`);
+	return ok(value.trim());
+}
+
+/**
+ * Validation errors of automatically mapped fields: they name the input field as the item has
+ * it ("input field "nationalId""), since there is no parameter in the panel to point to.
+ */
+class InputFields extends Fields {
+	constructor(
+		private readonly owner: INode,
+		private readonly withWebhookUrl: boolean,
+	) {
+		super(owner, []);
+	}
+
+	error(
+		itemIndex: number,
+		path: string,
+		problem: string,
+		description?: string,
+	): NodeOperationError {
+		const expected = this.withWebhookUrl
+			? 'nationalId, lastName, organizationId, redirectUrl and webhookUrl'
+			: 'nationalId, lastName, organizationId and redirectUrl';
+		const error = new NodeOperationError(
+			this.owner,
+			`${itemLabel(itemIndex)}: input field "${path}" ${problem}`,
+			{
+				itemIndex,
+				description: `${description ? `${description} ` : ''}Mapping Mode is Map Automatically: the node reads ${expected} (and optionally externalId) from each input item by name. No request was sent for this item.`,
+			},
+		);
+		error.context.field = path;
+		return error;
+	}
 }
 
 /** Creates one flow: POST /api/flow-definitions/sbl. Outputs the flow as the service returns it (unwrapped). */

@@ -1178,3 +1178,65 @@ describe('the node outputs (CONFIGURED_OUTPUTS) through n8n-workflow', () => {
 		expect(oauth?.displayOptions).toBeUndefined();
 	});
 });
+
+// ---------- Mapping Mode (issue 28) ----------
+
+describe('Map Automatically: the applicant from the input item', () => {
+	const autoWaitParams = (): Params => ({
+		resource: 'flow',
+		operation: 'createAndWait',
+		mappingMode: 'autoMapInputData',
+		options: { retryDelayMs: 10 },
+	});
+	const applicantJson = (extra: IDataObject = {}): IDataObject => ({
+		nationalId: syntheticNationalId(40),
+		lastName: 'Nordmann',
+		organizationId: '923456783',
+		redirectUrl: 'https://bank.example.com/loan/after-consent',
+		externalId: 'loan-40',
+		...extra,
+	});
+
+	test('creates the flow from the item with the resume URL as webhookUrl (an item webhookUrl is ignored) and waits', async () => {
+		const url = resumeUrl2x();
+		const ctx = waitContext({
+			parameters: autoWaitParams(),
+			items: [{ json: applicantJson({ webhookUrl: 'https://elsewhere.example.com/hook' }) }],
+			resumeUrl: url,
+		});
+		const outputs = await execute(ctx);
+		const [post] = await simRequests(sim, { pathPrefix: FLOW_PATH });
+		expect(post.body).toEqual({
+			nationalId: syntheticNationalId(40),
+			lastName: 'Nordmann',
+			organizationId: '923456783',
+			redirectUrl: 'https://bank.example.com/loan/after-consent',
+			webhookUrl: url,
+			externalId: 'loan-40',
+		});
+		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
+		expect(filled(outputs)).toEqual([0]);
+		expect(outputs[0][0].json).toMatchObject({ status: 'waiting', externalId: 'loan-40' });
+	});
+
+	test('a mistyped field: refused before any request, naming the input field; with Continue On Fail one error item on Failed/Expired', async () => {
+		const items = [{ json: applicantJson({ nationalId: Number(syntheticNationalId(41)) }) }];
+		const error = await executeError(waitContext({ parameters: autoWaitParams(), items }));
+		expect(error.message).toBe('Item 1: input field "nationalId" must be text, got a number');
+		expect(deepText(error)).not.toContain(syntheticNationalId(41));
+
+		const ctx = waitContext({ parameters: autoWaitParams(), items, continueOnFail: true });
+		const outputs = await execute(ctx);
+		await expectNoRequest(ctx);
+		expect(filled(outputs)).toEqual([FAILED]);
+		expect(outputs[FAILED]).toEqual([
+			{
+				json: expect.objectContaining({
+					error: 'Item 1: input field "nationalId" must be text, got a number',
+					field: 'nationalId',
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+});
