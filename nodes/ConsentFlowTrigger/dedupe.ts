@@ -101,8 +101,8 @@ export function recordDelivery(stored: unknown, key: string, limit: number): Ded
  * n8n loads the workflow's static data from its database at the start of every webhook request
  * and writes it back (whole) after the node returned — after this node already answered 200. A
  * delivery that arrives within a few milliseconds of the previous answer therefore reads static
- * data without the previous id, and its write drops that id for good (measured: 4 of 20
- * back-to-back deliveries forgotten on n8n 2.41.1, 14 of 20 on 1.123.81). Keeping one state
+ * data without the previous id, and its write drops that id for good (BENCHMARKS.md, "Figures
+ * behind the code's choices"). Keeping one state
  * object per trigger in the process, merged with what the database gave and stored by reference
  * in the static data, makes every write carry every id this process has seen: the object is
  * serialised when n8n writes, so an earlier request's late write also includes later ids.
@@ -143,7 +143,7 @@ export function recordDeliveryShared(
 	// One set of the process's keys; only keys the database has and the process lacks are
 	// checked and added — at the end, as seen now: in queue mode they are the newest ids of
 	// another webhook process (put in front, the oldest, they were the first dropped at the
-	// limit: 181 of 400 ids missing after a burst over two processes). Keys this process
+	// limit after a burst over two processes; BENCHMARKS.md). Keys this process
 	// dropped at the limit are not taken back from a database copy that still has them. After
 	// a restart the memory is empty and the database's order is kept.
 	let dropped = droppedKeys.get(memoryKey);
