@@ -13,9 +13,15 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { shuttingDown, unauthorized, verifiedDelivery, type ResponseLike } from '../shared/webhook/verify';
+import {
+	shuttingDown,
+	unauthorized,
+	verifiedDelivery,
+	type ResponseLike,
+	type VerifiedDelivery,
+} from '../shared/webhook/verify';
 import { answerWhenStored, saveInStaticData, serverClosing } from '../shared/n8n-compat';
-import { admit, answerPlan, settle } from './answer';
+import { admit, answerPlan, settle, type Admission, type AnswerPlan } from './answer';
 import { randomBytes } from 'crypto';
 
 import {
@@ -92,6 +98,94 @@ function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName:
 function optionOfEvent(json: IDataObject): string {
 	const event = typeof json.event === 'string' ? canonicalEvent(json.event) : null;
 	return event ?? UNRECOGNISED_EVENT_OPTION;
+}
+
+/** The Events selection; an unknown value (e.g. from an expression) is a configuration error. */
+function eventSelection(ctx: IWebhookFunctions): EventSelection {
+	try {
+		return normaliseEventSelection(ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown);
+	} catch (error) {
+		return {
+			ok: false,
+			message: `The trigger is misconfigured: Events could not be read (${(error as Error).message}).`,
+		};
+	}
+}
+
+/** What becomes of a delivery with a key: its admission, and what n8n storing it remembers. */
+interface Held {
+	admission: Admission;
+	rememberWhenStored?: () => void;
+}
+
+/**
+ * Checks and holds a delivery's key as the plan says: remembered now or later, copies held while
+ * it is not settled, and settled (remembered or forgotten) when its answer went out or did not.
+ */
+function holdDelivery(
+	ctx: IWebhookFunctions,
+	res: ResponseLike,
+	plan: AnswerPlan,
+	where: { memoryKey: string; deliveryKey: string; testUrl: boolean },
+): Held {
+	const { memoryKey, deliveryKey } = where;
+	const remembered = ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
+	const staticData = where.testUrl ? undefined : ctx.getWorkflowStaticData('node');
+	const decision = recordDeliveryShared(
+		memoryKey,
+		staticData?.[DEDUPE_KEY],
+		deliveryKey,
+		remembered,
+		plan.remember === 'now',
+	);
+	const admission = admit(plan, {
+		duplicate: decision.duplicate,
+		copyInFlight: isInFlight(memoryKey, deliveryKey),
+	});
+	if (admission !== 'run') return { admission };
+	if (plan.holdCopies) beginInFlight(memoryKey, deliveryKey);
+	// The ids this process remembers, saved with the workflow (the state object is shared by all
+	// requests of this process, so every save carries every id it has seen).
+	const save = (state: unknown) => {
+		if (staticData) saveInStaticData(staticData, DEDUPE_KEY, state);
+	};
+	save(decision.state);
+	res.once?.('close', () => {
+		if (plan.holdCopies) endInFlight(memoryKey, deliveryKey);
+		// Whether the 2xx answer really went out (not on a dropped connection).
+		const code = res.statusCode ?? 0;
+		const answered = res.writableFinished === true && code >= 200 && code < 300;
+		const settlement = settle(plan, answered);
+		if (settlement === 'remember') {
+			recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
+		} else if (settlement === 'forget') forgetDelivery(memoryKey, deliveryKey);
+	});
+	if (plan.remember !== 'when-stored') return { admission };
+	return {
+		admission,
+		rememberWhenStored: () =>
+			save(recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered).state),
+	};
+}
+
+/** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
+function deliveryJson(
+	ctx: IWebhookFunctions,
+	delivery: ReturnType<typeof parseDelivery>,
+	verified: VerifiedDelivery,
+	options: IDataObject,
+): Record<string, unknown> {
+	const receivedAt = new Date().toISOString();
+	const text = bodyText(verified.rawBody);
+	const minimise = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
+	const json: Record<string, unknown> =
+		delivery.kind === 'event'
+			? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
+			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
+	if (options.includeHeaders === true) {
+		json.headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
+	}
+	return json;
 }
 
 export class ConsentFlowTrigger implements INodeType {
@@ -255,56 +349,36 @@ export class ConsentFlowTrigger implements INodeType {
 		if (serverClosing(this.getRequestObject())) return shuttingDown(res);
 
 		// 1. Verify. Everything fails closed: no secret, no header, unreadable body or a wrong
-		//    signature is answered 401 and nothing runs (verify.ts, shared with Create and Wait).
+		//    signature is answered 401 and nothing runs (shared with Create and Wait).
 		const verified = await verifiedDelivery(this);
 		if (verified === undefined) return unauthorized(res);
-		const { rawBody, headers, signatureHeader: configuredHeader } = verified;
 
-		// 2. The Events selection. An unknown value (e.g. from an expression) is a configuration
-		//    error: answered 500 so that the service retries rather than the delivery being lost.
-		let selection: EventSelection;
-		try {
-			selection = normaliseEventSelection(
-				this.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown,
-			);
-		} catch (error) {
-			selection = {
-				ok: false,
-				message: `The trigger is misconfigured: Events could not be read (${(error as Error).message}).`,
-			};
-		}
+		// 2. The Events selection; one that cannot be read is answered 500, so the service retries.
+		const selection = eventSelection(this);
 		if (!selection.ok) {
-			res
-				.status(500)
-				.json({ received: false, status: 'misconfigured', message: selection.message });
+			res.status(500).json({ received: false, status: 'misconfigured', message: selection.message });
 			return { noWebhookResponse: true };
 		}
 
 		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`).
-		const text = bodyText(rawBody);
-		const delivery = parseDelivery(rawBody);
-		const receivedAt = new Date().toISOString();
-		const eventName = delivery.event;
+		const delivery = parseDelivery(verified.rawBody);
 		const ack = (status: DeliveryStatus): DeliveryAck => ({
 			received: true,
-			event: eventName,
+			event: delivery.event,
 			webhookId: delivery.webhookId,
 			status,
 		});
 
 		// 4. Replay window on the signed timestamp (off by default).
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const maxAgeSeconds = Number(options.maxAgeSeconds ?? 0);
-		const freshness = checkFreshness(delivery, maxAgeSeconds, Date.now());
+		const freshness = checkFreshness(delivery, Number(options.maxAgeSeconds ?? 0), Date.now());
 		if (freshness === 'stale' || freshness === 'unparsable') {
 			return { webhookResponse: ack('stale') };
 		}
 
 		// 5. Event filter.
 		const optionValue = delivery.kind === 'event' ? delivery.event : UNRECOGNISED_EVENT_OPTION;
-		if (!selection.values.has(optionValue)) {
-			return { webhookResponse: ack('filtered') };
-		}
+		if (!selection.values.has(optionValue)) return { webhookResponse: ack('filtered') };
 
 		// 6. Duplicates, on the exact key of the id (deliveries without one always run). Who
 		//    answers, when the id is remembered and what a copy gets: answer.ts.
@@ -321,59 +395,18 @@ export class ConsentFlowTrigger implements INodeType {
 		// block the Production URL, nor the other way round.
 		const testUrl = this.getMode() === 'manual';
 		const memoryKey = memoryKeyOf(testUrl, this.getWorkflow().id, node.name);
-		let rememberWhenStored: (() => void) | undefined;
-		if (deliveryKey !== null) {
-			const remembered = this.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
-			const staticData = testUrl ? undefined : this.getWorkflowStaticData('node');
-			const decision = recordDeliveryShared(
-				memoryKey,
-				staticData?.[DEDUPE_KEY],
-				deliveryKey,
-				remembered,
-				plan.remember === 'now',
-			);
-			const admission = admit(plan, {
-				duplicate: decision.duplicate,
-				copyInFlight: isInFlight(memoryKey, deliveryKey),
-			});
-			if (admission === 'duplicate') return { webhookResponse: ack('duplicate') };
-			if (admission === 'in-progress') {
-				res.status(409).json(ack('in-progress'));
-				return { noWebhookResponse: true };
-			}
-			if (plan.holdCopies) beginInFlight(memoryKey, deliveryKey);
-			// The ids this process remembers, saved with the workflow (the state object is shared
-			// by all requests of this process, so every save carries every id it has seen).
-			const save = (state: unknown) => {
-				if (staticData) saveInStaticData(staticData, DEDUPE_KEY, state);
-			};
-			save(decision.state);
-			if (plan.remember === 'when-stored') {
-				rememberWhenStored = () =>
-					save(recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered).state);
-			}
-			res.once?.('close', () => {
-				if (plan.holdCopies) endInFlight(memoryKey, deliveryKey);
-				// Whether the 2xx answer really went out (not on a dropped connection).
-				const code = res.statusCode ?? 0;
-				const answered = res.writableFinished === true && code >= 200 && code < 300;
-				const settlement = settle(plan, answered);
-				if (settlement === 'remember') {
-					recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered);
-				} else if (settlement === 'forget') forgetDelivery(memoryKey, deliveryKey);
-			});
+		const held =
+			deliveryKey === null
+				? { admission: 'run' as const }
+				: holdDelivery(this, res, plan, { memoryKey, deliveryKey, testUrl });
+		if (held.admission === 'duplicate') return { webhookResponse: ack('duplicate') };
+		if (held.admission === 'in-progress') {
+			res.status(409).json(ack('in-progress'));
+			return { noWebhookResponse: true };
 		}
 
-		// 7. Emit. All items go on the node's first input with their output and key beside the
-		//    json (see respond.ts); execute() puts each on its event's output.
-		const minimise = minimiseMode(this.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
-		const json =
-			delivery.kind === 'event'
-				? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
-				: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
-		if (options.includeHeaders === true) {
-			json.headers = headersWithoutSecrets(headers, configuredHeader);
-		}
+		// 7. Emit: the item goes on the node's first input with its output and key beside the json
+		//    (see respond.ts); execute() puts it on its event's output.
 		const carrier: Carrier = {
 			output: delivery.kind === 'event' ? delivery.outputIndex : UNRECOGNISED_INDEX,
 			key: deliveryKey,
@@ -388,15 +421,14 @@ export class ConsentFlowTrigger implements INodeType {
 			ownDelivery(memoryKey, deliveryKey, carrier.nonce);
 		}
 		const item: INodeExecutionData = {
-			json: json as unknown as IDataObject,
+			json: deliveryJson(this, delivery, verified, options) as unknown as IDataObject,
 			[CARRIER]: carrier as unknown as IDataObject,
 		};
-
 		switch (plan.answeredBy) {
 			case 'n8n-when-stored':
 				// the id is recorded when n8n has stored (queued) the execution, and only then
 				return answerWhenStored({ workflowData: [[item]] }, () => {
-					rememberWhenStored?.();
+					held.rememberWhenStored?.();
 					return carrier.ack;
 				});
 			case 'execute':
