@@ -103,7 +103,9 @@ function optionOfEvent(json: IDataObject): string {
 /** The Events selection; an unknown value (e.g. from an expression) is a configuration error. */
 function eventSelection(ctx: IWebhookFunctions): EventSelection {
 	try {
-		return normaliseEventSelection(ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown);
+		return normaliseEventSelection(
+			ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown,
+		);
 	} catch (error) {
 		return {
 			ok: false,
@@ -356,7 +358,9 @@ export class ConsentFlowTrigger implements INodeType {
 		// 2. The Events selection; one that cannot be read is answered 500, so the service retries.
 		const selection = eventSelection(this);
 		if (!selection.ok) {
-			res.status(500).json({ received: false, status: 'misconfigured', message: selection.message });
+			res
+				.status(500)
+				.json({ received: false, status: 'misconfigured', message: selection.message });
 			return { noWebhookResponse: true };
 		}
 

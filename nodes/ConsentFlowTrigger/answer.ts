@@ -74,6 +74,7 @@ export type Settlement = 'remember' | 'forget' | 'keep';
 
 export function settle(plan: AnswerPlan, answered: boolean): Settlement {
 	if (plan.remember === 'after-2xx') return answered ? 'remember' : 'keep';
-	if (plan.remember === 'now' || plan.remember === 'when-stored') return answered ? 'keep' : 'forget';
+	if (plan.remember === 'now' || plan.remember === 'when-stored')
+		return answered ? 'keep' : 'forget';
 	return 'keep';
 }

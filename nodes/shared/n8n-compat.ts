@@ -169,7 +169,10 @@ export function runWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
 
 /** The exact bytes of the request body, or undefined when they cannot be had. */
 export async function requestRawBody(req: unknown): Promise<Buffer | undefined> {
-	const request = req as { rawBody?: unknown; readRawBody?: () => Promise<void> } | null | undefined;
+	const request = req as
+		| { rawBody?: unknown; readRawBody?: () => Promise<void> }
+		| null
+		| undefined;
 	if (!request) return undefined;
 	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
 		try {
@@ -257,8 +260,7 @@ function credentialValues(headers: unknown): string[] {
 	if (headers === null || typeof headers !== 'object') return [];
 	const record = headers as Record<string, unknown>;
 	// axios keeps headers as an AxiosHeaders object with toJSON()
-	const plain =
-		typeof record.toJSON === 'function' ? (record.toJSON as () => unknown)() : record;
+	const plain = typeof record.toJSON === 'function' ? (record.toJSON as () => unknown)() : record;
 	if (plain === null || typeof plain !== 'object') return [];
 	const out: string[] = [];
 	for (const [name, value] of Object.entries(plain as Record<string, unknown>)) {
