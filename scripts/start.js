@@ -268,7 +268,7 @@ async function main() {
 	if (!queue) saveState(userFolder, state);
 	const queueLines = topology
 		? `
-Queue mode (n8n's own distributed engine; see README, "Running in queue mode"):
+Queue mode (n8n's own distributed engine; see docs/queue-mode.md):
   main (editor)      ${n8n.url}/   production webhooks off (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)
   webhook process    ${topology.webhookUrls.join(' ')}   (production URLs: <this>/webhook/…)
   workers            ${topology.workers.length} × concurrency 10

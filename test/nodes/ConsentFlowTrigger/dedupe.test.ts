@@ -65,7 +65,7 @@ describe('recordDelivery', () => {
 
 /**
  * n8n-workflow's own ObservableObject, as n8n wraps workflow static data. These tests pin down
- * the facts the trigger relies on (see the README, "Duplicates: what is guaranteed").
+ * the facts the trigger relies on (see docs/architecture.md, "Duplicates: how they are made exact").
  */
 describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 	const trigger = new ConsentFlowTrigger();
