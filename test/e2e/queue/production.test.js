@@ -35,7 +35,7 @@ const OPEN_STATUSES = ['new', 'running', 'waiting']; // as QueueTopology.waitFor
 const SIGNING = 'consentFlowWebhookSigningApi';
 const num = (name, fallback) => Number(process.env[`SBL_QUEUE_${name}`] || fallback);
 // Sizes: the defaults keep `npm test` within its time budget; SBL_QUEUE_LOAD=10000 etc. for the
-// figures in the README.
+// figures in docs/queue-mode.md.
 const LOAD = num('LOAD', 3000);
 const FAULT_LOAD = num('FAULT_LOAD', 300);
 const COPIES = num('COPIES', 50);
@@ -131,7 +131,7 @@ const describeV2 = versions().includes('2') ? describe : describe.skip;
 
 describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing answered is lost', () => {
 	// SBL_QUEUE_N8N_ENV='NAME=value,…' adds n8n settings to every process (for measuring, e.g.
-	// N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true; see the README's queue-mode figures).
+	// N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true; see docs/queue-mode.md).
 	const extraEnv = Object.fromEntries(
 		(process.env.SBL_QUEUE_N8N_ENV || '')
 			.split(',')
@@ -566,7 +566,7 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		const count = async (x) => Number((await ctx.topology.pgQuery(`select count(*) as n from execution_data where position('${x}' in data) > 0`))[0].n);
 		// Ours: the signing secret and the OAuth2 client secrets (headerValue is n8n's Header Auth
 		// token, which n8n's Webhook node copies into every execution with the request headers:
-		// counted for the README, not ours to fix).
+		// counted for docs/queue-mode.md, not ours to fix).
 		for (const x of secrets.filter((y) => y !== headerValue)) expect(await count(x)).toBe(0);
 		report.headerAuthTokenInExecutions = await count(headerValue);
 	}, 120000);
