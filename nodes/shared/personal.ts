@@ -3,11 +3,12 @@
  * responses, continue-on-fail items): Norwegian national identity numbers and the applicant's
  * name never appear there, whatever the service answered. Pure functions, no n8n imports.
  *
- * The rule for identity numbers is deliberately wider than the mod-11 check: any run of 11 or
- * more digits, alone or split by single spaces, dots or hyphens, is masked digit by digit
+ * The rule for identity numbers is deliberately wider than the mod-11 check: any run of exactly
+ * 11 digits, alone or split by single spaces, dots or hyphens, is masked digit by digit
  * (`018170 00092` → `****** *****`). An 11-digit number that fails the control digits is still
  * somebody's mistyped number, and a bank account number (also 11 digits) is no better in an
- * error text; over-masking a long number in a message costs nothing.
+ * error text; over-masking such a number in a message costs nothing. Longer runs (order
+ * numbers, timestamps) are left alone.
  */
 
 /** What a masked digit becomes. */
@@ -15,26 +16,31 @@ export const MASK = '*';
 /** What a masked name becomes. */
 export const NAME_MASK = '***';
 
+/** The separators people and services write inside an identity number. */
+const SEP = '[ \\u00a0\\u202f.-]';
+
 /**
- * A digit, then `minDigits - 1` or more digits each after an optional single separator; not
- * inside a longer run of digits on either side (so the whole run is masked, not a window of it).
+ * A run of exactly `digits` digits, each after an optional single separator, that is not part of
+ * a longer such run on either side: an order number or a timestamp of 13 digits is not an
+ * identity number, and masking a window of it would hide nothing personal.
  */
-function longNumber(minDigits: number): RegExp {
-	return new RegExp(`(?<!\\d)\\d(?:[ \\u00a0\\u202f.-]?\\d){${minDigits - 1},}(?!\\d)`, 'g');
+function runOf(digits: number): RegExp {
+	return new RegExp(`(?<!\\d${SEP}?)\\d(?:${SEP}?\\d){${digits - 1}}(?!${SEP}?\\d)`, 'g');
 }
 
-const LONG_NUMBER = longNumber(11);
+const ELEVEN = runOf(11);
 /** An identity number that arrived as a JSON number has lost its leading zero: 10 digits. */
-const LONG_NUMBER_OR_UNPADDED = longNumber(10);
+const TEN = runOf(10);
 
 /**
- * Masks every run of 11 or more digits (with or without single separators) in `text`; with
- * `unpadded`, runs of 10 too (a value the user typed, which may be a number that lost its 0).
+ * Masks every run of exactly 11 digits (with or without single separators) in `text`; with
+ * `unpadded`, runs of exactly 10 too (a value the user typed, which may be a number that lost
+ * its leading 0).
  */
 export function maskIdentityNumbers(text: string, unpadded = false): string {
-	return text.replace(unpadded ? LONG_NUMBER_OR_UNPADDED : LONG_NUMBER, (run) =>
-		run.replace(/\d/g, MASK),
-	);
+	const mask = (run: string) => run.replace(/\d/g, MASK);
+	const out = text.replace(ELEVEN, mask);
+	return unpadded ? out.replace(TEN, mask) : out;
 }
 
 /** True when `text` holds something `maskIdentityNumbers` would mask. */
@@ -50,15 +56,17 @@ function escapeRegExp(text: string): string {
 const MIN_NAME_PART = 2;
 
 /**
- * The forms of an identity number a service may echo: as sent, digits only, without its leading
- * zeros (a JSON number drops them) and split after the birth date.
+ * The forms of an identity number a service may echo: as sent and without its leading zeros (a
+ * JSON number drops them), each digit optionally followed by one separator (`018170 00092`).
  */
-function identityForms(value: string): string[] {
+function identityPatterns(value: string): RegExp[] {
 	const digits = value.replace(/\D/g, '');
 	if (digits.length < 6) return [];
-	const forms = new Set([value.trim(), digits, digits.replace(/^0+/, '')]);
-	if (digits.length === 11) forms.add(`${digits.slice(0, 6)} ${digits.slice(6)}`);
-	return [...forms].filter((form) => form.length >= 6);
+	const forms = new Set([digits, digits.replace(/^0+/, '')]);
+	return [...forms]
+		.filter((form) => form.length >= 6)
+		.sort((a, b) => b.length - a.length)
+		.map((form) => new RegExp(`(?<!\\d)${form.split('').join(`${SEP}?`)}(?!\\d)`, 'g'));
 }
 
 /** The parts of a name masked as whole words: the name as given and each part of it. */
@@ -99,10 +107,7 @@ export function personalValuesOf(body: unknown): PersonalValues {
  * names as whole words (any case, any script), then every other long number.
  */
 export function personalMasker(values: PersonalValues): (text: string) => string {
-	const numbers = values.identityNumbers
-		.flatMap(identityForms)
-		.sort((a, b) => b.length - a.length)
-		.map((form) => new RegExp(`(?<!\\d)${escapeRegExp(form)}(?!\\d)`, 'g'));
+	const numbers = values.identityNumbers.flatMap(identityPatterns);
 	const names = values.names
 		.flatMap(nameForms)
 		// letters only around it: `%20Nordmann` and `Nordmann2` are the name too
