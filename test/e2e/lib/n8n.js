@@ -125,7 +125,10 @@ class N8n {
 	 */
 	constructor(opts = {}) {
 		this.opts = opts;
-		this.major = String(opts.major || '2');
+		// opts.version: an exact n8n version ('2.4.8'); otherwise ensureN8n(major) decides (the
+		// committed spec, or the exact version SBL_E2E_VERSIONS lists for the major).
+		this.target = String(opts.version || opts.major || '2');
+		this.major = this.target.split('.')[0];
 		this.command = opts.command || 'start';
 		this.userFolder =
 			opts.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), `sbl-e2e-n8n${this.major}-`));
@@ -166,7 +169,7 @@ class N8n {
 	/** Installs n8n if needed, installs the package tarball, starts n8n, logs in, creates an API key. */
 	async start() {
 		const started = Date.now();
-		this.install = await ensureN8n(this.major);
+		this.install = await ensureN8n(this.target);
 		this.version = this.install.version;
 		if (this.opts.tgz) {
 			this.packageDir = installIntoUserFolder(this.userFolder, this.opts.tgz, { nodeBin: this.install.nodeBin });
