@@ -253,6 +253,32 @@ function featureCell(entry, feature) {
 
 const fmtSecs = (s) => (s == null ? '—' : s >= 90 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`);
 
+function featureTable(results, vs) {
+	const lines = [];
+	lines.push(`| Feature | ${vs.map((v) => `n8n ${v}`).join(' | ')} |`);
+	lines.push(`|---|${vs.map(() => '---').join('|')}|`);
+	for (const f of FEATURES) {
+		lines.push(`| ${f.name} | ${vs.map((v) => featureCell(results.versions[v], f)).join(' | ')} |`);
+	}
+	return lines;
+}
+
+const README = path.join(root, 'README.md');
+const README_START = '<!-- compat-table:start (npm run test:compat writes this table) -->';
+const README_END = '<!-- compat-table:end -->';
+
+/** The README's Compatibility table, between its markers (left alone when they are missing). */
+function renderReadme(results, vs) {
+	if (!fs.existsSync(README)) return;
+	const text = fs.readFileSync(README, 'utf8');
+	const a = text.indexOf(README_START);
+	const b = text.indexOf(README_END);
+	if (a < 0 || b < a) return;
+	const date = (results.updated || '').slice(0, 10);
+	const table = [README_START, '', ...featureTable(results, vs), '', `From \`npm run test:compat\` (${date}); times, failures and what degrades: [docs/compatibility.md](docs/compatibility.md).`, '', README_END];
+	fs.writeFileSync(README, text.slice(0, a) + table.join('\n') + text.slice(b + README_END.length));
+}
+
 function render(results) {
 	const order = [...MATRIX.map((m) => m.version), ...Object.keys(results.versions).filter((v) => !MATRIX.some((m) => m.version === v))];
 	const vs = order.filter((v) => results.versions[v]);
@@ -267,11 +293,7 @@ function render(results) {
 	lines.push('as a community package. ✅ = every test of the feature passed, ❌ n/m = n of m passed (the first');
 	lines.push('failure of each is listed under "Failures"). "not run" = not part of that version\'s run.');
 	lines.push('');
-	lines.push(`| Feature | ${vs.map((v) => `n8n ${v}`).join(' | ')} |`);
-	lines.push(`|---|${vs.map(() => '---').join('|')}|`);
-	for (const f of FEATURES) {
-		lines.push(`| ${f.name} | ${vs.map((v) => featureCell(results.versions[v], f)).join(' | ')} |`);
-	}
+	lines.push(...featureTable(results, vs));
 	lines.push('');
 	lines.push('## Runs');
 	lines.push('');
@@ -319,6 +341,7 @@ function render(results) {
 		lines.push('');
 	}
 	fs.writeFileSync(MD_FILE, lines.join('\n'));
+	renderReadme(results, vs);
 }
 
 async function main() {
@@ -363,7 +386,8 @@ async function main() {
 		} else {
 			ok = false;
 		}
-		results.versions[version] = entry;
+		// Re-read before writing: another run (other versions) may have written meanwhile.
+		Object.assign(results.versions, { ...loadResults().versions, [version]: entry });
 		results.machine = machine();
 		results.updated = new Date().toISOString();
 		fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
