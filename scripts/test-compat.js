@@ -231,11 +231,39 @@ async function install(version, logFile) {
 	const info = JSON.parse(line);
 	return {
 		ok: true,
+		dir: info.dir,
 		seconds: info.installSeconds,
 		cached: info.installSeconds == null,
 		installed: info.version,
 		node: spawnSync(info.node, ['-v'], { encoding: 'utf8' }).stdout.trim(),
 	};
+}
+
+/**
+ * The n8n internals the package relies on (see test/e2e/compat/diagnosis.md), looked up in an
+ * installed version's files: true = found, false = not found, null = file missing.
+ */
+const HOOKS = [
+	{ key: 'resolvers', name: "n8n-workflow's webhook-description resolvers (`Symbol.for('n8n.webhookDescriptionResolvers')`)", use: 'nodes/ConsentFlowTrigger/respond.ts: the flag that tells the trigger n8n answers Immediately after storing the execution', file: 'node_modules/n8n-workflow/dist/cjs', text: 'n8n.webhookDescriptionResolvers' },
+	{ key: 'deferOnReceived', name: 'n8n answers `onReceived` after `WorkflowRunner.run` (reads `webhookResponse` then)', use: 'ConsentFlowTrigger.node.ts: the `webhookResponse` getter records the id once the execution is stored', file: 'node_modules/n8n/dist/webhooks/webhook-helpers.js', text: 'shouldDeferOnReceivedResponse' },
+	{ key: 'dataChanged', name: "static data's change flag (`__dataChanged` of n8n-workflow's ObservableObject)", use: 'nodes/ConsentFlowTrigger/dedupe.ts: assigning the top-level key makes n8n save the remembered ids', file: 'node_modules/n8n-workflow/dist/cjs/observable-object.js', text: '__dataChanged' },
+	{ key: 'waitingStack', name: "the webhook context's `runExecutionData.executionData.nodeExecutionStack`", use: 'nodes/ConsentFlow/flow/createAndWait.ts: un-disables the waiting node so execute() routes the outcome', file: 'node_modules/n8n-core/dist/execution-engine/node-execution-context/webhook-context.js', text: 'nodeExecutionStack' },
+	{ key: 'oauthPrefix', name: 'n8n-core prefixes token errors with "Failed to acquire OAuth2 access token"', use: 'nodes/shared/transport/failure.ts: recognises the OAuth2 client\'s error texts (with or without the prefix)', file: 'node_modules/n8n-core/dist', text: 'Failed to acquire OAuth2 access token' },
+	{ key: 'clientAuthText', name: '@n8n/client-oauth2\'s "Client authentication failed" text', use: 'nodes/shared/transport/failure.ts: the wrong-client-secret message', file: 'node_modules/@n8n/client-oauth2/dist', text: 'Client authentication failed' },
+];
+
+function probeHooks(dir) {
+	const out = {};
+	for (const h of HOOKS) {
+		const target = path.join(dir, h.file);
+		if (!fs.existsSync(target)) {
+			out[h.key] = null;
+			continue;
+		}
+		const r = spawnSync('grep', ['-rlF', '--include=*.js', h.text, target], { encoding: 'utf8' });
+		out[h.key] = r.status === 0 && r.stdout.trim() !== '';
+	}
+	return out;
 }
 
 function featureCell(entry, feature) {
@@ -316,6 +344,22 @@ function render(results) {
 			'"cached" = the folder was there already (its cold time in brackets when known).',
 	);
 	lines.push('');
+	lines.push('## What the package relies on, per version');
+	lines.push('');
+	lines.push('Looked up in each installed n8n\'s files by the script (✓ found, ✗ not there). Where a hook is missing');
+	lines.push('the package takes its fallback (see "What degrades" below).');
+	lines.push('');
+	lines.push(`| n8n internal | Used by | ${vs.map((v) => `n8n ${v}`).join(' | ')} |`);
+	lines.push(`|---|---|${vs.map(() => '---').join('|')}|`);
+	for (const h of HOOKS) {
+		const cell = (v) => {
+			const e = results.versions[v];
+			if (!e || !e.hooks) return '—';
+			return e.hooks[h.key] === true ? '✓' : e.hooks[h.key] === false ? '✗' : '?';
+		};
+		lines.push(`| ${h.name} | ${h.use} | ${vs.map(cell).join(' | ')} |`);
+	}
+	lines.push('');
 	lines.push('## Failures');
 	lines.push('');
 	let any = false;
@@ -348,6 +392,14 @@ async function main() {
 	const o = parseArgs(process.argv.slice(2));
 	const results = loadResults();
 	if (o.render) {
+		// Versions run before the internals were probed: look them up in their install folders.
+		const { installPlan } = require(path.join(root, 'test/e2e/lib/install.js'));
+		for (const [version, entry] of Object.entries(results.versions)) {
+			if (entry.hooks || !entry.install || !entry.install.ok) continue;
+			const dir = entry.install.dir || (await installPlan(version)).dir;
+			if (fs.existsSync(path.join(dir, '.installed'))) entry.hooks = probeHooks(dir);
+		}
+		fs.writeFileSync(JSON_FILE, JSON.stringify(results, null, 2) + '\n');
 		render(results);
 		say(`rendered ${path.relative(root, MD_FILE)}`);
 		return 0;
@@ -369,6 +421,8 @@ async function main() {
 		}
 		say(`${version}: install ${entry.install.ok ? (entry.install.cached ? 'cached' : `${fmtSecs(entry.install.seconds)}`) : `FAILED: ${entry.install.error}`}`);
 		if (entry.install.ok) {
+			entry.hooks = probeHooks(entry.install.dir);
+			say(`${version}: n8n internals ${JSON.stringify(entry.hooks)}`);
 			say(`${version}: subset (${FILES.length} files)`);
 			entry.run = await runJest(version, FILES, { label: 'subset', logFile });
 			const failed = entry.run.tests.filter((t) => t.status === 'failed').length + entry.run.suiteErrors.length;
