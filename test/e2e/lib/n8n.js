@@ -227,7 +227,12 @@ class N8n {
 			// 1.123.76+ default to the "vm" expression engine (isolated-vm 6, Node >= 22 only): on
 			// Node 20 n8n exits at start ("Could not initialize the vm expression engine").
 			env.N8N_EXPRESSION_ENGINE = 'legacy';
-		} else if (this.isMain) {
+		} else if (!fs.existsSync(path.join(this.install.dir, 'node_modules', 'n8n', 'dist', 'modules', 'mcp-registry'))) {
+			// 2.x before the mcp-registry module (2.20.12 has none; 2.41.1 has it) crashes on start
+			// with "Unknown module" like 1.123: leave the variable out there.
+			delete env.N8N_DISABLED_MODULES;
+		}
+		if (this.major !== '1' && this.isMain) {
 			// Owner without the setup screen; bcrypt hash made with n8n's own bcryptjs (only
 			// `n8n start` reads these variables).
 			Object.assign(env, {
