@@ -249,6 +249,8 @@ const HOOKS = [
 	{ key: 'dataChanged', name: "static data's change flag (`__dataChanged` of n8n-workflow's ObservableObject)", use: 'nodes/ConsentFlowTrigger/dedupe.ts: assigning the top-level key makes n8n save the remembered ids', file: 'node_modules/n8n-workflow/dist/cjs/observable-object.js', text: '__dataChanged' },
 	{ key: 'waitingStack', name: "the webhook context's `runExecutionData.executionData.nodeExecutionStack`", use: 'nodes/ConsentFlow/flow/createAndWait.ts: un-disables the waiting node so execute() routes the outcome', file: 'node_modules/n8n-core/dist/execution-engine/node-execution-context/webhook-context.js', text: 'nodeExecutionStack' },
 	{ key: 'oauthPrefix', name: 'n8n-core prefixes token errors with "Failed to acquire OAuth2 access token"', use: 'nodes/shared/transport/failure.ts: recognises the OAuth2 client\'s error texts (with or without the prefix)', file: 'node_modules/n8n-core/dist', text: 'Failed to acquire OAuth2 access token' },
+	{ key: 'forwardAllOutputs', name: "n8n-core forwards every output of a resumed node (`metadata.forwardAllOutputs`)", use: 'nodes/ConsentFlow/flow/createAndWait.ts: Limit Wait Time → Wait Timed Out on its own output', file: 'node_modules/n8n-core/dist/execution-engine/workflow-execute.js', text: 'forwardAllOutputs' },
+	{ key: 'rawAuthErrors', name: "authenticated request helpers rethrow the HTTP error with its response (not wrapped in a NodeApiError that drops it)", use: 'nodes/shared/transport: status, Retry-After and body of a failed call', file: 'node_modules/n8n-core/dist/execution-engine/node-execution-context/utils', text: 'throw new n8n_workflow_1.NodeApiError(this.getNode(), error)', negate: true },
 	{ key: 'clientAuthText', name: '@n8n/client-oauth2\'s "Client authentication failed" text', use: 'nodes/shared/transport/failure.ts: the wrong-client-secret message', file: 'node_modules/@n8n/client-oauth2/dist', text: 'Client authentication failed' },
 ];
 
@@ -261,7 +263,8 @@ function probeHooks(dir) {
 			continue;
 		}
 		const r = spawnSync('grep', ['-rlF', '--include=*.js', h.text, target], { encoding: 'utf8' });
-		out[h.key] = r.status === 0 && r.stdout.trim() !== '';
+		const found = r.status === 0 && r.stdout.trim() !== '';
+		out[h.key] = h.negate ? !found : found;
 	}
 	return out;
 }
@@ -395,7 +398,7 @@ async function main() {
 		// Versions run before the internals were probed: look them up in their install folders.
 		const { installPlan } = require(path.join(root, 'test/e2e/lib/install.js'));
 		for (const [version, entry] of Object.entries(results.versions)) {
-			if (entry.hooks || !entry.install || !entry.install.ok) continue;
+			if (!entry.install || !entry.install.ok) continue;
 			const dir = entry.install.dir || (await installPlan(version)).dir;
 			if (fs.existsSync(path.join(dir, '.installed'))) entry.hooks = probeHooks(dir);
 		}
