@@ -27,6 +27,7 @@ const DIAGNOSIS = path.join(root, 'test', 'e2e', 'compat', 'diagnosis.md');
 /** The versions of the matrix, oldest first. `queue`: also run the queue-mode restarts there. */
 const MATRIX = [
 	{ version: '1.123.81', role: 'newest 1.x' },
+	{ version: '2.0.3', role: 'first 2.x line (2.0.x)' },
 	{ version: '2.1.4', role: 'early 2.x' },
 	{ version: '2.20.12', role: 'middle of the 2.x line' },
 	{ version: '2.41.1', role: 'newest 2.x that installs from the registry (what `npm test` runs)', queue: true },
