@@ -164,6 +164,163 @@ async function nodeBinFor(major) {
 	return String(major) === '1' ? systemNodeBin() : ensureNode24();
 }
 
+const EXACT_RE = /^(\d+)\.(\d+)\.(\d+)$/;
+
+/**
+ * What `SBL_E2E_VERSIONS` asks for a major: an exact version like '2.4.8' listed there (the
+ * compatibility matrix, scripts/test-compat.js), else the major itself (the committed spec).
+ */
+function targetForMajor(major) {
+	major = String(major);
+	const exact = (process.env.SBL_E2E_VERSIONS || '')
+		.split(',')
+		.map((v) => v.trim())
+		.filter((v) => EXACT_RE.test(v) && v.split('.')[0] === major);
+	if (exact.length > 1) throw new Error(`SBL_E2E_VERSIONS lists ${exact.join(' and ')}: one exact version per major per run`);
+	return exact[0] || major;
+}
+
+/** The n8n version pinned by the committed spec of a major (test/e2e/n8n/v<major>/package.json). */
+function pinnedVersion(major) {
+	const pkg = path.join(SPEC_ROOT, `v${major}`, 'package.json');
+	if (!fs.existsSync(pkg)) return null;
+	return JSON.parse(fs.readFileSync(pkg, 'utf8')).dependencies.n8n;
+}
+
+/**
+ * Per-version extra overrides for exact installs (beyond the major's committed ones).
+ * 2.41.3 does not install from the registry reachable here: 21 of the internal packages it pins
+ * (released with it) are missing (`npm error notarget … @n8n/agents@0.26.2`, checked one by one
+ * with `npm view`). They are pinned to the versions 2.41.1 uses, so "2.41.3" here is n8n's CLI
+ * package 2.41.3 (+ n8n-nodes-base 2.41.2 and @n8n/db 1.41.2, which exist) on 2.41.1's internals;
+ * the compatibility report says so.
+ */
+const EXTRA_OVERRIDES = {
+	'2.41.3': {
+		'@n8n/agents': '0.26.1',
+		'@n8n/ai-node-sdk': '0.31.1',
+		'@n8n/ai-utilities': '0.34.1',
+		'@n8n/ai-workflow-builder': '1.41.1',
+		'@n8n/api-types': '1.41.0',
+		'@n8n/backend-common': '1.41.1',
+		'@n8n/backend-network': '1.15.1',
+		'@n8n/blob-storage': '1.9.1',
+		'@n8n/chat-hub': '1.34.0',
+		'@n8n/client-oauth2': '1.23.1',
+		'@n8n/config': '2.39.0',
+		'@n8n/decorators': '1.41.0',
+		'@n8n/engine': '0.21.0',
+		'@n8n/instance-ai': '1.26.1',
+		'@n8n/mcp-apps': '0.18.0',
+		'@n8n/n8n-nodes-langchain': '2.41.1',
+		'@n8n/node-engine-compatibility': '0.9.1',
+		'@n8n/task-runner': '2.41.1',
+		'@n8n/telemetry': '1.9.0',
+		'n8n-core': '2.41.1',
+		'n8n-editor-ui': '2.41.0',
+	},
+};
+
+/**
+ * An exact n8n version's `engines.node`, asked once from the registry (`npm view`) and kept in
+ * <cache>/n8n-<version>.engines.json; null when the registry cannot be asked.
+ */
+function enginesOf(version) {
+	const f = path.join(cacheDir(), `n8n-${version}.engines.json`);
+	if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')).node || null;
+	const r = spawnSync('npm', ['view', `n8n@${version}`, 'engines', '--json'], { encoding: 'utf8', env: cleanEnv() });
+	if (r.status !== 0) return null;
+	let engines = {};
+	try {
+		engines = JSON.parse(r.stdout || '{}') || {};
+	} catch {}
+	fs.mkdirSync(cacheDir(), { recursive: true });
+	fs.writeFileSync(f, JSON.stringify(engines) + '\n');
+	return engines.node || null;
+}
+
+/**
+ * The Node that runs an exact n8n version, decided as for the majors (2.x on the cached Node 24,
+ * 1.x on the system Node 20) unless the version's `engines.node` excludes that Node and admits the
+ * other one. Returns { bin, system } (system: the machine's Node 20).
+ */
+async function nodeForExact(version) {
+	const major = version.split('.')[0];
+	const preferSystem = major === '1';
+	const range = enginesOf(version);
+	let semver = null;
+	try {
+		semver = require('semver');
+	} catch {}
+	if (range && semver) {
+		const sysBin = systemNodeBin();
+		const sysVersion = spawnSync(path.join(sysBin, 'node'), ['-v'], { encoding: 'utf8' }).stdout.trim();
+		const fits = (v) => semver.satisfies(v, range, { includePrerelease: true });
+		const fitsSystem = fits(sysVersion);
+		const fits24 = fits(NODE24_VERSION);
+		if (preferSystem ? !fitsSystem && fits24 : !fits24 && fitsSystem) {
+			return preferSystem ? { bin: await ensureNode24(), system: false } : { bin: sysBin, system: true };
+		}
+	}
+	return preferSystem ? { bin: systemNodeBin(), system: true } : { bin: await ensureNode24(), system: false };
+}
+
+/**
+ * Where and from what a target is installed. A major ('1' | '2') and an exact version equal to a
+ * major's pinned one use that major's committed spec and folder (<cache>/n8n-v<major>); any other
+ * exact version gets a generated package.json (that n8n, xlsx 0.18.5, the major's committed
+ * `overrides` + EXTRA_OVERRIDES) in <cache>/n8n-<version>, its lockfile kept there (a committed
+ * test/e2e/n8n/<version>/package-lock.json is used when present).
+ */
+async function installPlan(target) {
+	target = String(target);
+	if (!EXACT_RE.test(target) || pinnedVersion(target.split('.')[0]) === target) {
+		const major = EXACT_RE.test(target) ? target.split('.')[0] : target;
+		const spec = specFiles(major);
+		const nodeBin = await nodeBinFor(major);
+		return {
+			key: `n8n-v${major}`,
+			label: `v${major}`,
+			major,
+			dir: path.join(cacheDir(), `n8n-v${major}`),
+			pkgText: () => fs.readFileSync(specFiles(major).pkg),
+			lock: () => specFiles(major).lock,
+			writeLockTo: spec.dir,
+			specDir: spec.dir,
+			nodeBin,
+			systemNode: major === '1',
+		};
+	}
+	const major = target.split('.')[0];
+	const base = pinnedVersion(major) ? JSON.parse(fs.readFileSync(specFiles(major).pkg, 'utf8')) : {};
+	const pkg = {
+		name: `sbl-e2e-n8n-${target}`,
+		version: '0.0.0',
+		private: true,
+		description: `n8n ${target} for the n8n-nodes-sbl compatibility matrix (generated by test/e2e/lib/install.js)`,
+		dependencies: { n8n: target },
+		// xlsx: n8n-nodes-base up to 2.2x depends on https://cdn.sheetjs.com/xlsx-0.20.2/xlsx-0.20.2.tgz,
+		// not reachable here (as for 1.123, whose committed spec has the same override); a version
+		// without xlsx in its tree ignores it.
+		overrides: { xlsx: '0.18.5', ...(base.overrides || {}), ...(EXTRA_OVERRIDES[target] || {}) },
+	};
+	const text = Buffer.from(JSON.stringify(pkg, null, 2) + '\n');
+	const committedLock = path.join(SPEC_ROOT, target, 'package-lock.json');
+	const node = await nodeForExact(target);
+	return {
+		key: `n8n-${target}`,
+		label: target,
+		major,
+		dir: path.join(cacheDir(), `n8n-${target}`),
+		pkgText: () => text,
+		lock: () => (fs.existsSync(committedLock) ? committedLock : null),
+		writeLockTo: null,
+		specDir: null,
+		nodeBin: node.bin,
+		systemNode: node.system,
+	};
+}
+
 function specFiles(major) {
 	const dir = path.join(SPEC_ROOT, `v${major}`);
 	const pkg = path.join(dir, 'package.json');
@@ -182,26 +339,29 @@ function installedN8nVersion(dir) {
 }
 
 /**
- * Installs n8n of the given major version ('1' or '2') when missing. Returns
- * { major, version, dir, n8nBin, nodeBin, node } where `node` is the Node executable that runs it.
+ * Installs n8n when missing: `target` is a major ('1' or '2': the committed spec, or the exact
+ * version SBL_E2E_VERSIONS lists for that major) or an exact version ('2.4.8'). Returns
+ * { major, version, dir, n8nBin, nodeBin, node, installSeconds } where `node` is the Node
+ * executable that runs it (installSeconds: null when the cache already had it).
  */
-async function ensureN8n(major = '2') {
-	major = String(major);
-	const nodeBin = await nodeBinFor(major);
+async function ensureN8n(target = '2') {
+	target = String(target);
+	if (!EXACT_RE.test(target)) target = targetForMajor(target);
+	const plan = await installPlan(target);
+	const { major, dir, nodeBin, label } = plan;
 	const node = path.join(nodeBin, 'node');
-	let spec = specFiles(major);
-	const dir = path.join(cacheDir(), `n8n-v${major}`);
 	const marker = path.join(dir, '.installed');
 	const nodeVersion = spawnSync(node, ['-v'], { encoding: 'utf8' }).stdout.trim();
 	const specHash = () => {
-		const s = specFiles(major);
+		const lock = plan.lock();
 		const hash = crypto.createHash('sha256');
-		hash.update(fs.readFileSync(s.pkg));
-		if (s.lock) hash.update(fs.readFileSync(s.lock));
+		hash.update(plan.pkgText());
+		if (lock) hash.update(fs.readFileSync(lock));
 		hash.update(nodeVersion);
 		return hash.digest('hex');
 	};
 	let want = specHash();
+	let installSeconds = null;
 	const result = () => ({
 		major,
 		version: installedN8nVersion(dir),
@@ -209,81 +369,83 @@ async function ensureN8n(major = '2') {
 		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		nodeBin,
 		node,
+		installSeconds,
 	});
 	const ok = () => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === want;
 	if (ok()) return result();
-	return withLock(`n8n-v${major}`, async () => {
-		spec = specFiles(major);
+	return withLock(plan.key, async () => {
 		want = specHash();
 		if (ok()) return result();
 		const started = Date.now();
-		const logFile = path.join(cacheDir(), `n8n-v${major}.install.log`);
-		fs.writeFileSync(logFile, `install of ${spec.dir} with node ${nodeVersion} at ${new Date().toISOString()}\n`);
+		const lock = plan.lock();
+		const logFile = path.join(cacheDir(), `${plan.key}.install.log`);
+		fs.writeFileSync(logFile, `install of ${plan.specDir || `n8n ${target} (generated spec)`} with node ${nodeVersion} at ${new Date().toISOString()}\n`);
 		if (fs.existsSync(dir)) {
-			log(`n8n v${major}: folder ${dir} has no matching marker: removing it`);
+			log(`n8n ${label}: folder ${dir} has no matching marker: removing it`);
 			removeInBackground(dir);
 		}
 		fs.mkdirSync(dir, { recursive: true });
-		fs.copyFileSync(spec.pkg, path.join(dir, 'package.json'));
-		if (spec.lock) fs.copyFileSync(spec.lock, path.join(dir, 'package-lock.json'));
-		log(`n8n v${major}: npm install --ignore-scripts in ${dir} (node ${nodeVersion}, ${spec.lock ? 'from the committed lockfile' : 'no lockfile yet'}); log ${logFile}`);
+		fs.writeFileSync(path.join(dir, 'package.json'), plan.pkgText());
+		if (lock) fs.copyFileSync(lock, path.join(dir, 'package-lock.json'));
+		log(`n8n ${label}: npm install --ignore-scripts in ${dir} (node ${nodeVersion}, ${lock ? 'from the committed lockfile' : 'no lockfile yet'}); log ${logFile}`);
 		// Node 2x headers for native builds: Node 24's own folder; the system Node 20 uses /usr (from ~/.npmrc).
-		const nativeEnv = major === '1' ? { npm_config_nodedir: '/usr' } : { npm_config_nodedir: path.dirname(nodeBin) };
+		const nativeEnv = plan.systemNode ? { npm_config_nodedir: '/usr' } : { npm_config_nodedir: path.dirname(nodeBin) };
 		const env = nodeEnv(nodeBin, nativeEnv);
 		let secs = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
 			cwd: dir,
 			env,
 			logFile,
 		});
-		log(`n8n v${major}: npm install done in ${secs} s; npm rebuild sqlite3 (compiles, ~1.5 min)`);
+		log(`n8n ${label}: npm install done in ${secs} s; npm rebuild sqlite3 (compiles, ~1.5 min)`);
 		const loads = (mod) =>
 			spawnSync(node, ['-e', `require(${JSON.stringify(mod)})`], { cwd: dir, env, encoding: 'utf8' });
 		const rebuildStarted = Date.now();
 		try {
 			secs = await run('npm', ['rebuild', 'sqlite3'], { cwd: dir, env, logFile });
-			log(`n8n v${major}: sqlite3 rebuilt in ${secs} s`);
+			log(`n8n ${label}: sqlite3 rebuilt in ${secs} s`);
 		} catch (e) {
 			// `npm rebuild sqlite3` also runs isolated-vm's build. isolated-vm 6 (n8n 1.123.76+) needs
 			// Node >= 22 and cannot compile on Node 20: accepted when sqlite3 itself was built; n8n 1.x
 			// then runs with N8N_EXPRESSION_ENGINE=legacy (see lib/n8n.js).
 			const rebuildLog = fs.readFileSync(logFile, 'utf8').split('npm rebuild sqlite3').pop();
 			if (loads('sqlite3').status !== 0 || !/node_modules\/isolated-vm/.test(rebuildLog)) throw e;
-			log(`n8n v${major}: sqlite3 rebuilt in ${((Date.now() - rebuildStarted) / 1000).toFixed(1)} s; isolated-vm does not build on ${nodeVersion} (expected for n8n 1.x on Node 20)`);
+			log(`n8n ${label}: sqlite3 rebuilt in ${((Date.now() - rebuildStarted) / 1000).toFixed(1)} s; isolated-vm does not build on ${nodeVersion} (expected for n8n 1.x on Node 20)`);
 		}
 		let r = loads('sqlite3');
 		if (r.status !== 0) throw new Error(`sqlite3 does not load under ${nodeVersion} after rebuild:\n${r.stderr}`);
-		if (major !== '1' && fs.existsSync(path.join(dir, 'node_modules', 'isolated-vm'))) {
+		if (!plan.systemNode && fs.existsSync(path.join(dir, 'node_modules', 'isolated-vm'))) {
 			r = loads('isolated-vm');
 			if (r.status !== 0) {
-				log(`n8n v${major}: isolated-vm does not load, npm rebuild isolated-vm`);
+				log(`n8n ${label}: isolated-vm does not load, npm rebuild isolated-vm`);
 				secs = await run('npm', ['rebuild', 'isolated-vm'], { cwd: dir, env, logFile });
 				r = loads('isolated-vm');
 				if (r.status !== 0) throw new Error(`isolated-vm does not load after rebuild:\n${r.stderr}`);
-				log(`n8n v${major}: isolated-vm rebuilt in ${secs} s`);
+				log(`n8n ${label}: isolated-vm rebuilt in ${secs} s`);
 			}
 		}
-		if (!spec.lock) {
+		if (!lock && plan.writeLockTo) {
 			// First install of a new spec: keep its lockfile so later installs are repeatable.
-			fs.copyFileSync(path.join(dir, 'package-lock.json'), path.join(spec.dir, 'package-lock.json'));
-			log(`n8n v${major}: wrote ${path.join(spec.dir, 'package-lock.json')} (commit it)`);
+			fs.copyFileSync(path.join(dir, 'package-lock.json'), path.join(plan.writeLockTo, 'package-lock.json'));
+			log(`n8n ${label}: wrote ${path.join(plan.writeLockTo, 'package-lock.json')} (commit it)`);
 			want = specHash();
 		}
 		const version = installedN8nVersion(dir);
 		fs.writeFileSync(marker, want + '\n');
-		log(`n8n v${major}: n8n ${version} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		installSeconds = (Date.now() - started) / 1000;
+		log(`n8n ${label}: n8n ${version} ready in ${installSeconds.toFixed(1)} s`);
 		return result();
 	});
 }
 
-module.exports = { cacheDir, ensureNode24, ensureN8n, systemNodeBin, cleanEnv, nodeEnv, run, log, withLock, pidAlive, NODE24_VERSION };
+module.exports = { cacheDir, ensureNode24, ensureN8n, targetForMajor, pinnedVersion, installPlan, systemNodeBin, cleanEnv, nodeEnv, run, log, withLock, pidAlive, NODE24_VERSION };
 
 if (require.main === module) {
-	// `node test/e2e/lib/install.js [1] [2]`: install ahead of time.
+	// `node test/e2e/lib/install.js [1] [2] [2.4.8 …]`: install ahead of time.
 	const majors = process.argv.slice(2).length ? process.argv.slice(2) : ['2', '1'];
 	(async () => {
 		for (const m of majors) {
 			const r = await ensureN8n(m);
-			console.log(JSON.stringify({ major: r.major, version: r.version, dir: r.dir, node: r.node }));
+			console.log(JSON.stringify({ major: r.major, version: r.version, dir: r.dir, node: r.node, installSeconds: r.installSeconds }));
 		}
 	})().catch((e) => {
 		console.error(e.message);

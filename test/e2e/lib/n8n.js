@@ -125,7 +125,10 @@ class N8n {
 	 */
 	constructor(opts = {}) {
 		this.opts = opts;
-		this.major = String(opts.major || '2');
+		// opts.version: an exact n8n version ('2.4.8'); otherwise ensureN8n(major) decides (the
+		// committed spec, or the exact version SBL_E2E_VERSIONS lists for the major).
+		this.target = String(opts.version || opts.major || '2');
+		this.major = this.target.split('.')[0];
 		this.command = opts.command || 'start';
 		this.userFolder =
 			opts.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), `sbl-e2e-n8n${this.major}-`));
@@ -166,7 +169,7 @@ class N8n {
 	/** Installs n8n if needed, installs the package tarball, starts n8n, logs in, creates an API key. */
 	async start() {
 		const started = Date.now();
-		this.install = await ensureN8n(this.major);
+		this.install = await ensureN8n(this.target);
 		this.version = this.install.version;
 		if (this.opts.tgz) {
 			this.packageDir = installIntoUserFolder(this.userFolder, this.opts.tgz, { nodeBin: this.install.nodeBin });
@@ -224,7 +227,12 @@ class N8n {
 			// 1.123.76+ default to the "vm" expression engine (isolated-vm 6, Node >= 22 only): on
 			// Node 20 n8n exits at start ("Could not initialize the vm expression engine").
 			env.N8N_EXPRESSION_ENGINE = 'legacy';
-		} else if (this.isMain) {
+		} else if (!fs.existsSync(path.join(this.install.dir, 'node_modules', 'n8n', 'dist', 'modules', 'mcp-registry'))) {
+			// 2.x before the mcp-registry module (2.20.12 has none; 2.41.1 has it) crashes on start
+			// with "Unknown module" like 1.123: leave the variable out there.
+			delete env.N8N_DISABLED_MODULES;
+		}
+		if (this.major !== '1' && this.isMain) {
 			// Owner without the setup screen; bcrypt hash made with n8n's own bcryptjs (only
 			// `n8n start` reads these variables).
 			Object.assign(env, {

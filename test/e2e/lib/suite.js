@@ -5,15 +5,24 @@ const path = require('node:path');
 const { startN8n } = require('./n8n');
 const { packPackage } = require('./pkg');
 const { request } = require('./http');
+const { targetForMajor } = require('./install');
 
 const INSTALL_TIMEOUT_MS = 25 * 60 * 1000;
 
-/** n8n major versions to run: ['2', '1'] unless SBL_E2E_VERSIONS says otherwise. */
+/**
+ * n8n major versions to run: ['2', '1'] unless SBL_E2E_VERSIONS says otherwise. An exact version
+ * there (`SBL_E2E_VERSIONS=2.4.8`, the compatibility matrix of scripts/test-compat.js) counts as
+ * its major — the scenarios keep comparing `major === '2'` — and install.js's ensureN8n(major)
+ * then installs and runs that exact version (one exact version per major per run).
+ */
 function versions() {
-	return (process.env.SBL_E2E_VERSIONS || '2,1')
-		.split(',')
-		.map((v) => v.trim())
-		.filter(Boolean);
+	const out = [];
+	for (const v of (process.env.SBL_E2E_VERSIONS || '2,1').split(',').map((x) => x.trim()).filter(Boolean)) {
+		const major = /^\d+\.\d+\.\d+$/.test(v) ? v.split('.')[0] : v;
+		if (!out.includes(major)) out.push(major);
+	}
+	for (const major of out) targetForMajor(major); // throws on two exact versions of one major
+	return out;
 }
 
 let packed = null;
