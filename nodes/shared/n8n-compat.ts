@@ -161,6 +161,18 @@ export function runWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
 	return true;
 }
 
+/**
+ * Whether n8n forwards every output of a waiting node its wait tracker resumes (the task
+ * metadata `forwardAllOutputs`, n8n 2.39 and newer). Older n8n forwards only the first output,
+ * where Create and Wait's Wait Timed Out item is not, so it would be lost. The flag itself cannot
+ * be seen from a node; n8n-workflow 2.39, the release that brought it, also brought the export
+ * `checkNodesApiVersion`, and a community node's `n8n-workflow` is the host's own at run time.
+ * Fallback when absent: the option is refused before any flow is created.
+ */
+export function resumesWithAllOutputs(workflow: Record<string, unknown>): boolean {
+	return typeof workflow.checkNodesApiVersion === 'function';
+}
+
 // ---- 5. The request n8n hands to webhook() ------------------------------------------------------
 //
 // n8n's express request keeps the exact bytes of the body as `rawBody` (read on demand through

@@ -301,7 +301,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		if (major === '1') {
 			expect(res.status).toBe(500);
 			const [exec] = await n8n.executions(wf.id, { includeData: true, limit: 1 });
-			expect(W.executionError(exec)).toMatchObject({ message: 'Limit Wait Time needs n8n 2.x' });
+			expect(W.executionError(exec)).toMatchObject({ message: 'Limit Wait Time needs n8n 2.39 or newer' });
 			const after = (await request('GET', `${sim.url}/__sim/flows`)).json.flows.length;
 			expect(after).toBe(before);
 			return;

@@ -46,7 +46,8 @@ import {
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
 import { CONNECTION } from '../api';
-import { runWaitingNodeAgain } from '../../shared/n8n-compat';
+import * as n8nWorkflow from 'n8n-workflow';
+import { resumesWithAllOutputs, runWaitingNodeAgain } from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
 import { retryOptions } from './common';
 import {
@@ -90,7 +91,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: showOnlyForCreateAndWait },
 		description:
-			'Whether to stop waiting after a time and continue on the Wait Timed Out output (needs n8n 2.x). The service itself reports user.timedOut after about 10 days.',
+			'Whether to stop waiting after a time and continue on the Wait Timed Out output (needs n8n 2.39 or newer). The service itself reports user.timedOut after about 10 days.',
 	},
 	{
 		displayName: 'Amount',
@@ -281,14 +282,17 @@ async function start(
 					{ itemIndex: 0 },
 				);
 			}
-			// n8n 2.x puts a resume token in the URL; the same versions forward every output of a
-			// node resumed by its wait tracker. n8n 1.x would emit Wait Timed Out on the first
-			// output (Data Received), so the option is refused there.
-			if (!new URL(resumeUrl).searchParams.has('signature')) {
-				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.x', {
+			// The timed-out wait needs n8n to forward every output of the resumed node (n8n 2.39 and
+			// newer) and a signed resume URL; older n8n would lose Wait Timed Out (2.x before 2.39)
+			// or emit it on the first output, Data Received (1.x): refused there, before any flow.
+			if (
+				!new URL(resumeUrl).searchParams.has('signature') ||
+				!resumesWithAllOutputs(n8nWorkflow as unknown as Record<string, unknown>)
+			) {
+				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.39 or newer', {
 					itemIndex: 0,
 					description:
-						'n8n 1.x resumes a timed-out wait on the first output only, which here is Data Received. Switch Limit Wait Time off (the service reports user.timedOut after about 10 days), or update n8n.',
+						'This n8n resumes a timed-out wait on the first output only, so Wait Timed Out would be lost or land on Data Received. Switch Limit Wait Time off (the service reports user.timedOut after about 10 days), or update n8n.',
 				});
 			}
 			deadline = limit.deadline.toISOString();

@@ -431,13 +431,13 @@ describe('refused before any request', () => {
 		});
 	});
 
-	test('Limit Wait Time with an n8n 1.x resume URL (no signature): needs n8n 2.x', async () => {
+	test('Limit Wait Time with an n8n 1.x resume URL (no signature): needs n8n 2.39 or newer', async () => {
 		const ctx = waitContext({
 			resumeUrl: RESUME_URL_1X,
 			parameters: waitParams({ limitWaitTime: true, limitAmount: 3, limitUnit: 'days' }),
 		});
 		const error = await executeError(ctx);
-		expect(error.message).toMatch(/Limit Wait Time needs n8n 2\.x/);
+		expect(error.message).toMatch(/Limit Wait Time needs n8n 2\.39 or newer/);
 		await expectNoRequest(ctx);
 	});
 

@@ -5,6 +5,7 @@
  * lint keeps such imports out of TypeScript). The real n8n releases are judged by the e2e suite
  * and `npm run test:compat`.
  */
+import * as n8nWorkflow from 'n8n-workflow';
 import { ObservableObject, resolveWebhookDescriptionField } from 'n8n-workflow';
 import type { IDataObject, IWebhookDescription, IWebhookFunctions } from 'n8n-workflow';
 import {
@@ -15,6 +16,7 @@ import {
 	requestRawBody,
 	resetNativeResolution,
 	resolvesNatively,
+	resumesWithAllOutputs,
 	runWaitingNodeAgain,
 	saveInStaticData,
 	withNativeResolvers,
@@ -83,6 +85,14 @@ describe('4. resuming a waiting node', () => {
 		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [{ node: { name: 'Other' } }] } }))).toBe(false);
 		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [] } }))).toBe(false);
 		expect(runWaitingNodeAgain(ctx(undefined))).toBe(false);
+	});
+});
+
+describe('4b. forwarding every output of a resumed node', () => {
+	test("n8n-workflow 2.39's marker: present in the dev dependency (2.41), absent from an older shape", () => {
+		expect(resumesWithAllOutputs(n8nWorkflow as unknown as Record<string, unknown>)).toBe(true);
+		expect(resumesWithAllOutputs({ ...n8nWorkflow, checkNodesApiVersion: undefined })).toBe(false);
+		expect(resumesWithAllOutputs({})).toBe(false);
 	});
 });
 
