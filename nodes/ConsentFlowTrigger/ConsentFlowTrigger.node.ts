@@ -138,7 +138,7 @@ function holdDelivery(
 		staticData?.[DEDUPE_KEY],
 		deliveryKey,
 		remembered,
-		plan.remember === 'now',
+		false, // checked only: remembered as the plan says
 	);
 	const admission = admit(plan, {
 		duplicate: decision.duplicate,
@@ -168,6 +168,14 @@ function holdDelivery(
 		rememberWhenStored: () =>
 			save(recordDeliveryShared(memoryKey, undefined, deliveryKey, remembered).state),
 	};
+}
+
+/** Records a delivery's key in this process and in the static data the execution saves. */
+function rememberInExecution(ctx: IExecuteFunctions, memoryKey: string, key: string): void {
+	const remembered = ctx.getNodeParameter('rememberedDeliveries', 0, DEFAULT_REMEMBERED) as number;
+	const staticData = ctx.getWorkflowStaticData('node');
+	const state = recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], key, remembered).state;
+	saveInStaticData(staticData, DEDUPE_KEY, state);
 }
 
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
@@ -474,6 +482,9 @@ export class ConsentFlowTrigger implements INodeType {
 						if (!carrier.answered) answer = { ...carrier.ack, status: 'duplicate' };
 						return;
 					}
+					// Answered here: remembered now that the execution exists, saved with its static
+					// data (answer.ts, 'when-answered').
+					if (!carrier.answered) rememberInExecution(this, memoryKey, carrier.key);
 				}
 			}
 			const option = carrier ? ALL_EVENT_OPTIONS[carrier.output] : optionOfEvent(item.json);

@@ -19,8 +19,12 @@ export type Answerer =
 	/** n8n, after the workflow ended: 200, or 500 when it failed (When the Workflow Finishes). */
 	| 'n8n-after-run';
 
-/** When the delivery's id joins the remembered ids. */
-export type RememberWhen = 'now' | 'when-stored' | 'after-2xx' | 'never';
+/**
+ * When the delivery's id joins the remembered ids: when n8n has stored the execution, when the
+ * execution's first step answers (saved with the execution's static data), after a 2xx answer
+ * went out, or never (no id).
+ */
+export type RememberWhen = 'when-stored' | 'when-answered' | 'after-2xx' | 'never';
 
 export interface AnswerPlan {
 	answeredBy: Answerer;
@@ -42,9 +46,10 @@ export function answerPlan(respond: RespondMode, atEnqueue: boolean, hasKey: boo
 		case 'n8n-when-stored':
 			return { answeredBy, remember: 'when-stored', holdCopies: true };
 		case 'execute':
-			// n8n saves static data before it creates the execution: remembered now, and a copy
-			// arriving after that is a duplicate of a delivery whose execution will exist
-			return { answeredBy, remember: 'now', holdCopies: false };
+			// Not before the execution exists: n8n saves the webhook's static data before it
+			// creates the execution, and a process that stopped in between would leave an id
+			// whose retry is answered "duplicate" without ever running.
+			return { answeredBy, remember: 'when-answered', holdCopies: true };
 		default:
 			return { answeredBy, remember: 'after-2xx', holdCopies: true };
 	}
@@ -74,7 +79,7 @@ export type Settlement = 'remember' | 'forget' | 'keep';
 
 export function settle(plan: AnswerPlan, answered: boolean): Settlement {
 	if (plan.remember === 'after-2xx') return answered ? 'remember' : 'keep';
-	if (plan.remember === 'now' || plan.remember === 'when-stored')
-		return answered ? 'keep' : 'forget';
+	if (plan.remember === 'when-stored') return answered ? 'keep' : 'forget';
+	if (plan.remember === 'when-answered') return answered ? 'remember' : 'forget';
 	return 'keep';
 }

@@ -30,11 +30,7 @@
  * template says `responseNode` and its resolver says `onReceived` — on purpose, the resolver
  * being used is what tells the node that n8n answers after storing the execution (n8n 2.x).
  */
-import {
-	resolvesNatively,
-	withNativeResolvers,
-	type DescriptionField,
-} from '../shared/n8n-compat';
+import { resolvesNatively, withNativeResolvers, type DescriptionField } from '../shared/n8n-compat';
 
 export { resetNativeResolution } from '../shared/n8n-compat';
 

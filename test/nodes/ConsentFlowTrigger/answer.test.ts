@@ -11,7 +11,7 @@ describe('answerPlan', () => {
 	test.each([
 		// respond, n8n answers when stored, has id → answeredBy, remember, holdCopies
 		['onReceived', true, true, 'n8n-when-stored', 'when-stored', true],
-		['onReceived', false, true, 'execute', 'now', false],
+		['onReceived', false, true, 'execute', 'when-answered', true],
 		['lastNode', true, true, 'n8n-after-run', 'after-2xx', true],
 		['lastNode', false, true, 'n8n-after-run', 'after-2xx', true],
 		['onReceived', true, false, 'n8n-when-stored', 'never', false],
@@ -32,7 +32,8 @@ describe('admit: what a delivery gets', () => {
 		[plan('onReceived', true), false, false, 'run'],
 		[plan('onReceived', true), false, true, 'in-progress'],
 		[plan('onReceived', true), true, true, 'duplicate'],
-		[plan('onReceived', false), false, true, 'run'], // nothing is held: remembered at once instead
+		[plan('onReceived', false), false, true, 'in-progress'], // held until the execution answers
+		[plan('onReceived', false), false, false, 'run'],
 		[plan('onReceived', false), true, false, 'duplicate'],
 		[plan('lastNode', false), false, true, 'in-progress'],
 		[plan('lastNode', false), true, false, 'duplicate'],
@@ -48,7 +49,7 @@ describe('settle: after the answer', () => {
 		// plan, answered 2xx → settlement
 		[plan('onReceived', true), true, 'keep'], // recorded when stored
 		[plan('onReceived', true), false, 'forget'], // n8n could not store it: the retry must run
-		[plan('onReceived', false), true, 'keep'],
+		[plan('onReceived', false), true, 'remember'], // the execution's first step answered
 		[plan('onReceived', false), false, 'forget'],
 		[plan('lastNode', false), true, 'remember'], // only a succeeded run is remembered
 		[plan('lastNode', false), false, 'keep'], // 500 or dropped: the retry runs
@@ -59,14 +60,17 @@ describe('settle: after the answer', () => {
 	});
 });
 
-test('the rule: no row answers and loses — every id remembered is settled as kept only after a 2xx', () => {
+test('the rule: no row answers and loses — no id is remembered before its execution exists or kept without a 2xx', () => {
 	for (const respond of ['onReceived', 'lastNode'] as const) {
 		for (const atEnqueue of [true, false]) {
 			const p = plan(respond, atEnqueue);
-			// a delivery not answered 2xx never stays remembered, so its retry runs
-			const remembersBeforeAnswer = p.remember === 'now' || p.remember === 'when-stored';
-			expect(settle(p, false)).toBe(remembersBeforeAnswer ? 'forget' : 'keep');
-			expect(p.remember === 'after-2xx' ? settle(p, true) : 'remember').toBe('remember');
+			// nothing is remembered before the execution exists ...
+			expect(['when-stored', 'when-answered', 'after-2xx']).toContain(p.remember);
+			// ... a delivery not answered 2xx never stays remembered, so its retry runs ...
+			expect(['forget', 'keep']).toContain(settle(p, false));
+			if (p.remember !== 'after-2xx') expect(settle(p, false)).toBe('forget');
+			// ... and copies are held while it is not settled, rather than run or called duplicates
+			expect(p.holdCopies).toBe(true);
 		}
 	}
 });
