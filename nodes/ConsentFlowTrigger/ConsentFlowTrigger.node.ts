@@ -28,6 +28,7 @@ import {
 	DEDUPE_KEY,
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
+	acceptedHere,
 	claimDelivery,
 	forgetDelivery,
 	ownDelivery,
@@ -476,15 +477,19 @@ export class ConsentFlowTrigger implements INodeType {
 				if (!carrier.answered) answer = carrier.ack;
 				if (production && carrier.key !== null && carrier.nonce !== '') {
 					const memoryKey = memoryKeyOf(false, this.getWorkflow().id, this.getNode().name);
+					const here = acceptedHere(memoryKey, carrier.key, carrier.nonce);
 					if (claimDelivery(memoryKey, carrier.key, carrier.nonce) === 'taken') {
 						// Under n8n 2.x's answer at enqueue the copy was already answered "emitted";
 						// it is not emitted again either way.
 						if (!carrier.answered) answer = { ...carrier.ack, status: 'duplicate' };
 						return;
 					}
-					// Answered here: remembered now that the execution exists, saved with its static
-					// data (answer.ts, 'when-answered').
-					if (!carrier.answered) rememberInExecution(this, memoryKey, carrier.key);
+					// Answered here: remembered now that the execution exists (answer.ts,
+					// 'when-answered'), saved with its static data where the process that took the
+					// delivery runs it. A queue-mode worker writes no static data (two workers writing
+					// it each kept only their own ids): the webhook process remembers the id once the
+					// answer went out, and its next save carries it.
+					if (!carrier.answered && here) rememberInExecution(this, memoryKey, carrier.key);
 				}
 			}
 			const option = carrier ? ALL_EVENT_OPTIONS[carrier.output] : optionOfEvent(item.json);

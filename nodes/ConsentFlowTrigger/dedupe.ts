@@ -212,6 +212,14 @@ export function ownDelivery(memoryKey: string, key: string, nonce: string): void
 }
 
 /**
+ * Whether this process's webhook() accepted the copy `nonce` of `key`: the execution then runs in
+ * the process that took the delivery (not on a queue-mode worker).
+ */
+export function acceptedHere(memoryKey: string, key: string, nonce: string): boolean {
+	return owners.get(`${memoryKey}\u0000${key}`) === nonce;
+}
+
+/**
  * Claims `key` for the copy `nonce` in this process: 'mine' when no other copy owns it here
  * (it is then this copy's), else 'taken'.
  */

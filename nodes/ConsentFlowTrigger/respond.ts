@@ -13,8 +13,8 @@
  *     saved, only once its execution was durably taken; a process stopped before that never answers and
  *     never saved the id, so the service's retry runs. See {@link answersAtEnqueue}.
  *   - otherwise (n8n 1.x, or parameters with expressions): n8n's response mode `responseNode`.
- *     `webhook()` returns the item with `noWebhookResponse`, so n8n saves the remembered ids
- *     before it creates the execution, and does not answer itself. The answer comes from the
+ *     `webhook()` returns the item with `noWebhookResponse`, so n8n does not answer itself; the
+ *     id is remembered only when the execution answers (answer.ts). The answer comes from the
  *     node's `execute()`, the first step of the execution, through `sendResponse` (relayed from
  *     the worker in queue mode): a delivery is answered 200 only once its execution exists and
  *     has started. The body is a Buffer, which n8n writes to the response as it is (any other

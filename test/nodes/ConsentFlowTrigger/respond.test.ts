@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY, ownDelivery, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	CONSENT_EVENTS,
 	OUTPUT_NAMES,
@@ -255,8 +255,17 @@ describe('execute(): a copy that another process let through', () => {
 			{ statusCode: 200, body: { ...ack, status: 'duplicate' } },
 			{ statusCode: 200, body: ack },
 		]);
-		// answered by the execution (n8n without the answer at enqueue): remembered now, in the
-		// static data the execution saves
+	});
+
+	it('answered by the execution: the id is saved with its static data only where the same process took the delivery', async () => {
+		const node = new ConsentFlowTrigger();
+		// a queue-mode worker (no webhook() of this copy here): no static data written
+		await node.execute.call(context([copy('w')], []));
+		expect(staticData[DEDUPE_KEY]).toBeUndefined();
+		// the process whose webhook() accepted the copy: remembered now, with the execution's data
+		resetProcessMemory();
+		ownDelivery(['production', 'wf-copies', 'Trigger'].join('\u0000'), key, 'p');
+		await node.execute.call(context([copy('p')], []));
 		expect((staticData[DEDUPE_KEY] as IDataObject).ids).toEqual([key]);
 	});
 
