@@ -65,6 +65,7 @@ import {
 	type Carrier,
 } from './respond';
 import { headersWithoutSecrets, signingCredentialProblem } from './signature';
+import { previousSecretNote, previousSecretProblem } from './rotation';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -222,14 +223,16 @@ export class ConsentFlowTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				const problem = signingCredentialProblem(data.secret, data.signatureHeader);
+				const problem =
+					signingCredentialProblem(data.secret, data.signatureHeader) ??
+					previousSecretProblem(data.previousSecret);
 				if (problem !== null) {
 					return { status: 'Error', message: problem };
 				}
+				const note = previousSecretNote(data.secret, data.previousSecret);
 				return {
 					status: 'OK',
-					message:
-						'The signing secret is well formed. The service offers no way to check it: a wrong secret shows up as 401 answers to its deliveries.',
+					message: `The signing secret is well formed. The service offers no way to check it: a wrong secret shows up as 401 answers to its deliveries.${note === null ? '' : ` ${note}`}`,
 				};
 			},
 		},

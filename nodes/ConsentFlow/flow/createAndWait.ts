@@ -44,6 +44,7 @@ import {
 	minimiseProperties,
 } from '../../ConsentFlowTrigger/minimise';
 import { signingCredentialProblem } from '../../ConsentFlowTrigger/signature';
+import { previousSecretProblem } from '../../ConsentFlowTrigger/rotation';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../ConsentFlowTrigger/verify';
 import { CONNECTION } from '../wording';
 import { create, prepareCreate } from './create';
@@ -239,7 +240,9 @@ async function start(
 	try {
 		// The signing credential is needed to verify what arrives; without it nothing could resume.
 		const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
-		const problem = signingCredentialProblem(signing.secret, signing.signatureHeader);
+		const problem =
+			signingCredentialProblem(signing.secret, signing.signatureHeader) ??
+			previousSecretProblem(signing.previousSecret);
 		if (problem !== null) {
 			throw new NodeOperationError(
 				node,
