@@ -49,9 +49,9 @@ import {
 	canonicalEvent,
 	checkFreshness,
 	eventItem,
-	parseDelivery,
 	unrecognisedItem,
 } from './envelope';
+import { BATCH_ANSWER, isCloudEventsBatch, parseIncoming, type IncomingRequest } from './cloudevents';
 import {
 	CARRIER,
 	DEFAULT_RESPOND,
@@ -286,9 +286,16 @@ export class ConsentFlowTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`).
+		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`): the
+		//    service's envelope, or a CloudEvent (cloudevents.ts). A batch of CloudEvents is
+		//    refused (415), never acknowledged and dropped.
+		const request = this.getRequestObject() as unknown as IncomingRequest;
+		if (isCloudEventsBatch(request.headers)) {
+			res.status(415).json(BATCH_ANSWER);
+			return { noWebhookResponse: true };
+		}
 		const text = bodyText(rawBody);
-		const delivery = parseDelivery(rawBody);
+		const delivery = parseIncoming(rawBody, request);
 		const receivedAt = new Date().toISOString();
 		const eventName = delivery.event;
 		const ack = (status: DeliveryStatus): DeliveryAck => ({
@@ -390,6 +397,7 @@ export class ConsentFlowTrigger implements INodeType {
 			delivery.kind === 'event'
 				? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
 				: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
+		if (delivery.cloudEvent !== undefined) json.cloudEvent = { ...delivery.cloudEvent };
 		if (options.includeHeaders === true) {
 			json.headers = headersWithoutSecrets(headers, configuredHeader);
 		}

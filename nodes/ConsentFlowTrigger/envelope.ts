@@ -18,7 +18,15 @@ import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 
 export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
 
-export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event' | 'too-deep';
+export type UnrecognisedReason =
+	| 'not-json'
+	| 'unknown-event'
+	| 'no-event'
+	| 'too-deep'
+	// CloudEvents (cloudevents.ts): a required attribute missing or of the wrong type, a repeated
+	// `ce-` header; `data_base64` or data that is not a JSON object.
+	| 'invalid-cloudevent'
+	| 'unsupported-data';
 
 /**
  * Deepest nesting parsed (the top-level object or array is level 1). A deeper body is not

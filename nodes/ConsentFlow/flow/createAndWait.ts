@@ -35,7 +35,7 @@ import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
-import { bodyText, eventItem, parseDelivery } from '../../ConsentFlowTrigger/envelope';
+import { bodyText, eventItem } from '../../ConsentFlowTrigger/envelope';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -45,6 +45,12 @@ import {
 } from '../../ConsentFlowTrigger/minimise';
 import { signingCredentialProblem } from '../../ConsentFlowTrigger/signature';
 import { previousSecretProblem } from '../../ConsentFlowTrigger/rotation';
+import {
+	BATCH_ANSWER,
+	isCloudEventsBatch,
+	parseIncoming,
+	type IncomingRequest,
+} from '../../ConsentFlowTrigger/cloudevents';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../ConsentFlowTrigger/verify';
 import { CONNECTION } from '../wording';
 import { create, prepareCreate } from './create';
@@ -374,7 +380,13 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 	const res = this.getResponseObject() as unknown as ResponseLike;
 	const verified = await verifiedDelivery(this);
 	if (verified === undefined) return unauthorized(res);
-	const delivery = parseDelivery(verified.rawBody);
+	// One event per request, also as a CloudEvent (cloudevents.ts); a batch is refused, not dropped.
+	const request = this.getRequestObject() as unknown as IncomingRequest;
+	if (isCloudEventsBatch(request.headers)) {
+		res.status(415).json(BATCH_ANSWER);
+		return { noWebhookResponse: true };
+	}
+	const delivery = parseIncoming(verified.rawBody, request);
 	if (delivery.kind !== 'event') {
 		// Signed but not an event of the service: nothing to decide, the wait goes on.
 		res.status(200).json({

@@ -861,6 +861,52 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(res.status).toBe(401);
 	});
 
+	test('a CloudEvent (structured mode, CloudEvents HTTP binding 3.2) resumes like the envelope', async () => {
+		const secret = signingSecret();
+		const body = JSON.stringify({
+			specversion: '1.0',
+			id: 'ce-resume-1',
+			source: '/sbl',
+			type: 'com.example.consent.data',
+			time: '2030-01-02T00:00:00Z',
+			data: { externalId: 'loan-42', flow: 'flow-1', nationalId: APPLICANT_ID },
+		});
+		const { ctx } = webhookContext({
+			body,
+			secret,
+			headers: {
+				'content-type': 'application/cloudevents+json',
+				[SIGNATURE_HEADER]: hmac(body, secret),
+			},
+		});
+		const result = await callWebhook(ctx);
+		expect(result.workflowData![0][0].json[RESUME_KEY]).toMatchObject({
+			event: 'consent.data',
+			webhookId: 'ce-resume-1',
+			timestamp: '2030-01-02T00:00:00Z',
+			flowId: 'flow-1',
+		});
+	});
+
+	test('a CloudEvents batch (HTTP binding 3.3): 415, the execution keeps waiting', async () => {
+		const secret = signingSecret();
+		const body = '[]';
+		const stack = waitingStack();
+		const { ctx, res } = webhookContext({
+			body,
+			secret,
+			stack,
+			headers: {
+				'content-type': 'application/cloudevents-batch+json',
+				[SIGNATURE_HEADER]: hmac(body, secret),
+			},
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBe(415);
+		expect(result.workflowData).toBeUndefined();
+		expect(stack[0].node?.disabled).toBe(true);
+	});
+
 	test('no signature header: 401', async () => {
 		const { ctx, res } = webhookContext({
 			body: envelopeOf('consent.data'),
