@@ -66,6 +66,7 @@ import {
 } from './respond';
 import { headersWithoutSecrets, signingCredentialProblem } from './signature';
 import { previousSecretNote, previousSecretProblem } from './rotation';
+import { staticOutputNames } from './output-layout';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -449,9 +450,14 @@ export class ConsentFlowTrigger implements INodeType {
 	 * emitted (and, where this step answers, answered "duplicate").
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// The outputs as n8n computed them for this node (CONFIGURED_OUTPUTS): each delivery goes to
-		// the output named after its event, or to the one output of One for All Events.
-		const names = this.getNodeOutputs().map((output) => output.displayName ?? '');
+		// The outputs as n8n computes them for this node (CONFIGURED_OUTPUTS): each delivery goes to
+		// the output named after its event, or to the one output of One for All Events. Computed
+		// here from the saved parameters (output-layout.ts), so that an execution evaluates no
+		// expression (n8n's lazy expression engine then creates no isolate); asked from n8n only
+		// when Events or Outputs holds an expression.
+		const names =
+			staticOutputNames(this.getNode().parameters) ??
+			this.getNodeOutputs().map((output) => output.displayName ?? '');
 		const single = names.length === 1 && names[0] === SINGLE_OUTPUT_NAME;
 		const outputs: INodeExecutionData[][] = names.map(() => []);
 		const items = this.getInputData();
