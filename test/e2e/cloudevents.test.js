@@ -18,25 +18,32 @@ const OUTPUT = { 'consent.accepted': 1, 'consent.rejected': 2, unrecognised: 10 
 describe.each(versions())('n8n %s.x: CloudEvents deliveries to the Consent Flow Trigger', (major) => {
 	const ctx = useN8n(major);
 	const secret = crypto.randomBytes(24).toString('hex');
-	const tag = crypto.randomBytes(3).toString('hex');
-	let url;
-	let workflowId;
+	const TAG = crypto.randomBytes(3).toString('hex');
+	let cred;
 
 	beforeAll(async () => {
-		const { n8n } = ctx;
-		const cred = await n8n.createCredential({ name: 'CE signing', type: SIGNING, data: { secret, signatureHeader: '' } });
-		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
-		const wf = await n8n.deployWorkflow(W.workflow(`cloudevents ${tag}`, [trigger], {}), {
-			webhookPaths: [W.triggerWebhookPath(trigger)],
-		});
-		workflowId = wf.id;
-		url = n8n.webhookUrl(W.triggerWebhookPath(trigger));
+		cred = await ctx.n8n.createCredential({ name: 'CE signing', type: SIGNING, data: { secret, signatureHeader: '' } });
 	}, 120000);
 
-	const post = (body, headers) =>
+	/** A workflow with the trigger at `typeVersion`; its production URL and id. */
+	async function deploy(typeVersion) {
+		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
+		// 1.1 is what the editor adds: n8n then parses no body whose type is not JSON-like (the
+		// CloudEvents types are not), and the trigger reads the raw bytes itself (readRawBody).
+		trigger.typeVersion = typeVersion;
+		const wf = await ctx.n8n.deployWorkflow(W.workflow(`cloudevents ${TAG} v${typeVersion}`, [trigger], {}), {
+			webhookPaths: [W.triggerWebhookPath(trigger)],
+		});
+		return { url: ctx.n8n.webhookUrl(W.triggerWebhookPath(trigger)), workflowId: wf.id };
+	}
+
+	const postTo = (url, body, headers) =>
 		request('POST', url, { body: Buffer.from(body, 'utf8'), headers: { [HEADER]: crypto.createHmac('sha256', secret).update(body).digest('hex'), ...headers } });
 
-	it('structured and binary mode run once on their event outputs; a batch is 415; unknown types go to Unrecognised', async () => {
+	it.each([1, 1.1])('trigger version %s: structured and binary mode run once on their event outputs; a batch is 415; unknown types go to Unrecognised', async (typeVersion) => {
+		const { url, workflowId } = await deploy(typeVersion);
+		const post = (body, headers) => postTo(url, body, headers);
+		const tag = `${TAG}-${String(typeVersion).replace('.', '')}`;
 		// Spacing and an escaped character: the signature is over these exact bytes.
 		const structured = `{ "specversion": "1.0", "id": "ce-s-${tag}", "source": "/sbl", "type": "no.example.sbl.consent.accepted",\n  "time": "2030-01-02T03:04:05Z", "data": {"flow": "fl\\u00f8w-1", "amount": 1.50} }`;
 		const s1 = await post(structured, { 'content-type': 'application/cloudevents+json; charset=utf-8' });
@@ -83,6 +90,8 @@ describe.each(versions())('n8n %s.x: CloudEvents deliveries to the Consent Flow 
 			event: 'consent.accepted',
 			timestamp: '2030-01-02T03:04:05Z',
 			flowId: 'fløw-1',
+			// The exact number as sent (1.50 parses to 1.5), the signature was over these bytes.
+			payload: { amount: 1.5 },
 			cloudEvent: { mode: 'structured', source: '/sbl' },
 		});
 		expect(items.find((j) => j.webhookId === `ce-b-${tag} ø`)).toMatchObject({ flowId: 'flow-b', cloudEvent: { mode: 'binary' } });
