@@ -4,6 +4,9 @@ import type { ICredentialType, INodeProperties } from 'n8n-workflow';
  * The secret webhook key the consent flow service signs its webhooks with. Used by the
  * Consent Flow Trigger to verify the HMAC-SHA256 signature of every delivery. The credential
  * test (implemented by the trigger node, `testedBy: 'signingSecretTest'`) checks the secret's form.
+ * The optional previous secret keeps deliveries signed with the old key verifying during a
+ * rotation (nodes/shared/webhook/rotation.ts); empty — as in every credential saved before
+ * the field existed — means one secret, as before.
  */
 export class ConsentFlowWebhookSigningApi implements ICredentialType {
 	name = 'consentFlowWebhookSigningApi';
@@ -23,6 +26,15 @@ export class ConsentFlowWebhookSigningApi implements ICredentialType {
 			default: '',
 			required: true,
 			description: 'The secret webhook key issued by the consent flow service',
+		},
+		{
+			displayName: 'Previous Signing Secret',
+			name: 'previousSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. Deliveries signed with this key are accepted too, so that nothing is refused while the secret is rotated. To rotate: put the new key in Signing Secret and the old one here, keep it until the service signs with the new key, then clear this field.',
 		},
 		{
 			displayName: 'Signature Header',

@@ -8,7 +8,7 @@
 //   node scripts/bench-n8n.js [--quick] [--reps N] [--items N] [--deliveries N] [--senders N]
 //                             [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--no-deliveries]
 //                             [--rate-limit N] [--only-rate-limit] [--only-deliveries]
-//                             [--n8n-env NAME=VALUE]… [--write | --no-write]
+//                             [--n8n-env NAME=VALUE]… [--no-lazy] [--write | --no-write]
 //
 // 1. 1,000 items per execution, at loopback and with +MS per request (the simulator's latency
 //    fault on every request, token requests included):
@@ -36,6 +36,9 @@
 //    with --n8n-env NAME=VALUE (repeatable) n8n runs with that setting, e.g.
 //    N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, to see what one of n8n's costs does to each receiver.
 //
+//    Then (unless --no-lazy, or --n8n-env already sets it) part 2 again in a second n8n started
+//    with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (issue 26): the trigger beside the bare Webhook
+//    node where n8n creates an expression isolate only for an expression that needs one.
 // 3. Under a rate limit (--rate-limit N requests/s, default 50; 0 skips): the simulator's token
 //    bucket (429 with Retry-After: 1 beyond it), 1,000 estimates from our node at its default and
 //    from HTTP Request + oAuth2Api (templated URL): items answered, 429s, execution status, time.
@@ -80,6 +83,7 @@ function parseArgs(argv) {
 		onlyRateLimit: false,
 		onlyDeliveries: false,
 		n8nEnv: {},
+		lazy: true,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
@@ -101,6 +105,7 @@ function parseArgs(argv) {
 				.filter((n) => n >= 1);
 		else if (a === '--dedupe-off') out.dedupeOff = true;
 		else if (a === '--no-deliveries') out.deliveries2 = false;
+		else if (a === '--no-lazy') out.lazy = false;
 		else if (a === '--rate-limit') out.rateLimit = num();
 		else if (a === '--only-rate-limit') out.onlyRateLimit = true;
 		else if (a === '--only-deliveries') out.onlyDeliveries = true;
@@ -473,6 +478,66 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 	return { sides, problems };
 }
 
+/** n8n's lazy expression engine: an isolate only for an expression that needs one. */
+const LAZY_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+
+/** Whether part 2 runs once more under LAZY_ENV (not when the first n8n already had it). */
+function wantsLazy(opts) {
+	return opts.lazy && opts.n8nEnv.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE === undefined;
+}
+
+/**
+ * Part 2 in a second n8n started with LAZY_ENV (the first one must be stopped: one n8n at a
+ * time on this machine), stopped again by pid afterwards.
+ */
+async function lazyReceivers({ pkg, sim, opts, webhookVersion }) {
+	log(`deliveries: a second n8n with ${Object.entries(LAZY_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+	const n8n = await startN8n({
+		major: '2',
+		tgz: pkg.tgz,
+		logLevel: 'warn',
+		env: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto', ...opts.n8nEnv, ...LAZY_ENV },
+	});
+	running.n8n = n8n;
+	try {
+		return await compareReceivers({ n8n, sim, log: M.simLogReader(sim) }, { opts, webhookVersion });
+	} finally {
+		running.n8n = null;
+		await n8n.stop().catch((e) => log(`stopping n8n: ${e.message}`));
+	}
+}
+
+/** Stops the first n8n (by pid), keeping the simulator, before the lazy one starts. */
+async function stopFirstN8n() {
+	const n8n = running.n8n;
+	running.n8n = null;
+	if (n8n) await n8n.stop().catch((e) => log(`stopping n8n: ${e.message}`));
+}
+
+/** The trigger's median executed/s over the bare Webhook's (the issue 26 target: ≥ 0.5). */
+function triggerOverBare(sides) {
+	const median = (xs) => {
+		const sorted = [...xs].sort((a, b) => a - b);
+		return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
+	};
+	const of = (side) => median(side.runs.map((r) => r.executedPerSec));
+	const trigger = sides.find((s) => s.ours && !s.variant);
+	const bare = sides.find((s) => s.label.startsWith('Webhook, respond immediately'));
+	return trigger && bare ? of(trigger) / of(bare) : NaN;
+}
+
+/** The lazy run's table, with the trigger ÷ bare Webhook ratio. */
+function lazyText(lazy) {
+	if (!lazy) return '';
+	return `
+#### With \`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true\` (a second n8n, same package and runs)
+
+${R.webhookTable(lazy.sides)}
+
+Trigger ÷ bare Webhook, executed/s (medians): **${R.fmt(triggerOverBare(lazy.sides), 2)}×** (issue 26 target: ≥ 0.5×).
+${lazy.problems.length ? `\nProblems seen in this run:\n\n${lazy.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}`;
+}
+
 // ---- report ---------------------------------------------------------------------------------------
 
 /** Create by mapping mode against the two HTTP Request variants (node time medians), per latency. */
@@ -526,6 +591,7 @@ function sectionText({
 	info,
 	comparisons,
 	receivers,
+	lazy,
 	problems,
 	cfOption,
 	reeOption,
@@ -588,7 +654,7 @@ ${nodeProblems(problems)}
 This run skipped the signed deliveries (\`--no-deliveries\`): the next subsection is the previous
 full run's, unchanged.
 `
-}${receivers ? deliveriesText({ opts, versions, receivers, problems }) : ''}`;
+}${receivers ? deliveriesText({ opts, versions, receivers, problems, lazy }) : ''}`;
 }
 
 function nodeProblems(problems) {
@@ -604,7 +670,7 @@ function loadRange(comparisons) {
 		: '—';
 }
 
-function deliveriesText({ opts, versions, receivers, problems }) {
+function deliveriesText({ opts, versions, receivers, problems, lazy }) {
 	return `
 ${R.DELIVERIES}
 
@@ -623,7 +689,7 @@ delivery)${opts.dedupeOff ? '; the row with Ignore Duplicate Deliveries off show
 ${R.webhookTable(receivers.sides)}
 
 ${problems.length ? `Problems seen in this run:\n\n${problems.map((p) => `- ${p}`).join('\n')}\n` : 'Every execution succeeded with the expected item count; every delivery was answered 2xx and became exactly one successful execution.'}
-`;
+${lazyText(lazy)}`;
 }
 
 // ---- main ------------------------------------------------------------------------------------------
@@ -789,13 +855,18 @@ async function main() {
 	}
 	if (opts.onlyDeliveries) {
 		const only = await compareReceivers(ctx, { opts, webhookVersion: versions.webhook });
+		let lazy = null;
+		if (wantsLazy(opts)) {
+			await stopFirstN8n();
+			lazy = await lazyReceivers({ pkg, sim, opts, webhookVersion: versions.webhook });
+		}
 		await cleanup();
 		info.loadAfter = os.loadavg()[0];
 		const env = Object.entries(opts.n8nEnv).map(([k, v]) => `${k}=${v}`).join(' ') || 'none';
 		process.stdout.write(
-			`\n### Deliveries only (n8n ${info.n8nVersion}, extra n8n environment: ${env}, package at ${info.commit}, load ${R.fmt(info.loadBefore, 2)} → ${R.fmt(info.loadAfter, 2)})\n\n${R.webhookTable(only.sides)}\n${only.problems.length ? `\nProblems:\n${only.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}`,
+			`\n### Deliveries only (n8n ${info.n8nVersion}, extra n8n environment: ${env}, package at ${info.commit}, load ${R.fmt(info.loadBefore, 2)} → ${R.fmt(info.loadAfter, 2)})\n\n${R.webhookTable(only.sides)}\n\nTrigger ÷ bare Webhook, executed/s (medians): ${R.fmt(triggerOverBare(only.sides), 2)}×\n${only.problems.length ? `\nProblems:\n${only.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}${lazyText(lazy)}`,
 		);
-		if (only.problems.length) process.exitCode = 1;
+		if (only.problems.length || lazy?.problems.length) process.exitCode = 1;
 		return;
 	}
 	for (const latencyMs of [0, opts.latency]) {
@@ -831,15 +902,26 @@ async function main() {
 			? await underRateLimit(ctx, { opts, option: reeOption, httpVersion: versions.httpRequest })
 			: null;
 
+	let lazy = null;
+	if (receivers && wantsLazy(opts)) {
+		await stopFirstN8n();
+		lazy = await lazyReceivers({ pkg, sim, opts, webhookVersion: versions.webhook });
+	}
+
 	await cleanup();
 	info.loadAfter = os.loadavg()[0];
 	const runSeconds = (Date.now() - started) / 1000;
-	const problems = [...comparisons.flatMap((c) => c.problems), ...(receivers?.problems || [])];
+	const problems = [
+		...comparisons.flatMap((c) => c.problems),
+		...(receivers?.problems || []),
+		...(lazy?.problems || []),
+	];
 	const text = sectionText({
 		opts,
 		info,
 		comparisons,
 		receivers,
+		lazy,
 		problems,
 		cfOption,
 		reeOption,

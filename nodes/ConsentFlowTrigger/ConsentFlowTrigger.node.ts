@@ -52,9 +52,14 @@ import {
 	canonicalEvent,
 	checkFreshness,
 	eventItem,
-	parseDelivery,
 	unrecognisedItem,
 } from '../shared/webhook/envelope';
+import {
+	BATCH_ANSWER,
+	isCloudEventsBatch,
+	parseIncoming,
+	type IncomingRequest,
+} from '../shared/webhook/cloudevents';
 import {
 	CARRIER,
 	DEFAULT_RESPOND,
@@ -69,6 +74,8 @@ import {
 	type Carrier,
 } from './respond';
 import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
+import { previousSecretNote, previousSecretProblem } from '../shared/webhook/rotation';
+import { staticOutputNames } from './output-layout';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -182,7 +189,7 @@ function rememberInExecution(ctx: IExecuteFunctions, memoryKey: string, key: str
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
 function deliveryJson(
 	ctx: IWebhookFunctions,
-	delivery: ReturnType<typeof parseDelivery>,
+	delivery: ReturnType<typeof parseIncoming>,
 	verified: VerifiedDelivery,
 	options: IDataObject,
 ): Record<string, unknown> {
@@ -193,6 +200,7 @@ function deliveryJson(
 		delivery.kind === 'event'
 			? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
+	if (delivery.cloudEvent !== undefined) json.cloudEvent = { ...delivery.cloudEvent };
 	if (options.includeHeaders === true) {
 		json.headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
 	}
@@ -324,14 +332,16 @@ export class ConsentFlowTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				const problem = signingCredentialProblem(data.secret, data.signatureHeader);
+				const problem =
+					signingCredentialProblem(data.secret, data.signatureHeader) ??
+					previousSecretProblem(data.previousSecret);
 				if (problem !== null) {
 					return { status: 'Error', message: problem };
 				}
+				const note = previousSecretNote(data.secret, data.previousSecret);
 				return {
 					status: 'OK',
-					message:
-						'The signing secret is well formed. The service offers no way to check it: a wrong secret shows up as 401 answers to its deliveries.',
+					message: `The signing secret is well formed. The service offers no way to check it: a wrong secret shows up as 401 answers to its deliveries.${note === null ? '' : ` ${note}`}`,
 				};
 			},
 		},
@@ -373,8 +383,15 @@ export class ConsentFlowTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`).
-		const delivery = parseDelivery(verified.rawBody);
+		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`): the
+		//    service's envelope, or a CloudEvent (cloudevents.ts). A batch of CloudEvents is
+		//    refused (415), never acknowledged and dropped.
+		const request = this.getRequestObject() as unknown as IncomingRequest;
+		if (isCloudEventsBatch(request.headers)) {
+			res.status(415).json(BATCH_ANSWER);
+			return { noWebhookResponse: true };
+		}
+		const delivery = parseIncoming(verified.rawBody, request);
 		const ack = (status: DeliveryStatus): DeliveryAck => ({
 			received: true,
 			event: delivery.event,
@@ -462,9 +479,14 @@ export class ConsentFlowTrigger implements INodeType {
 	 * emitted (and, where this step answers, answered "duplicate").
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// The outputs as n8n computed them for this node (CONFIGURED_OUTPUTS): each delivery goes to
-		// the output named after its event, or to the one output of One for All Events.
-		const names = this.getNodeOutputs().map((output) => output.displayName ?? '');
+		// The outputs as n8n computes them for this node (CONFIGURED_OUTPUTS): each delivery goes to
+		// the output named after its event, or to the one output of One for All Events. Computed
+		// here from the saved parameters (output-layout.ts), so that an execution evaluates no
+		// expression (n8n's lazy expression engine then creates no isolate); asked from n8n only
+		// when Events or Outputs holds an expression.
+		const names =
+			staticOutputNames(this.getNode().parameters) ??
+			this.getNodeOutputs().map((output) => output.displayName ?? '');
 		const single = names.length === 1 && names[0] === SINGLE_OUTPUT_NAME;
 		const outputs: INodeExecutionData[][] = names.map(() => []);
 		const items = this.getInputData();

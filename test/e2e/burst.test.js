@@ -7,7 +7,10 @@
 // answered 2xx as "emitted" has exactly one successful execution carrying it, on its own output;
 // no id ran twice; nothing wrongly signed ran. (Issue 16: with the trigger answering before n8n
 // stored the execution, this burst ended with 1,099 deliveries answered "emitted" and 843
-// executions.) Figures are printed, not asserted.
+// executions.) Issue 26: signed bodies nested deeper than 64 levels (too deep to parse: they go
+// to Unrecognised) had no remembered id, so each copy ran again (232 such deliveries gave 321
+// executions); they are in the burst now, each sent twice or more, and every delivery answered
+// "emitted" must have run exactly once. Figures are printed, not asserted.
 const crypto = require('node:crypto');
 const { sleep } = require('./lib/http');
 const { useN8n, versions } = require('./lib/suite');
@@ -25,10 +28,13 @@ const COPIES = num('COPIES', 300);
 const WRONG = num('WRONG', 600);
 const SENDERS = num('SENDERS', 10);
 const LARGE_EVERY = num('LARGE_EVERY', 25);
+// Every DEEP_EVERY-th delivery is nested 100 levels deep (SBL_BURST_DEEP_EVERY).
+const DEEP_EVERY = num('DEEP_EVERY', 20);
 const MB = 1024 * 1024;
 
 function shapeOf(i) {
 	if (i % LARGE_EVERY === 7) return 'large';
+	if (i % DEEP_EVERY === 13 % DEEP_EVERY) return 'deep';
 	if (i % 20 === 3) return 'nested';
 	if (i % 20 === 5) return 'number';
 	if (i % 20 === 9) return 'unicode';
@@ -64,7 +70,11 @@ describe.each(versions())('n8n %s.x on SQLite: a burst of signed deliveries, odd
 		const valid = D.signedDeliveries({ count: VALID, secret, tag, shapes: shapeOf }).map((d, i) =>
 			d.shape === 'large' ? D.signedDeliveries({ count: 1, secret, tag: `${tag}L${i}`, shapes: () => 'large', largeBytes: (1 + (i % 5)) * MB })[0] : d,
 		);
-		const copies = valid.filter((d) => d.shape !== 'large').slice(0, COPIES);
+		// Copies: the first COPIES that are not large, and every too-deep one once more.
+		const copies = [
+			...valid.filter((d) => d.shape !== 'large').slice(0, COPIES),
+			...valid.filter((d) => d.shape === 'deep'),
+		];
 		const wrong = valid.slice(0, WRONG).map((d) => D.withWrongSignature(d, `${secret}-old`));
 		const signed = D.shuffle([...valid, ...copies], 0x5b1);
 
@@ -78,7 +88,8 @@ describe.each(versions())('n8n %s.x on SQLite: a burst of signed deliveries, odd
 		// Every validly signed delivery was answered 2xx in the end (the sender retried the rest).
 		expect(good.records.filter((r) => !r.ok).map((r) => [r.id, r.status, r.error])).toEqual([]);
 
-		const emittedIds = new Set(good.records.filter((r) => D.ackStatus(r) === 'emitted').map((r) => r.id));
+		const emittedRecords = good.records.filter((r) => D.ackStatus(r) === 'emitted');
+		const emittedIds = new Set(emittedRecords.map((r) => r.id));
 		const statuses = good.records.map(D.ackStatus);
 		expect(statuses.filter((s) => s !== 'emitted' && s !== 'duplicate')).toEqual([]);
 
@@ -113,13 +124,28 @@ describe.each(versions())('n8n %s.x on SQLite: a burst of signed deliveries, odd
 			.map(([id]) => id);
 		const strangers = [...ledger.keys()].filter((id) => !byId.has(id));
 
+		// Issue 26: every delivery answered "emitted" ran exactly once (not zero, not twice): one
+		// execution in all, a successful one — too-deep bodies included.
+		const notExactlyOnce = emittedRecords
+			.map((r) => [r.id, (ledger.get(r.id) || []).map((e) => e.status)])
+			.filter(([, list]) => list.length !== 1 || list[0] !== 'success');
+		// Two answers "emitted" for one id would mean a copy was let through.
+		const emittedTwice = emittedRecords.length - emittedIds.size;
+		const deep = valid.filter((d) => d.shape === 'deep');
+		const deepExecutions = deep.reduce((n, d) => n + (ledger.get(d.id) || []).length, 0);
+
 		const logs = ctx.n8n.logs();
 		console.log(
 			`burst (n8n ${ctx.n8n.version}, SQLite): ${good.records.length} signed (${valid.length} unique, ${copies.length} copies) + ${wrong.length} wrongly signed, ` +
 				`${good.totals.attempts + bad.totals.attempts} requests; ${emittedIds.size} emitted, ${executions.length} executions; ` +
 				`${good.totals.deliveriesPerSecond.toFixed(1)} signed deliveries/s, ack p50/p99 ${good.totals.ackP50Ms.toFixed(0)}/${good.totals.ackP99Ms.toFixed(0)} ms, ` +
-				`${good.totals.retried} retried; SQLITE_BUSY in the log: ${(logs.match(/SQLITE_BUSY/g) || []).length}`,
+				`${good.totals.retried} retried; SQLITE_BUSY in the log: ${(logs.match(/SQLITE_BUSY/g) || []).length}; ` +
+				`too deep: ${deep.length} deliveries (${deep.length * 2} or more sent), ${deepExecutions} executions`,
 		);
+
+		expect(notExactlyOnce).toEqual([]);
+		expect(emittedTwice).toBe(0);
+		expect(deepExecutions).toBe(deep.length);
 
 		expect(lost).toEqual([]);
 		expect(twice).toEqual([]);

@@ -35,7 +35,7 @@ import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
-import { bodyText, eventItem, parseDelivery } from '../../shared/webhook/envelope';
+import { bodyText, eventItem } from '../../shared/webhook/envelope';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -44,6 +44,13 @@ import {
 	minimiseProperties,
 } from '../../shared/webhook/minimise';
 import { signingCredentialProblem } from '../../shared/webhook/signature';
+import { previousSecretProblem } from '../../shared/webhook/rotation';
+import {
+	BATCH_ANSWER,
+	isCloudEventsBatch,
+	parseIncoming,
+	type IncomingRequest,
+} from '../../shared/webhook/cloudevents';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
 import { CONNECTION } from '../api';
 import * as n8nWorkflow from 'n8n-workflow';
@@ -241,7 +248,9 @@ async function start(
 	try {
 		// The signing credential is needed to verify what arrives; without it nothing could resume.
 		const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
-		const problem = signingCredentialProblem(signing.secret, signing.signatureHeader);
+		const problem =
+			signingCredentialProblem(signing.secret, signing.signatureHeader) ??
+			previousSecretProblem(signing.previousSecret);
 		if (problem !== null) {
 			throw new NodeOperationError(
 				node,
@@ -354,7 +363,13 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 	const res = this.getResponseObject() as unknown as ResponseLike;
 	const verified = await verifiedDelivery(this);
 	if (verified === undefined) return unauthorized(res);
-	const delivery = parseDelivery(verified.rawBody);
+	// One event per request, also as a CloudEvent (cloudevents.ts); a batch is refused, not dropped.
+	const request = this.getRequestObject() as unknown as IncomingRequest;
+	if (isCloudEventsBatch(request.headers)) {
+		res.status(415).json(BATCH_ANSWER);
+		return { noWebhookResponse: true };
+	}
+	const delivery = parseIncoming(verified.rawBody, request);
 	if (delivery.kind !== 'event') {
 		// Signed but not an event of the service: nothing to decide, the wait goes on.
 		res.status(200).json({

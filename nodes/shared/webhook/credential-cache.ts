@@ -15,6 +15,8 @@ const MAX_ENTRIES = 100;
 export interface SigningFacts {
 	secret: string;
 	signatureHeader: string;
+	/** The optional previous secret (rotation.ts); absent or '' when not set. */
+	previousSecret?: string;
 }
 
 interface Entry extends SigningFacts {
@@ -33,7 +35,9 @@ export function cachedCredential(id: string | undefined, now: number): SigningFa
 		entries.delete(id);
 		return undefined;
 	}
-	return { secret: entry.secret, signatureHeader: entry.signatureHeader };
+	const facts: SigningFacts = { secret: entry.secret, signatureHeader: entry.signatureHeader };
+	if (entry.previousSecret) facts.previousSecret = entry.previousSecret;
+	return facts;
 }
 
 /** Remembers a credential that was just read (only one that can verify: a non-empty secret). */

@@ -18,7 +18,15 @@ import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 
 export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
 
-export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event' | 'too-deep';
+export type UnrecognisedReason =
+	| 'not-json'
+	| 'unknown-event'
+	| 'no-event'
+	| 'too-deep'
+	// CloudEvents (cloudevents.ts): a required attribute missing or of the wrong type, a repeated
+	// `ce-` header; `data_base64` or data that is not a JSON object.
+	| 'invalid-cloudevent'
+	| 'unsupported-data';
 
 /**
  * Deepest nesting parsed (the top-level object or array is level 1). A deeper body is not
@@ -118,16 +126,22 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 		...fields,
 	});
 
-	// Checked on the bytes before JSON.parse; the id is shown in the answer, never remembered.
-	if (exceedsDepth(bytes, MAX_DEPTH)) {
-		return unrecognised('too-deep', { webhookId: deliveryIdOf(bytes)?.display ?? null });
-	}
+	// A signed body that is not parsed (too deep, or not JSON) still has the id its raw bytes
+	// name (json-scan.ts reads the top-level members without recursion and stops at the first
+	// thing it does not understand): shown in the answer and remembered like any other, so that
+	// a copy of it does not run again (issue 26: 232 too-deep deliveries gave 321 executions).
+	const rawId = () => {
+		const id = deliveryIdOf(bytes);
+		return { webhookId: id?.display ?? null, deliveryKey: id?.key ?? null };
+	};
+	// Checked on the bytes before JSON.parse.
+	if (exceedsDepth(bytes, MAX_DEPTH)) return unrecognised('too-deep', rawId());
 
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(bytes.toString('utf8'));
 	} catch {
-		return unrecognised('not-json');
+		return unrecognised('not-json', rawId());
 	}
 	if (!isObject(parsed)) return unrecognised('no-event');
 

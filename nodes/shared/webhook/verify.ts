@@ -6,7 +6,8 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
-import { signatureCandidates, verifyAnySignature, type HeaderBag } from './signature';
+import { signatureCandidates, type HeaderBag } from './signature';
+import { activeSecrets, verifyWithSecrets } from './rotation';
 import { requestRawBody } from '../n8n-compat';
 
 /** The part of n8n's (express) request read here; the raw body comes through n8n-compat.ts. */
@@ -57,11 +58,15 @@ export async function signingFacts(context: IWebhookFunctions): Promise<SigningF
 	} catch {
 		credentials = undefined;
 	}
-	const facts = {
+	const facts: SigningFacts = {
 		secret: typeof credentials?.secret === 'string' ? credentials.secret : '',
 		signatureHeader:
 			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '',
 	};
+	// Rotation (rotation.ts): absent in credentials saved before the field existed.
+	if (typeof credentials?.previousSecret === 'string' && credentials.previousSecret !== '') {
+		facts.previousSecret = credentials.previousSecret;
+	}
 	rememberCredential(id, facts, Date.now());
 	return facts;
 }
@@ -77,18 +82,21 @@ export interface VerifiedDelivery {
  * The raw body of the request when one of its signatures matches, else undefined (the caller
  * answers 401): no secret, no signature header, an unreadable body or no match all fail.
  * Every candidate signature counts (several matching headers, repeated or comma-joined values,
- * at most MAX_SIGNATURE_CANDIDATES): the answer never depends on header order.
+ * at most MAX_SIGNATURE_CANDIDATES): the answer never depends on header order. Each is checked
+ * against the current secret and, during a rotation, the previous one (rotation.ts).
  */
 export async function verifiedDelivery(
 	context: IWebhookFunctions,
 ): Promise<VerifiedDelivery | undefined> {
 	const req = context.getRequestObject() as unknown as RequestLike;
-	const { secret, signatureHeader } = await signingFacts(context);
-	if (secret === '') return undefined;
+	const { secret, signatureHeader, previousSecret } = await signingFacts(context);
+	// The current secret, and the previous one during a rotation; none without a current one.
+	const secrets = activeSecrets(secret, previousSecret);
+	if (secrets.length === 0) return undefined;
 	const headers: HeaderBag = req.headers ?? {};
 	const candidates = signatureCandidates(headers, signatureHeader);
 	if (candidates.length === 0) return undefined;
 	const rawBody = await requestRawBody(req);
-	if (rawBody === undefined || !verifyAnySignature(rawBody, candidates, secret)) return undefined;
+	if (rawBody === undefined || !verifyWithSecrets(rawBody, candidates, secrets)) return undefined;
 	return { rawBody, headers, signatureHeader };
 }

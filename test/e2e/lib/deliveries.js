@@ -26,6 +26,8 @@ function nested(depth, leaf) {
  *   number  — the id as a JSON number (the display is its text)
  *   unicode — an id with non-ASCII letters and an emoji
  *   nested  — a payload nested 60 levels deep (under the trigger's 64-level limit)
+ *   deep    — a payload nested 100 levels deep (over it: the trigger does not parse the body,
+ *             it goes to Unrecognised with its id read from the raw bytes)
  *   large   — a payload with a string of `largeBytes` bytes
  */
 function deliveryBody(i, webhookId, shape, { largeBytes = 1024 * 1024 } = {}) {
@@ -34,6 +36,7 @@ function deliveryBody(i, webhookId, shape, { largeBytes = 1024 * 1024 } = {}) {
 	const timestamp = new Date(Date.UTC(2026, 10, 23, 12, 0, i % 60)).toISOString();
 	let payload = { flow };
 	if (shape === 'nested') payload = { flow, detail: nested(60, { i }) };
+	if (shape === 'deep') payload = { flow, detail: nested(100, { i }) };
 	if (shape === 'large') payload = { flow, blob: 'x'.repeat(largeBytes) };
 	if (shape === 'number') {
 		// A JSON number id, written out by hand so that its exact digits are sent.
@@ -64,7 +67,8 @@ function signedDeliveries({ count, secret, tag, shapes = () => 'plain', largeByt
 		out.push({
 			id: display,
 			event,
-			output: TRIGGER_OUTPUTS.indexOf(event),
+			// Too deep to be parsed: Unrecognised, whatever its event (README, Outputs).
+			output: shape === 'deep' ? UNRECOGNISED_INDEX : TRIGGER_OUTPUTS.indexOf(event),
 			shape,
 			body,
 			headers: { 'content-type': 'application/json', [header]: sign(secret, body) },

@@ -372,6 +372,17 @@ describe('refused before any request', () => {
 		await expectNoRequest(ctx);
 	});
 
+	test('the signing credential with a malformed previous secret (rotation), never shown', async () => {
+		const previous = ` ${signingSecret()}`;
+		const ctx = waitContext({
+			signing: { secret: signingSecret(), signatureHeader: '', previousSecret: previous },
+		});
+		const error = await executeError(ctx);
+		expect(error.message).toMatch(/previous signing secret starts or ends with whitespace/);
+		expect(error.message).not.toContain(previous.trim());
+		await expectNoRequest(ctx);
+	});
+
 	test('no signing credential at all', async () => {
 		const ctx = waitContext({ signing: null });
 		await executeError(ctx);
@@ -689,6 +700,8 @@ function webhookContext(options: {
 	body: string | Buffer;
 	headers: Record<string, string>;
 	secret: string;
+	/** The credential's previous secret (rotation); absent: a credential saved before the field. */
+	previousSecret?: string;
 	stack?: StackEntry[];
 	parameters?: Params;
 }): { ctx: IWebhookFunctions; res: Recorded } {
@@ -734,7 +747,11 @@ function webhookContext(options: {
 		getCredentials: async (type: string) => {
 			if (type !== 'consentFlowWebhookSigningApi')
 				throw new Error(`no credentials of type ${type}`);
-			return { secret: options.secret, signatureHeader: '' };
+			return {
+				secret: options.secret,
+				signatureHeader: '',
+				...(options.previousSecret === undefined ? {} : { previousSecret: options.previousSecret }),
+			};
 		},
 		runExecutionData: { executionData: { nodeExecutionStack: options.stack ?? waitingStack() } },
 	};
@@ -796,6 +813,97 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(res.status).toBe(401);
 		expect(result.workflowData).toBeUndefined();
 		expect(result.noWebhookResponse).toBe(true);
+		expect(stack[0].node?.disabled).toBe(true);
+	});
+
+	test('rotation: signed with the previous secret resumes; after it is removed, 401', async () => {
+		const current = signingSecret();
+		const previous = signingSecret();
+		const body = envelopeOf('consent.data');
+		const during = webhookContext({
+			body,
+			secret: current,
+			previousSecret: previous,
+			headers: { [SIGNATURE_HEADER]: hmac(body, previous) },
+		});
+		const resumedResult = await callWebhook(during.ctx);
+		expect(during.res.status).toBeUndefined();
+		expect(resumedResult.workflowData).toHaveLength(1);
+		const withCurrent = webhookContext({
+			body,
+			secret: current,
+			previousSecret: previous,
+			headers: { [SIGNATURE_HEADER]: hmac(body, current) },
+		});
+		expect((await callWebhook(withCurrent.ctx)).workflowData).toHaveLength(1);
+		// Another credential id: not served from the few-second credential cache.
+		const after = webhookContext({
+			body,
+			secret: current,
+			previousSecret: '',
+			headers: { [SIGNATURE_HEADER]: hmac(body, previous) },
+		});
+		const refused = await callWebhook(after.ctx);
+		expect(after.res.status).toBe(401);
+		expect(refused.workflowData).toBeUndefined();
+	});
+
+	test('rotation: a previous secret without a current one verifies nothing (fails closed)', async () => {
+		const previous = signingSecret();
+		const body = envelopeOf('consent.data');
+		const { ctx, res } = webhookContext({
+			body,
+			secret: '',
+			previousSecret: previous,
+			headers: { [SIGNATURE_HEADER]: hmac(body, previous) },
+		});
+		await callWebhook(ctx);
+		expect(res.status).toBe(401);
+	});
+
+	test('a CloudEvent (structured mode, CloudEvents HTTP binding 3.2) resumes like the envelope', async () => {
+		const secret = signingSecret();
+		const body = JSON.stringify({
+			specversion: '1.0',
+			id: 'ce-resume-1',
+			source: '/sbl',
+			type: 'com.example.consent.data',
+			time: '2030-01-02T00:00:00Z',
+			data: { externalId: 'loan-42', flow: 'flow-1', nationalId: APPLICANT_ID },
+		});
+		const { ctx } = webhookContext({
+			body,
+			secret,
+			headers: {
+				'content-type': 'application/cloudevents+json',
+				[SIGNATURE_HEADER]: hmac(body, secret),
+			},
+		});
+		const result = await callWebhook(ctx);
+		expect(result.workflowData![0][0].json[RESUME_KEY]).toMatchObject({
+			event: 'consent.data',
+			webhookId: 'ce-resume-1',
+			timestamp: '2030-01-02T00:00:00Z',
+			flowId: 'flow-1',
+		});
+	});
+
+	test('a CloudEvents batch (HTTP binding 3.3): 415, the execution keeps waiting', async () => {
+		const secret = signingSecret();
+		const body = '[]';
+		const stack = waitingStack();
+		const { ctx, res } = webhookContext({
+			body,
+			secret,
+			stack,
+			headers: {
+				'content-type': 'application/cloudevents-batch+json',
+				[SIGNATURE_HEADER]: hmac(body, secret),
+			},
+		});
+		const result = await callWebhook(ctx);
+		expect(res.status).toBe(415);
+		expect(result.workflowData).toBeUndefined();
 		expect(stack[0].node?.disabled).toBe(true);
 	});
 

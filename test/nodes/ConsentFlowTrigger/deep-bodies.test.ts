@@ -1,7 +1,9 @@
 // Anything acknowledged must be runnable: n8n has to be able to save the item. A body nested
 // deeper than 64 levels (the top-level object or array is level 1) is not parsed; it goes to
-// Unrecognised as `too-deep` with at most the first 8,192 characters of its text, and its id
-// is not remembered.
+// Unrecognised as `too-deep` with at most the first 8,192 characters of its text. Its id, read
+// from the raw bytes, is remembered like any other (issue 26: before, every copy ran again).
+import fc from 'fast-check';
+
 import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
 import { nestingDepth, postSigned } from './helpers';
@@ -17,7 +19,7 @@ const nestedEnvelope = (webhookId: string, levels: number) =>
 	`{"webhookId":"${webhookId}","event":"consent.data","payload":${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}}`;
 
 describe('nesting depth over HTTP', () => {
-	it('a signed body nested 200,000 levels deep goes to Unrecognised as too-deep, savable, not remembered', async () => {
+	it('a signed body nested 200,000 levels deep goes to Unrecognised as too-deep, savable, its id remembered', async () => {
 		const h = await harness();
 		const body = nestedEnvelope('deep-1', 200000);
 		const first = await postSigned(h.url, body);
@@ -37,11 +39,14 @@ describe('nesting depth over HTTP', () => {
 		expect(item.json.rawBodyTruncated).toBe(true);
 		// n8n can save it: the item serialises.
 		expect(() => JSON.stringify(item.json)).not.toThrow();
-		// Not remembered: a second copy is emitted again, and nothing was written.
+		// Remembered: a second copy is a duplicate and does not run again; the id was saved.
 		const again = await postSigned(h.url, body);
-		expect(again.json).toMatchObject({ status: 'emitted' });
-		expect(h.executions).toHaveLength(2);
-		expect(h.db.staticData ?? '').not.toContain('deep-1');
+		expect(again.json).toMatchObject({ status: 'duplicate', webhookId: 'deep-1' });
+		expect(h.executions).toHaveLength(1);
+		expect(h.db.staticData ?? '').toContain('deep-1');
+		// The same id in an ordinary body is the same delivery.
+		const plain = '{"webhookId":"deep-1","event":"consent.data"}';
+		expect((await postSigned(h.url, plain)).json).toMatchObject({ status: 'duplicate' });
 	});
 
 	it('64 levels are an ordinary delivery; 65 are too deep', async () => {
@@ -58,7 +63,7 @@ describe('nesting depth over HTTP', () => {
 			index: 10,
 			json: { reason: 'too-deep', rawBody: deep, rawBodyTruncated: false },
 		});
-		expect(h.db.staticData).not.toContain('depth-65');
+		expect(h.db.staticData).toContain('depth-65');
 	});
 
 	it('is filtered like any unrecognised delivery when Unrecognised is not selected', async () => {
@@ -90,14 +95,53 @@ describe('depth is measured on the raw bytes', () => {
 		expect(parsed.kind === 'unrecognised' && parsed.reason === 'too-deep').toBe(tooDeep);
 	});
 
-	it('keeps the id of a too-deep body for the answer but gives it no duplicate key', () => {
+	it('reads the id of a too-deep body from its raw bytes: shown and keyed', () => {
 		const parsed = parseDelivery(Buffer.from(nestedEnvelope('w-deep', 500)));
 		expect(parsed).toMatchObject({
 			kind: 'unrecognised',
 			reason: 'too-deep',
 			webhookId: 'w-deep',
-			deliveryKey: null,
+			deliveryKey: 'w-deep',
 		});
 		expect(JSON.stringify(parsed)).not.toContain(DEDUPE_KEY);
+	});
+});
+
+describe('every signed id is remembered, parsed or not (issue 26)', () => {
+	it('property: a too-deep or unparsable body has the duplicate key of the same id in a plain envelope', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(fc.string({ minLength: 1, maxLength: 70 }), fc.integer().map(String)),
+				fc.integer({ min: MAX_DEPTH, max: 3000 }),
+				fc.constantFrom('too-deep', 'truncated'),
+				(id, levels, shape) => {
+					const token = /^-?\d+$/.test(id) && shape === 'truncated' ? id : JSON.stringify(id);
+					const plain = parseDelivery(`{"webhookId":${token},"event":"consent.data"}`);
+					fc.pre(plain.deliveryKey !== null);
+					const body =
+						shape === 'too-deep'
+							? `{"webhookId":${token},"event":"consent.data","payload":${'['.repeat(levels)}${']'.repeat(levels)}}`
+							: `{"webhookId":${token},"event":"consent.data","payload":{"a":`;
+					const parsed = parseDelivery(body);
+					expect(parsed).toMatchObject({
+						kind: 'unrecognised',
+						reason: shape === 'too-deep' ? 'too-deep' : 'not-json',
+						deliveryKey: plain.deliveryKey,
+						webhookId: plain.webhookId,
+					});
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+
+	it('a copy of an unparsable signed body is a duplicate (sent as text/plain: n8n parses no JSON there)', async () => {
+		const h = await harness();
+		const body = '{"webhookId":"nj-1","event":"consent.data","payload":{"a":';
+		const headers = { extraHeaders: { 'content-type': 'text/plain' } };
+		expect((await postSigned(h.url, body, headers)).json).toMatchObject({ status: 'emitted', webhookId: 'nj-1' });
+		expect((await postSigned(h.url, body, headers)).json).toMatchObject({ status: 'duplicate' });
+		expect(h.executions).toHaveLength(1);
+		expect(emitted(h).json).toMatchObject({ reason: 'not-json', webhookId: 'nj-1' });
 	});
 });

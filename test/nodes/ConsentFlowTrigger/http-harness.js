@@ -201,6 +201,7 @@ async function startHarness(options) {
 			query: {},
 			params: {},
 			rawBody: provideRawBody ? raw : undefined,
+			rawHeaders: req.rawHeaders,
 			socket: req.socket,
 			async readRawBody() {
 				request.rawBody = raw;

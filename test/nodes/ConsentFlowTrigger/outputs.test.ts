@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 import { n8nComputedOutputs } from '../../support/computed-outputs';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { staticOutputNames } from '../../../nodes/ConsentFlowTrigger/output-layout';
 import {
 	ALL_EVENT_OPTIONS,
 	OUTPUT_NAMES,
@@ -98,5 +99,34 @@ describe('the trigger outputs, as n8n computes them', () => {
 			),
 			{ numRuns: 200 },
 		);
+	});
+});
+
+describe('staticOutputNames (execute() computes the outputs without evaluating CONFIGURED_OUTPUTS)', () => {
+	const event = fc.constantFrom(...ALL_EVENT_OPTIONS, 'Consent.Data', ' tax.dataFailed ', 'no.such', '');
+	const eventsValue = fc.oneof(
+		fc.array(event, { maxLength: 12 }),
+		fc.array(event, { maxLength: 6 }).map((list) => list.join(',')),
+		fc.constant(undefined),
+	);
+	const modeValue = fc.constantFrom('perEvent', 'single', undefined, 'other');
+
+	test('property: equal to n8n evaluating CONFIGURED_OUTPUTS, for every selection without expressions', () => {
+		fc.assert(
+			fc.property(eventsValue, modeValue, (events, outputMode) => {
+				const parameters: Record<string, unknown> = {};
+				if (events !== undefined) parameters.events = events;
+				if (outputMode !== undefined) parameters.outputMode = outputMode;
+				expect(staticOutputNames(parameters)).toEqual(n8nOutputs(parameters as INodeParameters));
+			}),
+			{ numRuns: 150 },
+		);
+	});
+
+	test('null (ask n8n) when Events or Outputs holds an expression', () => {
+		expect(staticOutputNames({ events: '={{ ["consent.data"] }}' })).toBeNull();
+		expect(staticOutputNames({ events: ['consent.data', '={{ "tax.dataFailed" }}'] })).toBeNull();
+		expect(staticOutputNames({ outputMode: '={{ "single" }}' })).toBeNull();
+		expect(staticOutputNames(undefined)).toEqual([...OUTPUT_NAMES]);
 	});
 });

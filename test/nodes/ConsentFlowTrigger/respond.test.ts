@@ -145,19 +145,43 @@ describe('the signing credential', () => {
 });
 
 describe('execute() on input without a carrier (pinned or hand-made data)', () => {
+	// Events given by an expression: execute() asks n8n for the outputs it computed (names).
+	// Without expressions it computes them itself (output-layout.ts; see the tests below).
 	function run(
 		items: INodeExecutionData[],
 		names: readonly string[] = OUTPUT_NAMES,
+		parameters: Record<string, unknown> = { events: '={{ $vars.events }}' },
 	): Promise<INodeExecutionData[][]> {
 		const context = {
 			getInputData: () => items,
 			getMode: () => 'manual',
 			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
-			getNode: () => ({ name: 'Trigger' }),
+			getNode: () => ({ name: 'Trigger', parameters }),
 			getNodeOutputs: () => names.map((displayName) => ({ type: 'main', displayName })),
 		} as unknown as IExecuteFunctions;
 		return new ConsentFlowTrigger().execute.call(context);
 	}
+
+	it('without expressions in Events and Outputs, never asks n8n for the outputs (no expression evaluated)', async () => {
+		const context = (parameters: Record<string, unknown>) =>
+			({
+				getInputData: () => [{ json: { event: 'tax.dataFailed' } }, { json: { event: 'consent.data' } }],
+				getMode: () => 'manual',
+				getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
+				getNode: () => ({ name: 'Trigger', parameters }),
+				getNodeOutputs: () => {
+					throw new Error('getNodeOutputs evaluates CONFIGURED_OUTPUTS: not expected here');
+				},
+			}) as unknown as IExecuteFunctions;
+		const subset = await new ConsentFlowTrigger().execute.call(
+			context({ events: ['consent.data', 'tax.dataFailed'], outputMode: 'perEvent' }),
+		);
+		expect(subset.map((items) => items.map((i) => i.json.event))).toEqual([['consent.data'], ['tax.dataFailed']]);
+		const all = await new ConsentFlowTrigger().execute.call(context({}));
+		expect(all).toHaveLength(OUTPUT_NAMES.length);
+		const single = await new ConsentFlowTrigger().execute.call(context({ outputMode: 'single' }));
+		expect(single).toEqual([[expect.anything(), expect.anything()]]);
+	});
 
 	it('routes by the outputs n8n computed: a subset, and the one output of One for All Events', async () => {
 		const subset = await run(

@@ -56,3 +56,15 @@ describe('credential cache', () => {
 		expect(cachedCredential('c100', 1)).toEqual(facts);
 	});
 });
+
+describe('credential cache and rotation', () => {
+	beforeEach(() => resetCredentialCache());
+
+	it('keeps the previous secret beside the current one, and nothing when there is none', () => {
+		const rotating = { secret: KEY_A, signatureHeader: '', previousSecret: KEY_B };
+		rememberCredential('r1', rotating, 0);
+		expect(cachedCredential('r1', 1)).toEqual(rotating);
+		rememberCredential('r2', { ...facts, previousSecret: '' }, 0);
+		expect(cachedCredential('r2', 1)).toEqual(facts);
+	});
+});

@@ -251,7 +251,7 @@ describe('delivery id', () => {
 });
 
 describe('nesting depth (top-level object is level 1)', () => {
-	it('64 levels parse, 65 are too deep with the id shown but never keyed', () => {
+	it('64 levels parse, 65 are too deep with the id shown and keyed (read from the raw bytes)', () => {
 		const ok = nested(MAX_DEPTH);
 		expect(recognised(ok).webhookId).toBe('deep');
 		expect(recognised(ok).deliveryKey).toBe('deep');
@@ -260,7 +260,7 @@ describe('nesting depth (top-level object is level 1)', () => {
 			reason: 'too-deep',
 			event: null,
 			webhookId: 'deep',
-			deliveryKey: null,
+			deliveryKey: 'deep',
 			timestamp: null,
 			hasTimestamp: false,
 		});

@@ -1,0 +1,335 @@
+/**
+ * CloudEvents 1.0 deliveries, ready for the format the service announced ("the webhook payload
+ * will align with CloudEvents", backwards compatibility promised). Pure functions, no n8n
+ * imports. The signature rule does not change: the hex HMAC-SHA256 of the exact raw body,
+ * checked before anything here runs.
+ *
+ * References: CloudEvents 1.0 core spec ("Context Attributes": id, source, specversion, type
+ * REQUIRED; time OPTIONAL), its JSON Event Format ("Handling of data": `data` or `data_base64`,
+ * never both) and its HTTP Protocol Binding ("3. HTTP Message Mapping": the mode is chosen by
+ * Content-Type; "3.1 Binary Content Mode": attributes in `ce-` headers, percent-encoded
+ * (3.1.3.2), body = data; "3.2 Structured Content Mode": `application/cloudevents+json`;
+ * "3.3 Batched Content Mode": `application/cloudevents-batch+json`, only when solicited).
+ *
+ * Mapping onto the trigger's delivery (the same outputs as the service's own envelope):
+ *   type → event (the event name itself, or a name ending in `.<event name>`, case-insensitive)
+ *   id   → webhookId (duplicates are detected on it, exactly as on webhookId)
+ *   time → timestamp (Maximum Age applies to it)
+ *   data → payload (a JSON object, or absent)
+ * Anything else signed (an unknown type, a CloudEvent missing a required attribute or with an
+ * attribute of the wrong type, a duplicated `ce-` header, `data_base64`) goes to Unrecognised.
+ */
+
+import {
+	CONSENT_EVENTS,
+	MAX_DEPTH,
+	canonicalEvent,
+	parseDelivery,
+	type ConsentEvent,
+	type ParsedDelivery,
+	type UnrecognisedReason,
+} from './envelope';
+import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
+import { deliveryIdOfToken, keyOfStringValue, type DeliveryId } from './webhook-id';
+
+/**
+ * Where a CloudEvent's context attributes were read, and the ones the item shows. Not `subject`
+ * nor extensions: their content is not published and could be personal data (Minimise Personal
+ * Data only knows the service's own fields).
+ */
+export interface CloudEventFacts {
+	mode: 'structured' | 'binary';
+	specversion: string;
+	source: string | null;
+	type: string | null;
+}
+
+/** A parsed delivery, with what is known of it as a CloudEvent (absent for the service's envelope). */
+export type IncomingDelivery = ParsedDelivery & { cloudEvent?: CloudEventFacts };
+
+/** The parts of the request read here (Node's IncomingMessage has all three). */
+export interface IncomingRequest {
+	headers?: Record<string, string | string[] | undefined>;
+	/** Name, value, name, value… exactly as received: tells a repeated header from a joined one. */
+	rawHeaders?: string[];
+}
+
+/** The one specversion of CloudEvents 1.0 ("specversion": "1.0" for every 1.0.x release). */
+export const SPEC_VERSION = '1.0';
+
+const CE_PREFIX = 'ce-';
+
+type JsonObject = { [key: string]: unknown };
+
+function isObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyString(value: unknown): string | null {
+	return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** The media type of a Content-Type value, lower-cased, without parameters. */
+export function mediaType(contentType: unknown): string {
+	const value = Array.isArray(contentType) ? contentType[0] : contentType;
+	if (typeof value !== 'string') return '';
+	return value.split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * Whether the request is a batch ("3.3 Batched Content Mode"): the trigger takes one event per
+ * request, and the binding says a batch MUST NOT be sent unless the receiver asked for it.
+ */
+export function isCloudEventsBatch(headers: IncomingRequest['headers']): boolean {
+	return mediaType(headers?.['content-type']).startsWith('application/cloudevents-batch');
+}
+
+/** "3. HTTP Message Mapping": a Content-Type prefixed with `application/cloudevents` is structured. */
+function isStructuredContentType(headers: IncomingRequest['headers']): boolean {
+	const type = mediaType(headers?.['content-type']);
+	return type.startsWith('application/cloudevents') && !type.startsWith('application/cloudevents-batch');
+}
+
+/**
+ * Every `ce-` header with all the values it arrived with (a header sent twice has two).
+ * rawHeaders is used when the request has it: Node joins repeated unknown headers with ', ' in
+ * `headers`, and `a, b` could be one id.
+ */
+export function ceHeaders(req: IncomingRequest): Map<string, string[]> {
+	const found = new Map<string, string[]>();
+	const add = (name: string, value: string) => {
+		const lower = name.toLowerCase();
+		if (!lower.startsWith(CE_PREFIX)) return;
+		const list = found.get(lower) ?? [];
+		list.push(value);
+		found.set(lower, list);
+	};
+	if (Array.isArray(req.rawHeaders)) {
+		for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+			add(String(req.rawHeaders[i]), String(req.rawHeaders[i + 1]));
+		}
+		return found;
+	}
+	for (const [name, value] of Object.entries(req.headers ?? {})) {
+		if (Array.isArray(value)) value.forEach((v) => add(name, String(v)));
+		else if (typeof value === 'string') add(name, value);
+	}
+	return found;
+}
+
+/**
+ * A `ce-` header value decoded as "3.1.3.2 HTTP Header Values" says: a double-quoted value is
+ * unquoted (backslash escapes), then one round of percent-decoding; an invalid `%` sequence,
+ * a byte outside printable US-ASCII, or bytes that are not valid UTF-8 (e.g. the overlong
+ * `%C0%A0`) → null (the CloudEvent is not valid).
+ */
+export function decodeHeaderValue(raw: string): string | null {
+	let value = raw.trim();
+	if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+		value = value.slice(1, -1).replace(/\\(.)/g, '$1');
+	}
+	const bytes: number[] = [];
+	for (let i = 0; i < value.length; i++) {
+		const code = value.charCodeAt(i);
+		if (code === 0x25) {
+			const hex = value.slice(i + 1, i + 3);
+			if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
+			bytes.push(parseInt(hex, 16));
+			i += 2;
+		} else if (code >= 0x20 && code <= 0x7e) {
+			bytes.push(code);
+		} else {
+			return null;
+		}
+	}
+	const buffer = Buffer.from(bytes);
+	const text = buffer.toString('utf8');
+	return Buffer.from(text, 'utf8').equals(buffer) ? text : null;
+}
+
+const EVENT_SUFFIXES = CONSENT_EVENTS.map((name) => ({ name, suffix: `.${name.toLowerCase()}` }));
+
+/**
+ * The event a CloudEvents `type` stands for: an event name itself (as in the service's envelope,
+ * case-insensitive), or a reverse-DNS name ending in `.<event name>` (as the spec recommends
+ * types be prefixed, e.g. `com.example.sbl.consent.accepted`); else null.
+ */
+export function eventOfType(type: string): ConsentEvent | null {
+	const exact = canonicalEvent(type);
+	if (exact !== null) return exact;
+	const lower = type.toLowerCase();
+	return EVENT_SUFFIXES.find(({ suffix }) => lower.endsWith(suffix))?.name ?? null;
+}
+
+interface Attributes {
+	id: DeliveryId | null;
+	/** Whether `id` is a non-empty string, as the spec requires. */
+	idValid: boolean;
+	specversion: unknown;
+	type: unknown;
+	source: unknown;
+	time: unknown;
+}
+
+/** The delivery for a CloudEvent whose attributes and data were read. */
+function fromAttributes(
+	mode: CloudEventFacts['mode'],
+	attributes: Attributes,
+	data: { present: boolean; value?: unknown; base64?: boolean },
+	problem: UnrecognisedReason | null,
+): IncomingDelivery {
+	const type = nonEmptyString(attributes.type);
+	const cloudEvent: CloudEventFacts = {
+		mode,
+		specversion: typeof attributes.specversion === 'string' ? attributes.specversion : '',
+		source: nonEmptyString(attributes.source),
+		type,
+	};
+	const fields = {
+		webhookId: attributes.id?.display ?? null,
+		deliveryKey: attributes.id?.key ?? null,
+		timestamp: typeof attributes.time === 'string' ? attributes.time : null,
+		hasTimestamp: attributes.time !== undefined && attributes.time !== null,
+		cloudEvent,
+	};
+	const unrecognised = (reason: UnrecognisedReason): IncomingDelivery => ({
+		kind: 'unrecognised',
+		reason,
+		event: type,
+		...fields,
+	});
+	if (problem !== null) return unrecognised(problem);
+	const valid =
+		attributes.specversion === SPEC_VERSION &&
+		attributes.idValid &&
+		type !== null &&
+		cloudEvent.source !== null &&
+		(attributes.time === undefined || typeof attributes.time === 'string');
+	if (!valid) return unrecognised('invalid-cloudevent');
+	const event = eventOfType(type);
+	if (event === null) return unrecognised('unknown-event');
+	if (data.base64 === true) return unrecognised('unsupported-data');
+	if (data.present && data.value !== null && !isObject(data.value)) {
+		return unrecognised('unsupported-data');
+	}
+	return {
+		kind: 'event',
+		event,
+		outputIndex: CONSENT_EVENTS.indexOf(event),
+		...fields,
+		payload: isObject(data.value) ? data.value : null,
+	};
+}
+
+/** Structured mode: the whole CloudEvent in the JSON body ("3.2 Structured Content Mode"). */
+function parseStructured(bytes: Buffer): IncomingDelivery {
+	const token = topLevelMembers(bytes, ['id']).get('id');
+	const id = token === undefined ? null : deliveryIdOfToken(token);
+	const attributes: Attributes = {
+		id,
+		idValid: false,
+		specversion: undefined,
+		type: undefined,
+		source: undefined,
+		time: undefined,
+	};
+	if (exceedsDepth(bytes, MAX_DEPTH)) {
+		return fromAttributes('structured', attributes, { present: false }, 'too-deep');
+	}
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(bytes.toString('utf8'));
+	} catch {
+		return fromAttributes('structured', attributes, { present: false }, 'not-json');
+	}
+	if (!isObject(parsed)) return fromAttributes('structured', attributes, { present: false }, 'invalid-cloudevent');
+	// A blank id is no id (as for webhookId, webhook-id.ts): never valid, never remembered.
+	attributes.idValid = typeof parsed.id === 'string' && parsed.id.trim() !== '';
+	attributes.specversion = parsed.specversion;
+	attributes.type = parsed.type;
+	attributes.source = parsed.source;
+	attributes.time = parsed.time;
+	const hasData = 'data' in parsed;
+	const hasBase64 = 'data_base64' in parsed;
+	// JSON Event Format, "Handling of data": `data` and `data_base64` MUST NOT both be present.
+	if (hasData && hasBase64) {
+		return fromAttributes('structured', attributes, { present: true }, 'invalid-cloudevent');
+	}
+	return fromAttributes(
+		'structured',
+		attributes,
+		{ present: hasData || hasBase64, value: parsed.data, base64: hasBase64 },
+		null,
+	);
+}
+
+/** Binary mode: attributes in `ce-` headers, the body is the data ("3.1 Binary Content Mode"). */
+function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDelivery {
+	let repeated = false;
+	const attribute = (name: string): string | null | undefined => {
+		const values = headers.get(`${CE_PREFIX}${name}`);
+		if (values === undefined) return undefined;
+		// A header sent twice has no one value: the CloudEvent is not valid.
+		if (values.length !== 1) {
+			repeated = true;
+			return null;
+		}
+		return decodeHeaderValue(values[0]);
+	};
+	const idText = attribute('id');
+	const attributes: Attributes = {
+		id: typeof idText === 'string' && idText.trim() !== '' ? { display: idText, key: keyOfStringValue(idText) } : null,
+		idValid: typeof idText === 'string' && idText.trim() !== '',
+		specversion: attribute('specversion'),
+		type: attribute('type'),
+		source: attribute('source'),
+		time: attribute('time'),
+	};
+	// A repeated extension header (`ce-` + any other name) makes the event invalid too.
+	for (const values of headers.values()) if (values.length !== 1) repeated = true;
+	const undecodable = [attributes.specversion, attributes.type, attributes.source, attributes.time].some(
+		(value) => value === null,
+	);
+	if (repeated || undecodable || idText === null) {
+		return fromAttributes('binary', { ...attributes, id: null, idValid: false }, { present: false }, 'invalid-cloudevent');
+	}
+	if (bytes.length === 0) return fromAttributes('binary', attributes, { present: false }, null);
+	if (exceedsDepth(bytes, MAX_DEPTH)) {
+		return fromAttributes('binary', attributes, { present: true }, 'too-deep');
+	}
+	let data: unknown;
+	try {
+		data = JSON.parse(bytes.toString('utf8'));
+	} catch {
+		return fromAttributes('binary', attributes, { present: true }, 'not-json');
+	}
+	return fromAttributes('binary', attributes, { present: true, value: data }, null);
+}
+
+/**
+ * The delivery in a verified request, whatever its form: a CloudEvent in binary mode (a
+ * `ce-specversion` header, Content-Type not a CloudEvents format), a CloudEvent in structured
+ * mode (Content-Type `application/cloudevents…`, or a JSON object with a top-level
+ * `specversion`, which the service's own envelope never has), else the service's envelope
+ * (envelope.ts). Never throws. A batch is answered before this (see isCloudEventsBatch).
+ */
+export function parseIncoming(rawBody: Buffer, req: IncomingRequest): IncomingDelivery {
+	const bytes = withoutBom(rawBody);
+	const structuredType = isStructuredContentType(req.headers);
+	if (!structuredType) {
+		const headers = ceHeaders(req);
+		if (headers.has(`${CE_PREFIX}specversion`)) return parseBinary(bytes, headers);
+	}
+	if (structuredType || topLevelMembers(bytes, ['specversion']).has('specversion')) {
+		return parseStructured(bytes);
+	}
+	return parseDelivery(rawBody);
+}
+
+/** The answer to a batch: 415, nothing run (the body says why, and what to send instead). */
+export const BATCH_ANSWER = {
+	received: false,
+	status: 'unsupported',
+	message:
+		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request, in binary or structured mode. Nothing was run.',
+} as const;
