@@ -12,6 +12,7 @@
  * docs/compatibility.md (`npm run test:compat`). When n8n changes one of these, this file and
  * its tests (test/nodes/shared/n8n-compat.test.ts) are the place to look.
  */
+import * as hostWorkflow from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 // ---- 1. Webhook descriptions n8n resolves without its expression engine ------------------------
@@ -169,7 +170,9 @@ export function runWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
  * `checkNodesApiVersion`, and a community node's `n8n-workflow` is the host's own at run time.
  * Fallback when absent: the option is refused before any flow is created.
  */
-export function resumesWithAllOutputs(workflow: Record<string, unknown>): boolean {
+export function resumesWithAllOutputs(
+	workflow: Record<string, unknown> = hostWorkflow as unknown as Record<string, unknown>,
+): boolean {
 	return typeof workflow.checkNodesApiVersion === 'function';
 }
 

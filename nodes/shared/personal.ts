@@ -43,11 +43,6 @@ export function maskIdentityNumbers(text: string, unpadded = false): string {
 	return unpadded ? out.replace(TEN, mask) : out;
 }
 
-/** True when `text` holds something `maskIdentityNumbers` would mask. */
-export function hasIdentityNumber(text: string): boolean {
-	return maskIdentityNumbers(text) !== text;
-}
-
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -103,8 +98,9 @@ export function personalValuesOf(body: unknown): PersonalValues {
 }
 
 /**
- * A masker for the values one request carried: its identity numbers in every form above, its
- * names as whole words (any case, any script), then every other long number.
+ * A masker for the values one request carried: its identity numbers in every form above and its
+ * names as whole words (any case, any script). Other 11-digit runs are the redactor's
+ * (`maskIdentityNumbers`, in every text it cleans).
  */
 export function personalMasker(values: PersonalValues): (text: string) => string {
 	const numbers = values.identityNumbers.flatMap(identityPatterns);
@@ -116,6 +112,6 @@ export function personalMasker(values: PersonalValues): (text: string) => string
 		let out = text;
 		for (const pattern of numbers) out = out.replace(pattern, (hit) => hit.replace(/\d/g, MASK));
 		for (const pattern of names) out = out.replace(pattern, NAME_MASK);
-		return maskIdentityNumbers(out);
+		return out;
 	};
 }

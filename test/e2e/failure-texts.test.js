@@ -10,7 +10,7 @@
 //   output, and the same items waiting as the next node's input), never in an error or an
 //   output item of the package's node.
 const crypto = require('node:crypto');
-const { versions, useN8n, simFault, simReset } = require('./lib/suite');
+const { versions, useN8n, simFault, simRequests, simReset } = require('./lib/suite');
 const W = require('./lib/workflows');
 const S = require('./lib/scenarios');
 const { SIGNING, NODE: WAIT_NODE, waitWorkflow } = require('./lib/wait');
@@ -65,10 +65,10 @@ describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (
 	// a 400 is not retried: the faults a test did not use must not answer the next one
 	beforeEach(async () => await simReset(ctx.sim));
 
-	/** The simulator's request log and the tokens it issued since `mark` (the log hides them). */
-	async function simState(path) {
-		const r = await fetch(`${ctx.sim.url}/__sim/${path}`);
-		return r.json();
+	/** Every token the simulator issued, oldest first (its request log hides them). */
+	async function issuedTokens() {
+		const r = await fetch(`${ctx.sim.url}/__sim/tokens`);
+		return (await r.json()).tokens;
 	}
 
 	function expectNoToken(exec, token) {
@@ -94,14 +94,14 @@ describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (
 
 	/** The one token issued for `cred`'s client since `before` tokens had been issued: this run's. */
 	async function tokenOfRun(before, clientId) {
-		const { tokens } = await simState('tokens');
+		const tokens = await issuedTokens();
 		const mine = tokens.slice(before).filter((t) => t.clientId === clientId);
 		expect(mine).toHaveLength(1); // a fresh credential: n8n fetched one token during the run
 		expect(mine[0].token).toMatch(/^sim_/);
 		return mine[0].token;
 	}
 
-	const tokenCount = async () => (await simState('tokens')).tokens.length;
+	const tokenCount = async () => (await issuedTokens()).length;
 
 	test.each([
 		[400, false],
@@ -132,7 +132,7 @@ describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (
 		const { exec } = await runOnce(wf, person);
 		const token = await tokenOfRun(before, cred.data.clientId);
 		// the service answered with the fault (its echo), so the checks below can fail
-		const { requests } = await simState('requests?pathPrefix=/consent/api/');
+		const requests = await simRequests(ctx.sim, { pathPrefix: '/consent/api/' });
 		expect(requests.filter((r) => r.fault?.status === status).length).toBeGreaterThan(0);
 		if (continueOnFail) {
 			expect(exec.status).toBe('success');

@@ -53,7 +53,6 @@ import {
 } from '../../shared/webhook/cloudevents';
 import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
 import { CONNECTION } from '../api';
-import * as n8nWorkflow from 'n8n-workflow';
 import { resumesWithAllOutputs, runWaitingNodeAgain } from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
 import { retryOptions } from './common';
@@ -294,10 +293,7 @@ async function start(
 			// The timed-out wait needs n8n to forward every output of the resumed node (n8n 2.39 and
 			// newer) and a signed resume URL; older n8n would lose Wait Timed Out (2.x before 2.39)
 			// or emit it on the first output, Data Received (1.x): refused there, before any flow.
-			if (
-				!new URL(resumeUrl).searchParams.has('signature') ||
-				!resumesWithAllOutputs(n8nWorkflow as unknown as Record<string, unknown>)
-			) {
+			if (!new URL(resumeUrl).searchParams.has('signature') || !resumesWithAllOutputs()) {
 				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.39 or newer', {
 					itemIndex: 0,
 					description:

@@ -140,8 +140,9 @@ export function failureFacts(
 }
 
 /**
- * The redactor of one request's failure texts: the connection's secrets, then the identity
- * numbers and names the request body carried (the service may quote them back).
+ * The redactor of one request's failure texts: the connection's secrets and any 11-digit run,
+ * then the identity numbers (in every form) and names the request body carried (the service may
+ * quote them back).
  */
 export function requestRedactor(redact: Redactor, body: unknown): Redactor {
 	const personal = personalValuesOf(body);

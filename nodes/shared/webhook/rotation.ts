@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import { secretFormProblem } from './signature';
 
 /**
  * Secret rotation for the webhook signing credential: the current secret and an optional
@@ -79,9 +80,6 @@ export function verifyWithSecrets(
 	return matched === 1;
 }
 
-/** Minimum length of a signing secret (as MIN_SECRET_LENGTH in signature.ts). */
-const MIN_LENGTH = 16;
-
 /**
  * The credential test's rule for the optional previous secret: null when it is empty (not set)
  * or usable, else a message that names the field, never its value. A previous secret equal to
@@ -92,16 +90,11 @@ export function previousSecretProblem(previousSecret: unknown): string | null {
 	if (typeof previousSecret !== 'string') {
 		return 'The previous signing secret is not text. Clear the field, or paste the old key.';
 	}
-	if (/[\r\n]/.test(previousSecret)) {
-		return 'The previous signing secret contains a line break. Paste the old key on one line, exactly as issued.';
-	}
-	if (previousSecret.trim() !== previousSecret) {
-		return 'The previous signing secret starts or ends with whitespace. Remove it: it would become part of the HMAC key and no delivery signed with the old key would verify.';
-	}
-	if (previousSecret.length < MIN_LENGTH) {
-		return `The previous signing secret is ${previousSecret.length} characters long; at least ${MIN_LENGTH} are required. Check that the whole old key was pasted.`;
-	}
-	return null;
+	return secretFormProblem(previousSecret, {
+		field: 'The previous signing secret',
+		key: 'the old key',
+		signedWith: ' signed with the old key',
+	});
 }
 
 /** A remark for the credential test when the previous secret is set (null when it is not). */

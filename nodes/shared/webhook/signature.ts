@@ -174,6 +174,34 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * - at least {@link MIN_SECRET_LENGTH} characters;
  * - a configured signature header name must be a valid HTTP header name.
  */
+/** How the form rule names a secret: its field, the key it holds, and what it signs. */
+export interface SecretWording {
+	/** `The signing secret` */
+	field: string;
+	/** `the key`, `the old key` */
+	key: string;
+	/** '' or ` signed with the old key` */
+	signedWith: string;
+}
+
+/**
+ * The form rule every signing secret follows (current or previous): no line breaks, no leading
+ * or trailing whitespace (copy-paste artefacts that would become part of the HMAC key), at least
+ * {@link MIN_SECRET_LENGTH} characters. Null when the text passes; the message never shows it.
+ */
+export function secretFormProblem(secret: string, words: SecretWording): string | null {
+	if (/[\r\n]/.test(secret)) {
+		return `${words.field} contains a line break. Paste ${words.key} on one line, exactly as issued.`;
+	}
+	if (secret.trim() !== secret) {
+		return `${words.field} starts or ends with whitespace. Remove it: it would become part of the HMAC key and no delivery${words.signedWith} would verify.`;
+	}
+	if (secret.length < MIN_SECRET_LENGTH) {
+		return `${words.field} is ${secret.length} characters long; at least ${MIN_SECRET_LENGTH} are required. Check that the whole ${words.key.replace(/^the /, '')} was pasted.`;
+	}
+	return null;
+}
+
 export function signingCredentialProblem(
 	secret: unknown,
 	signatureHeader?: unknown,
@@ -181,15 +209,12 @@ export function signingCredentialProblem(
 	if (typeof secret !== 'string' || secret.length === 0) {
 		return 'The signing secret is empty. Paste the secret webhook key issued by the consent flow service.';
 	}
-	if (/[\r\n]/.test(secret)) {
-		return 'The signing secret contains a line break. Paste the key on one line, exactly as issued.';
-	}
-	if (secret.trim() !== secret) {
-		return 'The signing secret starts or ends with whitespace. Remove it: it would become part of the HMAC key and no delivery would verify.';
-	}
-	if (secret.length < MIN_SECRET_LENGTH) {
-		return `The signing secret is ${secret.length} characters long; at least ${MIN_SECRET_LENGTH} are required. Check that the whole key was pasted.`;
-	}
+	const problem = secretFormProblem(secret, {
+		field: 'The signing secret',
+		key: 'the key',
+		signedWith: '',
+	});
+	if (problem !== null) return problem;
 	if (typeof signatureHeader === 'string' && signatureHeader.trim() !== '') {
 		if (!HEADER_NAME.test(signatureHeader.trim())) {
 			return `The signature header "${signatureHeader}" is not a valid HTTP header name.`;

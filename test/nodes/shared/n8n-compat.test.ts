@@ -90,6 +90,7 @@ describe('4. resuming a waiting node', () => {
 
 describe('4b. forwarding every output of a resumed node', () => {
 	test("n8n-workflow 2.39's marker: present in the dev dependency (2.41), absent from an older shape", () => {
+		expect(resumesWithAllOutputs()).toBe(true);
 		expect(resumesWithAllOutputs(n8nWorkflow as unknown as Record<string, unknown>)).toBe(true);
 		expect(resumesWithAllOutputs({ ...n8nWorkflow, checkNodesApiVersion: undefined })).toBe(false);
 		expect(resumesWithAllOutputs({})).toBe(false);
