@@ -4,7 +4,7 @@
  * name never appear there, whatever the service answered. Pure functions, no n8n imports.
  *
  * The rule for identity numbers is deliberately wider than the mod-11 check: any run of exactly
- * 11 digits, alone or split by single spaces, dots or hyphens, is masked digit by digit
+ * 11 digits, together or split after the birth date by a space, dot or hyphen, is masked digit by digit
  * (`018170 00092` → `****** *****`). An 11-digit number that fails the control digits is still
  * somebody's mistyped number, and a bank account number (also 11 digits) is no better in an
  * error text; over-masking such a number in a message costs nothing. Longer runs (order
@@ -20,12 +20,14 @@ export const NAME_MASK = '***';
 const SEP = '[ \\u00a0\\u202f.-]';
 
 /**
- * A run of exactly `digits` digits, each after an optional single separator, that is not part of
- * a longer such run on either side: an order number or a timestamp of 13 digits is not an
- * identity number, and masking a window of it would hide nothing personal.
+ * `digits` digits written as an identity number is written — all together, or (11 digits) the
+ * birth date, one separator, the personal number — that are not part of a longer run of digits
+ * and single separators: an order number or a 13-digit timestamp is not an identity number, and
+ * neither are the hyphen-separated digit groups of a UUID.
  */
 function runOf(digits: number): RegExp {
-	return new RegExp(`(?<!\\d${SEP}?)\\d(?:${SEP}?\\d){${digits - 1}}(?!${SEP}?\\d)`, 'g');
+	const shapes = digits === 11 ? `\\d{11}|\\d{6}${SEP}\\d{5}` : `\\d{${digits}}`;
+	return new RegExp(`(?<!\\d${SEP}?)(?:${shapes})(?!${SEP}?\\d)`, 'g');
 }
 
 const ELEVEN = runOf(11);

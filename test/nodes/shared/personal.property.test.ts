@@ -22,9 +22,9 @@ import { createParams, deepText } from '../ConsentFlow/helpers';
  * The maximal runs of digits in `text` ([start, end) and digit count), a single space, nbsp,
  * narrow nbsp, dot or hyphen allowed between two digits.
  */
-function digitRuns(text: string): Array<{ start: number; end: number; digits: number }> {
+function digitRuns(text: string): Array<{ start: number; end: number; digits: number; gaps: number[] }> {
 	const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-	const runs: Array<{ start: number; end: number; digits: number }> = [];
+	const runs: Array<{ start: number; end: number; digits: number; gaps: number[] }> = [];
 	let i = 0;
 	while (i < text.length) {
 		if (!isDigit(text[i])) {
@@ -34,21 +34,31 @@ function digitRuns(text: string): Array<{ start: number; end: number; digits: nu
 		const start = i;
 		let digits = 0;
 		let end = i;
+		const gaps: number[] = []; // how many digits came before each separator
 		while (i < text.length) {
 			if (isDigit(text[i])) {
 				digits++;
 				i++;
 				end = i;
-			} else if (' \u00a0\u202f.-'.includes(text[i]) && isDigit(text[i + 1])) i++;
-			else break;
+			} else if (' \u00a0\u202f.-'.includes(text[i]) && isDigit(text[i + 1])) {
+				gaps.push(digits);
+				i++;
+			} else break;
 		}
-		runs.push({ start, end, digits });
+		runs.push({ start, end, digits, gaps });
 	}
 	return runs;
 }
 
-/** Whether `text` holds a run of exactly `n` digits (the shape of an identity number). */
-const hasRunOf = (text: string, n: number): boolean => digitRuns(text).some((run) => run.digits === n);
+/**
+ * Whether a run is written as an identity number of `n` digits (Skatteetaten's form: eleven digits,
+ * or the six-digit birth date and the five-digit personal number with one separator between).
+ */
+const idShaped = (run: { digits: number; gaps: number[] }, n: number): boolean =>
+	run.digits === n && (run.gaps.length === 0 || (n === 11 && run.gaps.length === 1 && run.gaps[0] === 6));
+
+/** Whether `text` holds a run written as an identity number of `n` digits. */
+const hasRunOf = (text: string, n: number): boolean => digitRuns(text).some((run) => idShaped(run, n));
 
 /** The letter runs of a text, lower-cased (a name part is "in" a text when one of them equals it). */
 function letterRuns(text: string): Set<string> {
@@ -187,7 +197,7 @@ describe('identity numbers and names the service quotes back never leave the nod
 });
 
 describe('maskIdentityNumbers (against the scanner)', () => {
-	test('every run of exactly 11 digits is masked digit by digit; every other character is kept', () => {
+	test('every run written as an 11-digit identity number is masked digit by digit; every other character is kept', () => {
 		const text = fc
 			.array(fc.oneof(fc.stringMatching(/^\d{1,14}$/), SEPARATOR, fc.string({ maxLength: 6 })), { maxLength: 12 })
 			.map((parts) => parts.join(''));
@@ -197,7 +207,7 @@ describe('maskIdentityNumbers (against the scanner)', () => {
 				expect(out).toHaveLength(input.length);
 				const masked = new Set<number>();
 				for (const run of digitRuns(input)) {
-					if (run.digits !== 11) continue;
+					if (!idShaped(run, 11)) continue;
 					for (let i = run.start; i < run.end; i++) if (/\d/.test(input[i])) masked.add(i);
 				}
 				for (let i = 0; i < input.length; i++) expect(out[i]).toBe(masked.has(i) ? '*' : input[i]);
@@ -213,6 +223,8 @@ describe('maskIdentityNumbers (against the scanner)', () => {
 		expect(maskIdentityNumbers('org 923456783, phone 22 33 44 55')).toBe('org 923456783, phone 22 33 44 55');
 		// a flow id ending in a timestamp is not an identity number
 		expect(maskIdentityNumbers('flow no-such-flow-1795595664387')).toBe('flow no-such-flow-1795595664387');
+		// nor are a UUID's digit groups (6 + 4 + 1 digits between hyphens failed a run of npm test)
+		expect(maskIdentityNumbers('flow 3c928444-6265-4a3c-8797-b4add7c4161a')).toBe('flow 3c928444-6265-4a3c-8797-b4add7c4161a');
 	});
 });
 
