@@ -13,14 +13,9 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import {
-	shuttingDown,
-	unauthorized,
-	verifiedDelivery,
-	type ResponseLike,
-	type VerifiedDelivery,
-} from '../shared/webhook/verify';
-import { answerWhenStored, saveInStaticData, serverClosing } from '../shared/n8n-compat';
+import type { ResponseLike, VerifiedDelivery } from '../shared/webhook/verify';
+import { intake } from '../shared/webhook/intake';
+import { answerWhenStored, saveInStaticData } from '../shared/n8n-compat';
 import { admit, answerPlan, settle, type Admission, type AnswerPlan } from './answer';
 import { randomBytes } from 'crypto';
 
@@ -54,12 +49,7 @@ import {
 	eventItem,
 	unrecognisedItem,
 } from '../shared/webhook/envelope';
-import {
-	BATCH_ANSWER,
-	isCloudEventsBatch,
-	parseIncoming,
-	type IncomingRequest,
-} from '../shared/webhook/cloudevents';
+import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import {
 	CARRIER,
 	DEFAULT_RESPOND,
@@ -76,6 +66,7 @@ import {
 import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
 import { previousSecretNote, previousSecretProblem } from '../shared/webhook/rotation';
 import { staticOutputNames } from './output-layout';
+import { ACCEPT_UNSIGNED_OPTION } from '../shared/webhook/signed';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -189,7 +180,7 @@ function rememberInExecution(ctx: IExecuteFunctions, memoryKey: string, key: str
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
 function deliveryJson(
 	ctx: IWebhookFunctions,
-	delivery: ReturnType<typeof parseIncoming>,
+	delivery: IncomingDelivery,
 	verified: VerifiedDelivery,
 	options: IDataObject,
 ): Record<string, unknown> {
@@ -200,6 +191,7 @@ function deliveryJson(
 		delivery.kind === 'event'
 			? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
+	json.signedWith = verified.signedWith;
 	if (delivery.cloudEvent !== undefined) json.cloudEvent = { ...delivery.cloudEvent };
 	if (options.includeHeaders === true) {
 		json.headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
@@ -320,6 +312,7 @@ export class ConsentFlowTrigger implements INodeType {
 						description:
 							'Drop deliveries whose signed timestamp is further than this from now (acknowledged with status "stale", not emitted). Envelopes without a timestamp still pass. 0 turns the check off.',
 					},
+					ACCEPT_UNSIGNED_OPTION,
 				],
 			},
 		],
@@ -365,14 +358,16 @@ export class ConsentFlowTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject() as unknown as ResponseLike;
-		// A stopping process takes nothing new: whatever it accepted now might be cut off between
-		// n8n storing the execution and the answer (and then run again on the retry).
-		if (serverClosing(this.getRequestObject())) return shuttingDown(res);
-
-		// 1. Verify. Everything fails closed: no secret, no header, unreadable body or a wrong
-		//    signature is answered 401 and nothing runs (shared with Create and Wait).
-		const verified = await verifiedDelivery(this);
-		if (verified === undefined) return unauthorized(res);
+		// 1. Intake (shared with Create and Wait): 503 stopping, 401 unsigned, 415 batch, 400 when
+		//    unsigned headers would decide (signed.ts); the duplicate key comes from signed bytes.
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const maxAgeSeconds = Number(options.maxAgeSeconds ?? 0);
+		const taken = await intake(this, {
+			acceptUnsigned: options.acceptUnsignedHeaders === true,
+			maxAgeSeconds,
+		});
+		if ('answered' in taken) return taken.answered;
+		const { delivery, verified } = taken;
 
 		// 2. The Events selection; one that cannot be read is answered 500, so the service retries.
 		const selection = eventSelection(this);
@@ -383,15 +378,6 @@ export class ConsentFlowTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// 3. Parse (tolerant; anything signed but not understood goes to `Unrecognised`): the
-		//    service's envelope, or a CloudEvent (cloudevents.ts). A batch of CloudEvents is
-		//    refused (415), never acknowledged and dropped.
-		const request = this.getRequestObject() as unknown as IncomingRequest;
-		if (isCloudEventsBatch(request.headers)) {
-			res.status(415).json(BATCH_ANSWER);
-			return { noWebhookResponse: true };
-		}
-		const delivery = parseIncoming(verified.rawBody, request);
 		const ack = (status: DeliveryStatus): DeliveryAck => ({
 			received: true,
 			event: delivery.event,
@@ -399,19 +385,18 @@ export class ConsentFlowTrigger implements INodeType {
 			status,
 		});
 
-		// 4. Replay window on the signed timestamp (off by default).
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const freshness = checkFreshness(delivery, Number(options.maxAgeSeconds ?? 0), Date.now());
+		// 3. Replay window on the signed timestamp (off by default).
+		const freshness = checkFreshness(delivery, maxAgeSeconds, Date.now());
 		if (freshness === 'stale' || freshness === 'unparsable') {
 			return { webhookResponse: ack('stale') };
 		}
 
-		// 5. Event filter.
+		// 4. Event filter.
 		const optionValue = delivery.kind === 'event' ? delivery.event : UNRECOGNISED_EVENT_OPTION;
 		if (!selection.values.has(optionValue)) return { webhookResponse: ack('filtered') };
 
-		// 6. Duplicates, on the exact key of the id (deliveries without one always run). Who
-		//    answers, when the id is remembered and what a copy gets: answer.ts.
+		// 5. Duplicates, on the key of the signed id or signed bytes. Who answers, when the key is
+		//    remembered and what a copy gets: answer.ts.
 		const respond = respondMode({ respond: this.getNodeParameter('respond', DEFAULT_RESPOND) });
 		const node = this.getNode();
 		// the stored parameters, not the resolved ones: n8n resolves natively only without expressions
@@ -435,7 +420,7 @@ export class ConsentFlowTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// 7. Emit: the item goes on the node's first input with its output and key beside the json
+		// 6. Emit: the item goes on the node's first input with its output and key beside the json
 		//    (see respond.ts); execute() puts it on its event's output.
 		const carrier: Carrier = {
 			output: delivery.kind === 'event' ? delivery.outputIndex : UNRECOGNISED_INDEX,

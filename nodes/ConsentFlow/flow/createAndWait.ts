@@ -45,13 +45,9 @@ import {
 } from '../../shared/webhook/minimise';
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { previousSecretProblem } from '../../shared/webhook/rotation';
-import {
-	BATCH_ANSWER,
-	isCloudEventsBatch,
-	parseIncoming,
-	type IncomingRequest,
-} from '../../shared/webhook/cloudevents';
-import { unauthorized, verifiedDelivery, type ResponseLike } from '../../shared/webhook/verify';
+import { intake } from '../../shared/webhook/intake';
+import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
+import type { ResponseLike } from '../../shared/webhook/verify';
 import { CONNECTION } from '../api';
 import { resumesWithAllOutputs, runWaitingNodeAgain } from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
@@ -72,6 +68,8 @@ import {
 
 /** Key of the resume item's json that carries the verified delivery from webhook() to execute(). */
 export const RESUME_KEY = '__sblConsentDelivery';
+/** Beside it: the delivery's duplicate key, from signed bytes only (signed.ts). */
+export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
 /** Key of the wait state in the node context. */
 export const STATE_KEY = 'sblWait';
 export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
@@ -141,6 +139,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 				description:
 					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
 			},
+			ACCEPT_UNSIGNED_OPTION,
 		],
 	},
 ];
@@ -307,6 +306,13 @@ async function start(
 		const prepared = prepareCreate(ctx, env, 0, resumeUrl);
 		const [created] = await create.run(ctx, env, 0, prepared);
 		const state = newWaitState(created.json, new Date().toISOString(), deadline);
+		// Events are matched to this wait by flowId: without one any flow's outcome would end it.
+		if (state.flowId === null) {
+			throw new NodeOperationError(node, "The service's answer to Create has no usable flow ID, so this execution cannot tell its flow's events from another flow's and does not wait", {
+				itemIndex: 0,
+				description: `The flow was created at the service${state.href === null ? '' : ` (${state.href})`}, but its answer has no id (text or number). Use Flow → Create with the Consent Flow Trigger instead, and delete the flow if it should not go on.`,
+			});
+		}
 		return await waitFor(ctx, state, count);
 	} catch (error) {
 		return refuse(error, connection.redact);
@@ -318,9 +324,10 @@ async function resume(
 	ctx: IExecuteFunctions,
 	state: WaitState,
 	delivery: IDataObject,
+	key: unknown,
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
-	const decision = decide(state, delivery, new Date().toISOString());
+	const decision = decide(state, delivery, new Date().toISOString(), key);
 	if (decision.kind !== 'outcome') {
 		// n8n answers the delivery (200, no body) once the execution is saved as waiting again,
 		// so that the service's next delivery finds it waiting. An outcome is answered when the
@@ -349,7 +356,7 @@ export async function executeCreateAndWait(
 		typeof carried === 'object' &&
 		state?.waiting === true
 	) {
-		return await resume(ctx, state, carried as IDataObject);
+		return await resume(ctx, state, carried as IDataObject, items[0].json[RESUME_DELIVERY_KEY]);
 	}
 	return await start(ctx, properties);
 }
@@ -357,15 +364,14 @@ export async function executeCreateAndWait(
 /** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = this.getResponseObject() as unknown as ResponseLike;
-	const verified = await verifiedDelivery(this);
-	if (verified === undefined) return unauthorized(res);
-	// One event per request, also as a CloudEvent (cloudevents.ts); a batch is refused, not dropped.
-	const request = this.getRequestObject() as unknown as IncomingRequest;
-	if (isCloudEventsBatch(request.headers)) {
-		res.status(415).json(BATCH_ANSWER);
-		return { noWebhookResponse: true };
-	}
-	const delivery = parseIncoming(verified.rawBody, request);
+	// The trigger's intake: the same refusals, and nothing unsigned decides (signed.ts).
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const taken = await intake(this, {
+		acceptUnsigned: options.acceptUnsignedHeaders === true,
+		maxAgeSeconds: 0,
+	});
+	if ('answered' in taken) return taken.answered;
+	const { delivery, verified } = taken;
 	if (delivery.kind !== 'event') {
 		// Signed but not an event of the service: nothing to decide, the wait goes on.
 		res.status(200).json({
@@ -392,6 +398,7 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 	// that only continues the wait carries its name, id and times; an outcome carries the event as
 	// the trigger emits it, minimised as the node is set.
 	const item = eventItem(delivery, new Date().toISOString());
+	item.signedWith = verified.signedWith;
 	const carried =
 		outcomeIndex(delivery.event) === null
 			? {
@@ -405,5 +412,6 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 					item,
 					minimiseMode(this.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)),
 				);
-	return { workflowData: [[{ json: { [RESUME_KEY]: carried as IDataObject } }]] };
+	const json = { [RESUME_KEY]: carried as IDataObject, [RESUME_DELIVERY_KEY]: delivery.deliveryKey };
+	return { workflowData: [[{ json }]] };
 }

@@ -65,6 +65,8 @@ type Json = { [key: string]: unknown };
 export interface SeenEvent {
 	event: string | null;
 	webhookId: string | null;
+	/** The duplicate key from signed bytes (absent in waits saved before it existed). */
+	key?: string;
 	timestamp: string | null;
 	receivedAt: string | null;
 }
@@ -77,7 +79,7 @@ export interface SeenEvent {
  */
 export interface WaitState {
 	waiting: boolean;
-	/** The flow's id (from `id`), or null when the answer had none: then no delivery is foreign. */
+	/** The flow's id (from `id`); null only in waits saved before it was required: nothing matches. */
 	flowId: string | null;
 	externalId: string | null;
 	href: string | null;
@@ -99,13 +101,16 @@ function text(value: unknown): string | null {
 }
 
 /** The part of a delivery (the trigger's item json) that the wait keeps. */
-export function seenEvent(delivery: Json): SeenEvent {
-	return {
+export function seenEvent(delivery: Json, key?: unknown): SeenEvent {
+	const seen: SeenEvent = {
 		event: text(delivery.event),
 		webhookId: text(delivery.webhookId),
 		timestamp: text(delivery.timestamp),
 		receivedAt: text(delivery.receivedAt),
 	};
+	const signedKey = key ?? delivery.key;
+	if (typeof signedKey === 'string' && signedKey !== '') seen.key = signedKey;
+	return seen;
 }
 
 /** The state of a new wait, from the flow the service created. */
@@ -135,7 +140,7 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 		flowId: text(stored.flowId),
 		externalId: text(stored.externalId ?? legacyFlow?.externalId),
 		href: text(stored.href ?? legacyFlow?.href),
-		events: Array.isArray(stored.events) ? stored.events.filter(isObject).map(seenEvent) : [],
+		events: Array.isArray(stored.events) ? stored.events.filter(isObject).map((seen) => seenEvent(seen)) : [],
 		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
 		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
 	};
@@ -149,32 +154,36 @@ export type Decision =
 
 /**
  * What one verified delivery does to a waiting execution. `delivery` is the item json the
- * trigger would emit for it (event, webhookId, flowId, payload …).
- *  - another flow's event (e.g. a late event of a flow created by an earlier loop iteration):
- *    foreign, the execution keeps waiting unchanged;
- *  - an id already seen: duplicate, unchanged;
+ * trigger would emit for it (event, webhookId, flowId, payload …), `key` its duplicate key from
+ * signed bytes (intake.ts).
+ *  - another flow's event, an event without a flow, or any event when the wait has no flow id
+ *    (fail closed): foreign, the execution keeps waiting unchanged;
+ *  - a key (or, in waits saved before keys, an id) already seen: duplicate, unchanged;
  *  - an outcome: the wait ends, the item for its output;
  *  - anything else: recorded (without its payload), keeps waiting.
  */
-export function decide(state: WaitState, delivery: Json, now: string): Decision {
+export function decide(state: WaitState, delivery: Json, now: string, key?: unknown): Decision {
 	const flowId = text(delivery.flowId);
-	if (state.flowId !== null && flowId !== null && flowId !== state.flowId)
-		return { kind: 'foreign' };
-	if (state.flowId !== null && flowId === null && typeof delivery.event === 'string') {
-		// a known event without a flow cannot be matched to this wait
-		return { kind: 'foreign' };
-	}
-	const id = text(delivery.webhookId);
-	if (id !== null && state.events.some((seen) => seen.webhookId === id)) {
-		return { kind: 'duplicate' };
-	}
+	if (state.flowId === null || flowId !== state.flowId) return { kind: 'foreign' };
+	const seen = seenEvent(delivery, key);
+	const repeated = state.events.some((earlier) =>
+		seen.key !== undefined && earlier.key !== undefined
+			? earlier.key === seen.key
+			: seen.webhookId !== null && earlier.webhookId === seen.webhookId,
+	);
+	if (repeated) return { kind: 'duplicate' };
 	const output = outcomeIndex(delivery.event);
 	if (output === null) {
-		const events = [...state.events, seenEvent(delivery)].slice(-MAX_EVENTS_KEPT);
+		const events = [...state.events, seen].slice(-MAX_EVENTS_KEPT);
 		return { kind: 'intermediate', state: { ...state, events } };
 	}
 	const ended: WaitState = { ...state, waiting: false };
 	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
+}
+
+/** The events as items show them: the duplicate keys are the wait's own business. */
+function shownEvents(events: SeenEvent[]): SeenEvent[] {
+	return events.map(({ event, webhookId, timestamp, receivedAt }) => ({ event, webhookId, timestamp, receivedAt }));
 }
 
 function common(state: WaitState, outcome: string, event: string | null, now: string): Json {
@@ -184,7 +193,7 @@ function common(state: WaitState, outcome: string, event: string | null, now: st
 		flowId: state.flowId,
 		externalId: state.externalId,
 		href: state.href,
-		events: state.events,
+		events: shownEvents(state.events),
 		waitStartedAt: state.startedAt,
 		resumedAt: now,
 	};
@@ -218,7 +227,7 @@ export function waitingJson(state: WaitState): Json {
 		flowId: state.flowId,
 		externalId: state.externalId,
 		href: state.href,
-		events: state.events,
+		events: shownEvents(state.events),
 		waitStartedAt: state.startedAt,
 		deadline: state.deadline,
 	};

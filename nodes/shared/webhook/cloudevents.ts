@@ -42,6 +42,8 @@ export interface CloudEventFacts {
 	specversion: string;
 	source: string | null;
 	type: string | null;
+	/** Binary mode: the attributes read from unsigned `ce-` headers (signed.ts). */
+	unsigned?: string[];
 }
 
 /** A parsed delivery, with what is known of it as a CloudEvent (absent for the service's envelope). */
@@ -307,22 +309,19 @@ function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDel
 }
 
 /**
- * The delivery in a verified request, whatever its form: a CloudEvent in binary mode (a
- * `ce-specversion` header, Content-Type not a CloudEvents format), a CloudEvent in structured
- * mode (Content-Type `application/cloudevents…`, or a JSON object with a top-level
- * `specversion`, which the service's own envelope never has), else the service's envelope
- * (envelope.ts). Never throws. A batch is answered before this (see isCloudEventsBatch).
+ * The delivery in a verified request. Binary mode when a `ce-specversion` header came with a
+ * Content-Type that is no CloudEvents format ("3. HTTP Message Mapping"); else the signed body
+ * alone decides: a top-level `specversion` is a structured CloudEvent, anything else the
+ * service's envelope (the Content-Type never picks a form). Never throws. A batch is answered
+ * before this (see isCloudEventsBatch); what binary mode may decide: signed.ts.
  */
 export function parseIncoming(rawBody: Buffer, req: IncomingRequest): IncomingDelivery {
 	const bytes = withoutBom(rawBody);
-	const structuredType = isStructuredContentType(req.headers);
-	if (!structuredType) {
-		const headers = ceHeaders(req);
-		if (headers.has(`${CE_PREFIX}specversion`)) return parseBinary(bytes, headers);
+	const headers = ceHeaders(req);
+	if (headers.has(`${CE_PREFIX}specversion`) && !isStructuredContentType(req.headers)) {
+		return parseBinary(bytes, headers);
 	}
-	if (structuredType || topLevelMembers(bytes, ['specversion']).has('specversion')) {
-		return parseStructured(bytes);
-	}
+	if (topLevelMembers(bytes, ['specversion']).has('specversion')) return parseStructured(bytes);
 	return parseDelivery(rawBody);
 }
 

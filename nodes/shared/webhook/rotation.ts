@@ -24,18 +24,22 @@ export const MAX_CANDIDATES = 8;
 export const MAX_ACTIVE_SECRETS = 2;
 
 /**
- * The secrets a delivery may be signed with, current first. Fails closed: without a current
- * secret (empty, not a string) nothing is active, whatever the previous field holds — the
- * previous secret is only a grace period for the current one, never a replacement. An empty or
- * absent previous secret, or one equal to the current one, adds nothing (a credential saved
- * before the field existed therefore verifies exactly as before).
+ * The secrets a delivery may be signed with, current first. Fails closed: without a usable current
+ * secret nothing is active, whatever the previous field holds (the previous one is a grace
+ * period, never a replacement). Both follow the credential test's form rule here too, so a
+ * previous secret the test refuses (e.g. 1 character) never verifies anything.
  */
 export function activeSecrets(secret: unknown, previousSecret: unknown): string[] {
-	if (typeof secret !== 'string' || secret.length === 0) return [];
-	if (typeof previousSecret !== 'string' || previousSecret.length === 0) return [secret];
-	if (previousSecret === secret) return [secret];
+	if (!usableSecret(secret)) return [];
+	if (!usableSecret(previousSecret) || previousSecret === secret) return [secret];
 	return [secret, previousSecret];
 }
+
+function usableSecret(value: unknown): value is string {
+	return typeof value === 'string' && secretFormProblem(value, FORM_WORDS) === null;
+}
+
+const FORM_WORDS = { field: '', key: '', signedWith: '' };
 
 /** The 32 digest bytes of a candidate (hex, optional `sha256=`, surrounding spaces), or null. */
 function digestBytes(candidate: unknown): Buffer | null {
@@ -44,40 +48,56 @@ function digestBytes(candidate: unknown): Buffer | null {
 	return HEX_DIGEST.test(hex) ? Buffer.from(hex, 'hex') : null;
 }
 
+/** Which active secret signed a delivery, and the digest of its body under that secret. */
+export interface SecretMatch {
+	signedWith: 'current' | 'previous';
+	/** Hex HMAC-SHA256 of the body under the matching secret: a key for the signed bytes. */
+	digest: string;
+}
+
 /**
- * True when at least one candidate is the hex HMAC-SHA256 of exactly `rawBody` under one of
- * `secrets` (see {@link activeSecrets}). False for no secret, an empty secret, no candidate, more
- * than {@link MAX_CANDIDATES} candidates or more than {@link MAX_ACTIVE_SECRETS} secrets.
- *
- * Constant time in which secret matched: the digest under every secret is computed first, then
- * every well-formed candidate is compared with every digest by `crypto.timingSafeEqual`, and the
- * results are combined with a non-short-circuit `|`. A delivery signed with the previous secret
- * costs the same as one signed with the current one (the same HMACs, the same comparisons).
+ * The first of `secrets` (see {@link activeSecrets}) under which one candidate is the hex
+ * HMAC-SHA256 of exactly `rawBody`, else null (also for no secret, no candidate, more than
+ * {@link MAX_CANDIDATES} candidates or more than {@link MAX_ACTIVE_SECRETS} secrets).
+ * Every digest is computed and every candidate compared with `timingSafeEqual`, results combined
+ * without short-circuit: the cost does not depend on which secret or candidate matched.
  */
-export function verifyWithSecrets(
+export function matchSecret(
 	rawBody: Buffer,
 	candidates: readonly unknown[],
 	secrets: readonly string[],
-): boolean {
-	if (!Buffer.isBuffer(rawBody)) return false;
+): SecretMatch | null {
+	if (!Buffer.isBuffer(rawBody)) return null;
 	if (!Array.isArray(secrets) || secrets.length === 0 || secrets.length > MAX_ACTIVE_SECRETS) {
-		return false;
+		return null;
 	}
-	if (secrets.some((secret) => typeof secret !== 'string' || secret.length === 0)) return false;
-	if (!Array.isArray(candidates) || candidates.length === 0) return false;
-	if (candidates.length > MAX_CANDIDATES) return false;
+	if (secrets.some((secret) => typeof secret !== 'string' || secret.length === 0)) return null;
+	if (!Array.isArray(candidates) || candidates.length === 0) return null;
+	if (candidates.length > MAX_CANDIDATES) return null;
 
 	const expected = secrets.map((secret) => createHmac('sha256', secret).update(rawBody).digest());
+	// bit i set: a candidate matched secret i
 	let matched = 0;
 	for (const candidate of candidates) {
 		const received = digestBytes(candidate);
 		// 64 hex digits are 32 bytes, as is every expected digest: timingSafeEqual never throws.
 		if (received === null) continue;
-		for (const digest of expected) {
-			matched |= timingSafeEqual(received, digest) ? 1 : 0;
-		}
+		expected.forEach((digest, i) => {
+			matched |= (timingSafeEqual(received, digest) ? 1 : 0) << i;
+		});
 	}
-	return matched === 1;
+	if (matched === 0) return null;
+	const index = matched & 1 ? 0 : 1;
+	return { signedWith: index === 0 ? 'current' : 'previous', digest: expected[index].toString('hex') };
+}
+
+/** Whether {@link matchSecret} finds a secret that signed `rawBody`. */
+export function verifyWithSecrets(
+	rawBody: Buffer,
+	candidates: readonly unknown[],
+	secrets: readonly string[],
+): boolean {
+	return matchSecret(rawBody, candidates, secrets) !== null;
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
 import { signatureCandidates, type HeaderBag } from './signature';
-import { activeSecrets, verifyWithSecrets } from './rotation';
+import { activeSecrets, matchSecret, type SecretMatch } from './rotation';
 import { requestRawBody } from '../n8n-compat';
 
 /** The part of n8n's (express) request read here; the raw body comes through n8n-compat.ts. */
@@ -71,8 +71,8 @@ export async function signingFacts(context: IWebhookFunctions): Promise<SigningF
 	return facts;
 }
 
-/** A delivery whose signature matched: its exact bytes and where the signature was found. */
-export interface VerifiedDelivery {
+/** A delivery whose signature matched: its exact bytes, where the signature was found, which secret. */
+export interface VerifiedDelivery extends SecretMatch {
 	rawBody: Buffer;
 	headers: HeaderBag;
 	signatureHeader: string;
@@ -97,6 +97,7 @@ export async function verifiedDelivery(
 	const candidates = signatureCandidates(headers, signatureHeader);
 	if (candidates.length === 0) return undefined;
 	const rawBody = await requestRawBody(req);
-	if (rawBody === undefined || !verifyWithSecrets(rawBody, candidates, secrets)) return undefined;
-	return { rawBody, headers, signatureHeader };
+	const match = rawBody === undefined ? null : matchSecret(rawBody, candidates, secrets);
+	if (rawBody === undefined || match === null) return undefined;
+	return { rawBody, headers, signatureHeader, ...match };
 }

@@ -14,6 +14,8 @@ import { createHash } from 'crypto';
  * - a number id: `~n:` + the number exactly as written (`12345678901234567890`, `1.0`);
  * - any key longer than {@link MAX_KEY_BYTES} bytes of JSON text is replaced by `~h:` + the
  *   hex SHA-256 of it (67 characters), so every remembered key has a fixed maximum size.
+ * - a delivery whose id is not signed or absent: `~d:` + the hex HMAC of its signed bytes
+ *   ({@link keyOfSignedBytes}), so that copies of one body share one key.
  * Plain keys never start with `~`, and the tags differ, so the forms cannot collide.
  * A blank string id, or an id of another type, is no id.
  */
@@ -81,4 +83,9 @@ export function deliveryIdOfToken(token: Buffer): DeliveryId | null {
 	}
 	if (NUMBER.test(text)) return { display: text, key: bounded(`~n:${text}`) };
 	return null;
+}
+
+/** The key of a delivery's signed bytes: `~d:` + the hex HMAC-SHA256 its signature was checked with. */
+export function keyOfSignedBytes(digestHex: string): string {
+	return `~d:${digestHex}`;
 }

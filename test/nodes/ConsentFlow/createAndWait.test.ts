@@ -22,6 +22,7 @@ import type {
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import {
 	CONFIGURED_OUTPUTS,
+	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
 	STATE_KEY,
 	createAndWaitWebhook,
@@ -959,10 +960,13 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(result.workflowData).toHaveLength(1);
 		expect(result.workflowData![0]).toHaveLength(1);
 		const item = result.workflowData![0][0].json;
-		expect(Object.keys(item)).toEqual([RESUME_KEY]);
+		// the delivery, and its duplicate key from the signed bytes (here: the signed webhookId)
+		expect(Object.keys(item)).toEqual([RESUME_KEY, RESUME_DELIVERY_KEY]);
+		expect(item[RESUME_DELIVERY_KEY]).toBe(webhookId);
 		expect(item[RESUME_KEY]).toMatchObject({
 			event: 'consent.data',
 			webhookId,
+			signedWith: 'current',
 			flowId: 'flow-1',
 			externalId: 'loan-42',
 			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: APPLICANT_ID },
@@ -1132,6 +1136,7 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 			nationalId: masked,
 			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: masked, data: DATA },
 			receivedAt: expect.any(String),
+			signedWith: 'current',
 		});
 	});
 
@@ -1145,6 +1150,7 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 			externalId: 'loan-42',
 			payload: { externalId: 'loan-42', flow: 'flow-1', data: DATA },
 			receivedAt: expect.any(String),
+			signedWith: 'current',
 		});
 	});
 

@@ -223,14 +223,41 @@ describe('decide', () => {
 		expect(decision.kind).toBe('outcome');
 	});
 
-	test('without a flow id on create, no delivery is foreign', () => {
+	test('without a flow id (a wait saved before it was required), every delivery is foreign: fail closed', () => {
+		// On f259bcd another flow's consent.data ended such a wait (issue 31, item 5).
 		const state = newWaitState(flow(null), STARTED, null);
 		expect(state.flowId).toBeNull();
-		expect(decide(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe(
-			'intermediate',
-		);
-		const decision = decide(state, delivery('consent.rejected', { flowId: null }), NOW);
-		expect(decision.kind).toBe('outcome');
+		expect(decide(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
+		expect(decide(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
+		expect(decide(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe('foreign');
+	});
+
+	test('duplicates by the signed key: the same body under another event type is a duplicate; a reused ce-id is not', () => {
+		// binary mode (Accept Unsigned CloudEvents Headers): the webhookId is the unsigned ce-id,
+		// the key the digest of the signed body (intake.ts)
+		const created = decide(waiting(), delivery('consent.created', { webhookId: 'ce-1' }), NOW, '~d:aa');
+		expect(created.kind).toBe('intermediate');
+		const state = deepFreeze((created as { state: WaitState }).state);
+		expect(state.events[0].key).toBe('~d:aa');
+		// the created body relabelled consent.data with a fresh ce-id: the same signed bytes
+		expect(decide(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa')).toEqual({ kind: 'duplicate' });
+		// another body that reuses the first ce-id: not made a duplicate by it
+		expect(decide(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind).toBe('outcome');
+		// the key never reaches an item
+		const ended = decide(state, delivery('consent.data', { webhookId: 'ce-3' }), NOW, '~d:cc');
+		expect(ended.kind).toBe('outcome');
+		expect(JSON.stringify((ended as { json: unknown }).json)).not.toContain('~d:');
+	});
+
+	test('a wait saved before keys existed: its events are matched by webhookId', () => {
+		const legacy = readWaitState(
+			JSON.parse(JSON.stringify({ ...waiting(), events: [{ event: 'consent.created', webhookId: 'wh-old', timestamp: null, receivedAt: null }] })),
+		)!;
+		expect(legacy.events[0].key).toBeUndefined();
+		expect(decide(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind).toBe('duplicate');
+		// a stored key survives the round trip through what n8n saves
+		const keyed = (decide(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }).state;
+		expect(readWaitState(JSON.parse(JSON.stringify(keyed)))!.events[0].key).toBe('k-1');
 	});
 
 	test('a delivery id seen before is a duplicate, whatever its event', () => {
@@ -427,8 +454,7 @@ describe('decide', () => {
 					const flowId = norm(next.flowId);
 					const id = norm(next.webhookId);
 					let want: string;
-					if (flowId !== null && flowId !== FLOW_ID) want = 'foreign';
-					else if (flowId === null && typeof next.event === 'string') want = 'foreign';
+					if (flowId !== FLOW_ID) want = 'foreign';
 					else if (id !== null && seen.slice(-MAX_EVENTS_KEPT).includes(id)) want = 'duplicate';
 					else if (expectedIndex(next.event) === null) want = 'intermediate';
 					else want = 'outcome';

@@ -133,8 +133,9 @@ describe('structured mode (3.2 Structured Content Mode)', () => {
 		}
 		// A number id is no CloudEvent id, but it is still the delivery's id (remembered, see dedupe).
 		expect(parse(structured({ id: 42 }), { 'content-type': STRUCTURED })).toMatchObject({ webhookId: '42', deliveryKey: '~n:42' });
-		// Not an object, not JSON.
-		expect(parse('[1]', { 'content-type': STRUCTURED })).toMatchObject({ reason: 'invalid-cloudevent' });
+		// Not an object: the body has no specversion, so it is read as the envelope whatever the
+		// Content-Type says (issue 31: the unsigned Content-Type never picks the form).
+		expect(parse('[1]', { 'content-type': STRUCTURED })).toMatchObject({ reason: 'no-event' });
 		expect(parse('{"specversion":"1.0",', { 'content-type': STRUCTURED })).toMatchObject({ reason: 'not-json' });
 	});
 
@@ -298,32 +299,53 @@ describe('the trigger with CloudEvents (HTTP harness)', () => {
 		expect(h.executions).toHaveLength(1);
 	});
 
-	it('binary mode: attributes from ce- headers, data from the signed body; duplicates by ce-id', async () => {
+	it('binary mode is refused (400, nothing run) unless Accept Unsigned CloudEvents Headers is on', async () => {
 		const h = await start();
+		const body = JSON.stringify({ flow: 'flow-b', externalId: 'loan-b' });
+		const headers = { ...binaryHeaders({ 'ce-id': 'ce-bin-1' }), 'x-acme-sbl-signature': sign(body) };
+		const answer = await post(h.url, body, headers);
+		expect(answer).toMatchObject({ status: 400, json: { received: false, status: 'unsigned', reason: 'binary-mode' } });
+		expect((answer.json as { message: string }).message).toMatch(/not cover.*Nothing was run\./);
+		expect(h.executions).toHaveLength(0);
+	});
+
+	it('binary mode, option on: attributes from ce- headers (listed as unsigned), duplicates by the signed bytes', async () => {
+		const h = await start({ parameters: { options: { acceptUnsignedHeaders: true } } });
 		const body = JSON.stringify({ flow: 'flow-b', externalId: 'loan-b' });
 		const headers = { ...binaryHeaders({ 'ce-id': 'ce-bin-1' }), 'x-acme-sbl-signature': sign(body) };
 		expect((await post(h.url, body, headers)).json).toMatchObject({ status: 'emitted', webhookId: 'ce-bin-1', event: 'consent.rejected' });
 		const { index, json } = emitted(h);
 		expect(index).toBe(PUBLISHED_EVENTS.indexOf('consent.rejected'));
-		expect(json).toMatchObject({ flowId: 'flow-b', payload: { flow: 'flow-b' }, cloudEvent: { mode: 'binary', source: '/sbl/flows' } });
+		expect(json).toMatchObject({
+			flowId: 'flow-b',
+			payload: { flow: 'flow-b' },
+			signedWith: 'current',
+			cloudEvent: { mode: 'binary', source: '/sbl/flows', unsigned: ['id', 'source', 'time', 'type'] },
+		});
 		expect((await post(h.url, body, headers)).json).toMatchObject({ status: 'duplicate' });
+		// a fresh ce-id does not make the same signed bytes a new delivery
+		const fresh = { ...headers, 'ce-id': 'ce-bin-2' };
+		expect((await post(h.url, body, fresh)).json).toMatchObject({ status: 'duplicate' });
 		expect(h.executions).toHaveLength(1);
 	});
 
-	it('binary mode with a ce-id sent twice: Unrecognised, nothing lost', async () => {
-		const h = await start();
+	it('binary mode, option on, with a ce-id sent twice: Unrecognised, nothing lost, remembered by its bytes', async () => {
+		const h = await start({ parameters: { options: { acceptUnsignedHeaders: true } } });
 		const body = JSON.stringify({ flow: 'flow-d' });
-		const answer = await rawPost(h.url, body, [
+		const headers = [
 			...Object.entries(binaryHeaders({ 'ce-id': 'one' })).flat(),
 			'ce-id',
 			'two',
 			'x-acme-sbl-signature',
 			sign(body),
-		]);
+		];
+		const answer = await rawPost(h.url, body, headers);
 		expect(answer).toMatchObject({ status: 200, json: { status: 'emitted', webhookId: null } });
 		const { index, json } = emitted(h);
 		expect(index).toBe(PUBLISHED_EVENTS.length);
 		expect(json).toMatchObject({ reason: 'invalid-cloudevent', cloudEvent: { mode: 'binary' } });
+		expect((await rawPost(h.url, body, headers)).json).toMatchObject({ status: 'duplicate' });
+		expect(h.executions).toHaveLength(1);
 	});
 
 	it('an unknown type goes to Unrecognised, with its id remembered', async () => {

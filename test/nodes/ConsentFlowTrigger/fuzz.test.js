@@ -407,6 +407,7 @@ describe('fuzz: the trigger over HTTP', () => {
 		);
 		const emittedIds = [];
 		const badIds = [];
+		const seenBodies = new Set();
 		const executionsBySeq = new Map();
 		let indexed = 0;
 
@@ -424,6 +425,12 @@ describe('fuzz: the trigger over HTTP', () => {
 				if (want.id !== undefined && !want.repeat) badIds.push(want.id);
 				return;
 			}
+			// The same signed bytes sent before or beside it (issue 31: deliveries without a signed id
+			// are remembered by their bytes): a duplicate, or 409 while the other copy is in flight.
+			if (want.copied && answer.status === 409) {
+				check(executions.length === 0, 'a held copy: no execution', executions.length);
+				return;
+			}
 			check(answer.status === 200, 'correctly signed: 200', answer.status);
 			const ack = JSON.parse(answer.text);
 			check(
@@ -431,6 +438,14 @@ describe('fuzz: the trigger over HTTP', () => {
 				'an emitted or duplicate acknowledgement',
 				ack,
 			);
+			if ((want.kind !== 'event' || want.tooDeep) && ack.webhookId === null) {
+				check(
+					ack.status === 'emitted' || (want.copied && ack.status === 'duplicate'),
+					'id-less bytes not sent before are emitted',
+					[ack.status, want.copied],
+				);
+				if (ack.status === 'duplicate') return;
+			}
 			check(
 				executions.length === (ack.status === 'emitted' ? 1 : 0),
 				'one execution when emitted, else none',
@@ -501,6 +516,15 @@ describe('fuzz: the trigger over HTTP', () => {
 				async (specs) => {
 					const snapshot = emittedIds.slice(-100);
 					const requests = specs.map((spec) => build(spec, snapshot));
+					const digestOf = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
+					const inBatch = new Map();
+					for (const { bytes, want } of requests) {
+						if (want.verified) inBatch.set(digestOf(bytes), (inBatch.get(digestOf(bytes)) ?? 0) + 1);
+					}
+					for (const { bytes, want } of requests) {
+						const digest = digestOf(bytes);
+						want.copied = seenBodies.has(digest) || (inBatch.get(digest) ?? 0) > 1;
+					}
 					const answers = await Promise.all(
 						requests.map(async ({ bytes, headers }) => {
 							const response = await request(h.url, {
@@ -522,6 +546,7 @@ describe('fuzz: the trigger over HTTP', () => {
 					requests.forEach(({ want }, i) =>
 						checkAnswer(want, answers[i], executionsBySeq.get(want.seq) ?? []),
 					);
+					for (const { bytes, want } of requests) if (want.verified) seenBodies.add(digestOf(bytes));
 					expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
 				},
 			),

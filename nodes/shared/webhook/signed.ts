@@ -1,0 +1,95 @@
+/**
+ * Only signed facts decide. The service signs the body alone, so a delivery's event type, id and
+ * time count only when they are inside it (the envelope, a structured CloudEvent). In binary mode
+ * they travel in `ce-` headers: anyone holding one signed body could resend it as any event.
+ * Pure functions, no n8n imports; the table is in docs/architecture.md.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+import type { IncomingDelivery } from './cloudevents';
+import { topLevelMembers, withoutBom } from './json-scan';
+import { keyOfSignedBytes } from './webhook-id';
+
+/** Why a verified delivery is refused: what would decide it is not signed. */
+export type UnsignedReason = 'binary-mode' | 'envelope-in-binary' | 'unsigned-time';
+
+/** The CloudEvents attributes a binary-mode delivery takes from unsigned `ce-` headers. */
+export const UNSIGNED_ATTRIBUTES = ['id', 'source', 'time', 'type'] as const;
+
+/** Members that make a body an envelope or a structured CloudEvent rather than event data. */
+const ENVELOPE_MEMBERS = ['webhookId', 'event', 'type', 'payload', 'specversion'];
+
+export interface TrustRules {
+	/** The user's "Accept Unsigned CloudEvents Headers" option. */
+	acceptUnsigned: boolean;
+	/** Maximum Age in seconds (0: off). */
+	maxAgeSeconds: number;
+}
+
+/** Whether a body names its own event or id: resent with `ce-` headers it would be relabelled. */
+export function isEnvelopeLike(rawBody: Buffer): boolean {
+	return topLevelMembers(withoutBom(rawBody), ENVELOPE_MEMBERS).size > 0;
+}
+
+/** Null when the delivery may run; else why not. Only binary mode is ever refused here. */
+export function unsignedRefusal(
+	delivery: IncomingDelivery,
+	rawBody: Buffer,
+	rules: TrustRules,
+): UnsignedReason | null {
+	if (delivery.cloudEvent?.mode !== 'binary') return null;
+	if (!rules.acceptUnsigned) return 'binary-mode';
+	if (isEnvelopeLike(rawBody)) return 'envelope-in-binary';
+	if (rules.maxAgeSeconds > 0) return 'unsigned-time';
+	return null;
+}
+
+/**
+ * The delivery with the key duplicates are detected on taken from signed bytes only: its signed
+ * id, else (binary mode, or no id) the digest of its body, so no header can make two bodies one
+ * delivery or one body two.
+ */
+export function withSignedKey(delivery: IncomingDelivery, digestHex: string): IncomingDelivery {
+	if (delivery.cloudEvent?.mode === 'binary') {
+		return {
+			...delivery,
+			deliveryKey: keyOfSignedBytes(digestHex),
+			cloudEvent: { ...delivery.cloudEvent, unsigned: [...UNSIGNED_ATTRIBUTES] },
+		};
+	}
+	if (delivery.deliveryKey !== null) return delivery;
+	return { ...delivery, deliveryKey: keyOfSignedBytes(digestHex) };
+}
+
+const NOTHING_RAN = 'Nothing was run.';
+
+/** The 400 answer of each refusal: it says what was unsigned, what to send instead, that nothing ran. */
+export const UNSIGNED_ANSWERS: Record<UnsignedReason, { received: false; status: 'unsigned'; reason: UnsignedReason; message: string }> = {
+	'binary-mode': {
+		received: false,
+		status: 'unsigned',
+		reason: 'binary-mode',
+		message: `CloudEvents in binary mode carry the event type, id and time in ce- headers, which the signature does not cover, and "Accept Unsigned CloudEvents Headers" is off. Send the event as the service's envelope or as a structured CloudEvent. ${NOTHING_RAN}`,
+	},
+	'envelope-in-binary': {
+		received: false,
+		status: 'unsigned',
+		reason: 'envelope-in-binary',
+		message: `The signed body is itself an envelope or a structured CloudEvent, sent with ce- headers: its event and id would come from unsigned headers. Send it without ce- headers. ${NOTHING_RAN}`,
+	},
+	'unsigned-time': {
+		received: false,
+		status: 'unsigned',
+		reason: 'unsigned-time',
+		message: `Maximum Age is set, and in binary mode the time (ce-time) is not signed, so the age of this delivery cannot be checked. ${NOTHING_RAN}`,
+	},
+};
+
+/** The option that lets binary mode in, off by default (trigger and Create and Wait). */
+export const ACCEPT_UNSIGNED_OPTION: INodeProperties = {
+	displayName: 'Accept Unsigned CloudEvents Headers',
+	name: 'acceptUnsignedHeaders',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to accept CloudEvents in binary mode, whose event type, ID and time come in ce- headers that the signature does not cover. Anyone holding one signed body could then send it once as another event. Off: such deliveries are refused (400) and nothing runs.',
+};
