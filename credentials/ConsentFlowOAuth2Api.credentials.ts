@@ -78,7 +78,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. agents-test',
 			description:
-				'Realm of the token endpoint, as given by the operator. Leave empty to use agents-test or agents-prod, following Environment.',
+				'The realm of the token endpoint comes from the service operator: for consent flows (scope sbl) enter the realm the operator gives you. Empty means agents-test or agents-prod, following Environment: the realm of the loan application service.',
 		},
 		{
 			displayName: 'API Base URL',

@@ -143,6 +143,13 @@ async function importExamples(n8n, sim, credentials, state) {
 		N8N_URL: n8n.webhookBases()[0],
 	};
 	const lines = [];
+	// The data tables the examples use (sbl_applications): made once, found again on a later start.
+	let dataTables = {};
+	try {
+		dataTables = (await W.createExampleDataTables(n8n)).tables;
+	} catch (e) {
+		lines.push(`  ! data tables not created (${e.message.slice(0, 200)}): examples that use one are skipped`);
+	}
 	for (const file of W.listExamples()) {
 		const known = state.workflows[file];
 		if (known) {
@@ -154,7 +161,7 @@ async function importExamples(n8n, sim, credentials, state) {
 		}
 		let wf;
 		try {
-			wf = W.loadExample(file, { credentials, values });
+			wf = W.loadExample(file, { credentials, values, dataTables });
 		} catch (e) {
 			lines.push(`  skipped  ${file}: ${e.message}`);
 			continue;

@@ -82,6 +82,20 @@ describe('Consent Flow OAuth2 API credential', () => {
 		expect(resolve(credential, { ...base, ...fields }).accessTokenUrl).toBe(expected);
 	});
 
+	// Issue 33: the flow service's realm is fixed by the operator (consent-flow-service.md, Endpoints,
+	// notes); agents-<environment> is the loan application service's realm. The form must say both,
+	// and the empty default must stay what the token URL above computes.
+	test('the Realm field says the realm comes from the operator, and what empty means', () => {
+		const realm = credential.properties.find((p) => p.name === 'realm');
+		expect(realm).toMatchObject({ type: 'string', default: '' });
+		const text = String(realm?.description);
+		expect(text).toMatch(/from the service operator/);
+		expect(text).toMatch(/consent flows/);
+		expect(text).toMatch(/Empty means agents-test or agents-prod, following Environment/);
+		expect(text).toMatch(/loan application/);
+		expect(text).not.toMatch(/Leave empty to use/);
+	});
+
 	// Issue "Hostile input", item 10: in Production the client secret and tokens never travel over
 	// plain http. The computed token URL of an http identity provider (and the credential test's
 	// API address) become a reserved .invalid host (RFC 6761 §6.4: never resolves), so n8n's token

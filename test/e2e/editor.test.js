@@ -53,8 +53,9 @@ maybe('n8n 2.x editor in Chromium', () => {
 			SBL_ESTIMATE_BASE_URL: sim.estimateBaseUrl,
 			N8N_URL: n8n.url,
 		};
+		const { tables: dataTables } = await W.createExampleDataTables(n8n);
 		for (const file of W.listExamples()) {
-			const wf = W.loadExample(file, { credentials: refs, values });
+			const wf = W.loadExample(file, { credentials: refs, values, dataTables });
 			const created = await n8n.createWorkflow(wf);
 			workflows[file] = { id: created.id, wf };
 		}

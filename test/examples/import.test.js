@@ -16,6 +16,7 @@ const CREDS = {
 	consentFlowWebhookSigningApi: { id: 'c2', name: 'Signing' },
 	realEstateEstimateOAuth2Api: { id: 'c3', name: 'Estimate' },
 };
+const DATA_TABLES = { sbl_applications: 'dt1' };
 const VALUES = {
 	SBL_SIMULATOR_URL: 'http://127.0.0.1:9001',
 	SBL_AUTH_URL: 'http://127.0.0.1:9001/auth',
@@ -61,6 +62,18 @@ describe.each(files)('examples/%s imported by hand', (file) => {
 		for (const name of needing) expect({ name, named: notes.includes(`**${name}**`) }).toEqual({ name, named: true });
 	});
 
+	test('a data table, if any, is left for the user to pick, is one the tests can make, and is named in a sticky note with its columns', () => {
+		const notes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote').map((n) => n.parameters.content).join('\n');
+		for (const node of workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable')) {
+			const table = node.parameters.dataTableId;
+			expect({ node: node.name, value: table.value }).toEqual({ node: node.name, value: '' });
+			expect(Object.keys(W.EXAMPLE_DATA_TABLES)).toContain(table.cachedResultName);
+			expect(notes).toContain(`\`${table.cachedResultName}\``);
+			expect(notes).toContain(`**${node.name}**`);
+			for (const column of W.EXAMPLE_DATA_TABLES[table.cachedResultName]) expect(notes).toContain(`\`${column.name}\``);
+		}
+	});
+
 	test('a Settings field or an address expression, if any, is named in a sticky note', () => {
 		const notes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote').map((n) => n.parameters.content).join('\n');
 		const settings = workflow.nodes.filter((n) => n.name === 'Settings');
@@ -75,12 +88,13 @@ describe.each(files)('examples/%s imported by hand', (file) => {
 	});
 
 	test('loadExample fills in every credential and address for the e2e tests and npm start', () => {
-		const wf = W.loadExample(file, { credentials: CREDS, values: VALUES });
+		const wf = W.loadExample(file, { credentials: CREDS, values: VALUES, dataTables: DATA_TABLES });
 		const text = JSON.stringify(wf);
 		expect(text).not.toMatch(/__[A-Z0-9_]+__/);
 		expect(text).not.toContain(W.N8N_BASE_EXPRESSION);
 		for (const node of wf.nodes) {
 			for (const [type, ref] of Object.entries(node.credentials ?? {})) expect(ref).toEqual(CREDS[type]);
+			if (node.type === 'n8n-nodes-base.dataTable') expect(node.parameters.dataTableId.value).toBe(DATA_TABLES[node.parameters.dataTableId.cachedResultName]);
 			if (node.name === 'Settings') {
 				for (const field of node.parameters.assignments.assignments) expect(field.value).toBe(VALUES[W.SETTINGS_FIELDS[field.name]]);
 			}
@@ -103,4 +117,23 @@ test('the trigger address of the loop example: by hand an expression for this n8
 	);
 	const events = JSON.parse(fs.readFileSync(path.join(dir, 'consent-loop-events.json'), 'utf8'));
 	expect(events.nodes.find((n) => n.type === 'n8n-nodes-sbl.consentFlowTrigger').webhookId).toBe('7c1e4f52-3b8a-4d6e-9f21-5a0d8c3b6e47');
+});
+
+// Issue 33: consent.rejected and consent.deleted carry `flow` and `nationalId` only (the service's
+// description), so the example keys the application by the flow's id, never by externalId.
+test('the rejection example stores Create\'s id and finds the application by the event\'s flowId', () => {
+	const raw = JSON.parse(fs.readFileSync(path.join(dir, 'consent-rejection-by-flow-id.json'), 'utf8'));
+	const node = (name) => raw.nodes.find((n) => n.name === name);
+	expect(node('Store Flow ID').parameters.columns.value.flowId).toBe('={{ $json.id }}');
+	expect(node('Find Application').parameters.filters.conditions).toEqual([{ keyName: 'flowId', condition: 'eq', keyValue: '={{ $json.flowId }}' }]);
+	expect(raw.connections['Consent Flow Trigger'].main[0][0].node).toBe('Find Application');
+	const trigger = node('Consent Flow Trigger');
+	expect(trigger.parameters.events).toEqual(['consent.rejected']);
+	// Create's Webhook URL is this trigger on the same n8n
+	const filled = W.loadExample('consent-rejection-by-flow-id.json', { credentials: CREDS, values: VALUES, dataTables: DATA_TABLES });
+	expect(filled.nodes.find((n) => n.name === 'Create Consent Flow').parameters.webhookUrl).toBe(`http://127.0.0.1:5678/webhook/${trigger.webhookId}/webhook`);
+	// no lookup reads externalId
+	const lookups = JSON.stringify([node('Find Application').parameters, node('Mark Rejected').parameters]);
+	expect(lookups).not.toMatch(/externalId/);
+	expect(() => W.loadExample('consent-rejection-by-flow-id.json', { credentials: CREDS, values: VALUES })).toThrow(/no data table given for sbl_applications/);
 });

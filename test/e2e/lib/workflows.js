@@ -112,8 +112,9 @@ function listExamples() {
  * - n8n's own webhook address is the expression N8N_BASE_EXPRESSION (from the execution's resume URL).
  * loadExample() fills these in from `credentials` and `values` (keys as before: SBL_CONSENT_BASE_URL,
  * N8N_URL, …), so the e2e tests and `npm start` get workflows ready for the simulator. A `__KEY__`
- * placeholder is still replaced (and throws when `values` has no KEY); an unknown Settings field
- * or a credential left without id throws, so a test notices a new one.
+ * placeholder is still replaced (and throws when `values` has no KEY); an unknown Settings field,
+ * a credential left without id or a data table without id (`dataTables`: { <name>: <id> }, see
+ * EXAMPLE_DATA_TABLES) throws, so a test notices a new one.
  */
 const SETTINGS_FIELDS = {
 	consentFlowApiBaseUrl: 'SBL_CONSENT_BASE_URL',
@@ -122,7 +123,51 @@ const SETTINGS_FIELDS = {
 };
 const N8N_BASE_EXPRESSION = "{{ $execution.resumeUrl.split('/webhook-waiting/')[0] }}";
 
-function loadExample(file, { credentials = {}, values = {}, pathSuffix } = {}) {
+/**
+ * The n8n data tables the examples use (a Data Table node names its table in
+ * `dataTableId.cachedResultName`, with an empty value, so n8n marks the node until the user picks
+ * the table), with their columns. createExampleDataTables() makes them in an n8n (the e2e tests,
+ * `npm start`); loadExample() fills in their ids from `dataTables`.
+ */
+const EXAMPLE_DATA_TABLES = {
+	sbl_applications: [
+		{ name: 'applicationId', type: 'string' },
+		{ name: 'flowId', type: 'string' },
+		{ name: 'status', type: 'string' },
+	],
+};
+
+/**
+ * Creates the examples' data tables in the owner's personal project (n8n's REST API, as the
+ * editor's *Data tables* screen does; the same routes in n8n 1.123 and 2.x), or finds the ones
+ * an earlier run made. Returns { <table name>: <id> }.
+ */
+async function createExampleDataTables(n8n) {
+	const project = await n8n.rest('GET', '/rest/projects/personal');
+	const base = `/rest/projects/${project.id}/data-tables`;
+	const out = {};
+	for (const [name, columns] of Object.entries(EXAMPLE_DATA_TABLES)) {
+		const r = await n8n.rest('POST', base, { name, columns }, { raw: true });
+		if (r.status < 300) {
+			out[name] = (r.json.data ?? r.json).id;
+			continue;
+		}
+		if (r.status !== 409) throw new Error(`creating data table ${name}: ${r.status} ${r.text.slice(0, 500)}`);
+		const list = await n8n.rest('GET', `${base}?filter=${encodeURIComponent(JSON.stringify({ name }))}`);
+		const found = (list.data ?? list).find((t) => t.name === name);
+		if (!found) throw new Error(`data table ${name} exists but was not found`);
+		out[name] = found.id;
+	}
+	return { projectId: project.id, tables: out };
+}
+
+/** The rows of a data table, through n8n's REST API. */
+async function dataTableRows(n8n, projectId, tableId) {
+	const r = await n8n.rest('GET', `/rest/projects/${projectId}/data-tables/${tableId}/rows?take=1000`);
+	return r.data ?? r;
+}
+
+function loadExample(file, { credentials = {}, values = {}, dataTables = {}, pathSuffix } = {}) {
 	const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
 	const replace = (v) => {
 		if (typeof v === 'string') {
@@ -149,6 +194,12 @@ function loadExample(file, { credentials = {}, values = {}, pathSuffix } = {}) {
 				if (!(key in values)) throw new Error(`${file}: no value for Settings field ${field.name} (${key})`);
 				field.value = values[key];
 			}
+		}
+		if (node.type === 'n8n-nodes-base.dataTable') {
+			const table = node.parameters.dataTableId;
+			const name = table?.cachedResultName;
+			if (name && dataTables[name]) node.parameters.dataTableId = { ...table, value: dataTables[name] };
+			else if (!table?.value) throw new Error(`${file}: no data table given for ${name ?? node.name}`);
 		}
 		for (const [type, ref] of Object.entries(node.credentials || {})) {
 			if (credentials[type]) node.credentials[type] = { id: credentials[type].id, name: credentials[type].name };
@@ -202,6 +253,9 @@ module.exports = {
 	loadExample,
 	SETTINGS_FIELDS,
 	N8N_BASE_EXPRESSION,
+	EXAMPLE_DATA_TABLES,
+	createExampleDataTables,
+	dataTableRows,
 	nodeOutput,
 	nodeOutputs,
 	executionError,

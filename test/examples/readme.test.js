@@ -1,0 +1,105 @@
+// The README as builders read it (issue 33): short, a contents list whose links all land, the two
+// commands on the first screen, the screenshots the browser test writes, no n8n internals, events
+// matched by flowId, and what the service leaves open worded as assumptions in one place.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '../..');
+const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const lines = readme.split('\n');
+
+/** GitHub's anchor for a heading. */
+const anchor = (heading) =>
+	heading
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N} _-]/gu, '')
+		.replace(/ /g, '-');
+
+test('at most 400 lines', () => {
+	expect(lines.length).toBeLessThanOrEqual(400);
+});
+
+test('the two commands that try everything are on the first screen', () => {
+	const first = lines.slice(0, 25).join('\n');
+	expect(first).toContain('npm install && npm start');
+	expect(first).toContain('npm test');
+});
+
+test('the contents list links to headings that exist, and comes before the quick start', () => {
+	const headings = new Set(lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))));
+	const start = lines.indexOf('## Contents');
+	const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
+	const links = lines.slice(start, end).join('\n').match(/\]\(#[^)]+\)/g);
+	expect(links.length).toBeGreaterThan(10);
+	for (const link of links) expect(headings).toContain(link.slice(3, -1));
+	expect(end).toBe(lines.indexOf('## Quick start'));
+});
+
+test('the quick start has five steps: credentials, trigger, create, the id, the first event', () => {
+	const start = lines.indexOf('## Quick start');
+	const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
+	const steps = lines.slice(start, end).filter((l) => /^\d\. /.test(l));
+	expect(steps.map((l) => l.match(/^\d\. \*\*([^*]+)\*\*/)?.[1])).toEqual(['Credentials', 'Trigger', 'Create', "Store the flow's `id`", 'First event']);
+});
+
+test('links the trigger canvas and panel and the Create panel, under the names the browser test writes', () => {
+	const editorTest = fs.readFileSync(path.join(ROOT, 'test/e2e/editor.test.js'), 'utf8');
+	for (const name of ['trigger-canvas', 'panel-consent-flow-trigger', 'panel-consent-flow-create']) {
+		expect(readme).toContain(`](docs/screenshots/${name}.png)`);
+		expect(editorTest).toContain(`'${name}'`);
+	}
+});
+
+test('no n8n internals a builder cannot act on', () => {
+	for (const term of [
+		/static data/i,
+		/node context/i,
+		/resume URL/i,
+		/lazy expression engine/i,
+		/saved as version 1/i,
+		/idempotent/i,
+		/execution's first step/i,
+	]) {
+		expect({ term: String(term), found: readme.match(term)?.[0] }).toEqual({ term: String(term), found: undefined });
+	}
+});
+
+test('events are matched by flowId; externalId is not promised in every event', () => {
+	expect(readme).toMatch(/Match events to your applications by \*\*`flowId`\*\*/);
+	expect(readme).not.toMatch(/comes back in every (webhook )?event/i);
+	expect(readme).not.toMatch(/matched to the application\s+by\s+`externalId`/i);
+});
+
+test('one "What the service does not publish" section, naming each open point as an assumption', () => {
+	expect(lines.filter((l) => l === '## What the service does not publish')).toHaveLength(1);
+	const start = lines.indexOf('## What the service does not publish');
+	const section = lines.slice(start, lines.findIndex((l, i) => i > start && /^## /.test(l))).join('\n');
+	expect(section).toMatch(/\*\*assumes\*\*/);
+	for (const topic of [/Retries and delivery guarantees/, /`requestStatus`, `validTo`, `coveredBy`/, /`href`/, /realm/, /authorization code/, /signing key/]) {
+		expect(section).toMatch(topic);
+	}
+	// no longer stated as facts elsewhere
+	expect(readme).not.toMatch(/`href` is always at the top/);
+	expect(readme).not.toMatch(/no workflow needs the authorization code/i);
+});
+
+test('Limit Wait Time has one bound everywhere: n8n 2.39 or newer', () => {
+	const mentions = readme.split('Limit Wait').slice(1).map((after) => after.slice(0, 200));
+	expect(mentions.length).toBeGreaterThan(1);
+	expect(readme).not.toMatch(/Limit Wait Time[^.]{0,80}n8n 2\.x/);
+	expect(readme).toMatch(/2\.39 or newer/);
+});
+
+test('queue mode: the package on every process, with n8n\'s two options', () => {
+	expect(readme).toMatch(/installed on \*\*every n8n process\*\*/);
+	expect(readme).toContain('N8N_USER_FOLDER');
+	expect(readme).toContain('N8N_REINSTALL_MISSING_PACKAGES=true');
+});
+
+test('the manual install is the command the test suite runs', () => {
+	const pkg = fs.readFileSync(path.join(ROOT, 'test/e2e/lib/pkg.js'), 'utf8');
+	const flags = pkg.match(/\['install', ((?:'[^']+', )+)tgz\]/)[1].match(/'([^']+)'/g).map((f) => f.slice(1, -1));
+	expect(readme).toContain(`npm install ${flags.join(' ')} n8n-nodes-sbl`);
+});
