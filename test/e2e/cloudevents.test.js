@@ -27,7 +27,8 @@ describe.each(versions())('n8n %s.x: CloudEvents deliveries to the Consent Flow 
 
 	/** A workflow with the trigger at `typeVersion`; its production URL and id. */
 	async function deploy(typeVersion) {
-		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
+		// binary mode needs Accept Unsigned CloudEvents Headers (issue 31; unsigned-facts.test.js)
+		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred }, parameters: { options: { acceptUnsignedHeaders: true } } });
 		// 1.1 is what the editor adds: n8n then parses no body whose type is not JSON-like (the
 		// CloudEvents types are not), and the trigger reads the raw bytes itself (readRawBody).
 		trigger.typeVersion = typeVersion;

@@ -7,7 +7,7 @@
 // each delivery was answered).
 const crypto = require('node:crypto');
 const { request, waitFor } = require('./lib/http');
-const { versions, useN8n, simFire, simRequests } = require('./lib/suite');
+const { versions, useN8n, simFire, simRequests, simFault } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 const S = require('./lib/scenarios');
@@ -272,6 +272,75 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		// Once finished, the URL no longer resumes anything.
 		const after = await L.fire(sim, flowId, { event: 'consent.deleted' });
 		expect(after.status).toBe(409);
+	}, 120000);
+
+	/** POSTs `body` signed with the simulator's key to a resume URL, with extra headers. */
+	async function postSigned(url, body, headers = {}) {
+		const signature = crypto.createHmac('sha256', ctx.sim.signingSecret).update(body).digest('hex');
+		const r = await request('POST', url, { body: Buffer.from(body, 'utf8'), headers: { 'content-type': 'application/json', 'x-acme-sbl-signature': signature, ...headers } });
+		return { status: r.status, json: r.json };
+	}
+	const ce = (type, id) => ({ 'ce-specversion': '1.0', 'ce-type': type, 'ce-id': id, 'ce-source': '/sbl', 'ce-time': new Date().toISOString() });
+
+	test('issue 31: a signed consent.created resent with ce- headers as consent.data or consent.rejected never ends the wait', async () => {
+		const waiting = await quietApplicant('hijack');
+		const flowId = waiting.flowId;
+		const resumeUrl = await resumeUrlOf(flowId);
+		const created = JSON.stringify({ webhookId: `c-${tag()}`, event: 'consent.created', timestamp: new Date().toISOString(), payload: { flow: flowId, externalId: waiting.externalId, nationalId: PERSON.nationalId } });
+		expect((await postSigned(resumeUrl, created)).status).toBe(200);
+		await expectWaiting(flowId, 'after consent.created');
+		for (const type of ['consent.data', 'consent.rejected']) {
+			const r = await postSigned(resumeUrl, created, ce(type, `forged-${tag()}`));
+			expect([type, r.status, r.json && r.json.status]).toEqual([type, 400, 'unsigned']);
+			// the payload alone, as binary-mode data
+			const data = JSON.stringify({ flow: flowId, nationalId: PERSON.nationalId });
+			expect((await postSigned(resumeUrl, data, ce(type, `forged-${tag()}`))).status).toBe(400);
+		}
+		await expectWaiting(flowId, 'after the relabelled copies');
+		expect((await L.fire(ctx.sim, flowId, { event: 'consent.data' })).status).toBe(200);
+		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const item = expectOutcome(exec, 'Data Received');
+		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
+		expect(item.outcomeEvent).toMatchObject({ signedWith: 'current' });
+	}, 120000);
+
+	test('issue 31, Accept Unsigned CloudEvents Headers on: the same signed bytes under another ce-type are a duplicate, an envelope in binary mode is refused', async () => {
+		const path = W.uniquePath('wait-unsigned');
+		const wf = waitWorkflow({ path, oauth: s.oauth, signing: s.signing });
+		wf.nodes.find((n) => n.name === NODE).parameters.options = { acceptUnsignedHeaders: true };
+		await ctx.n8n.deployWorkflow(wf, { webhookPaths: [{ path, method: 'POST' }] });
+		const waiting = await startApplicant(`sim:none:unsigned-${tag()}`, { path });
+		const flowId = waiting.flowId;
+		const resumeUrl = await resumeUrlOf(flowId);
+		await expectWaiting(flowId, 'after the create');
+		const data = JSON.stringify({ flow: flowId, nationalId: PERSON.nationalId });
+		expect((await postSigned(resumeUrl, data, ce('consent.created', `b-${tag()}`))).status).toBe(200);
+		await expectWaiting(flowId, 'after the binary consent.created');
+		expect((await postSigned(resumeUrl, data, ce('consent.data', `b-${tag()}`))).status).toBe(200);
+		await expectWaiting(flowId, 'after the same bytes as consent.data');
+		const env = JSON.stringify({ webhookId: `e-${tag()}`, event: 'consent.accepted', payload: { flow: flowId } });
+		const refused = await postSigned(resumeUrl, env, ce('consent.data', `e2-${tag()}`));
+		expect([refused.status, refused.json && refused.json.reason]).toEqual([400, 'envelope-in-binary']);
+		await expectWaiting(flowId, 'after an envelope in binary mode');
+		expect((await L.fire(ctx.sim, flowId, { event: 'consent.rejected' })).status).toBe(200);
+		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const item = expectOutcome(exec, 'Rejected');
+		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
+	}, 120000);
+
+	test('issue 31: a create answer without a usable flow id fails before waiting (no other flow could end it)', async () => {
+		await simFault(ctx.sim, {
+			status: 201,
+			body: JSON.stringify({ href: 'https://consent.example/flows/no-id' }),
+			match: { method: 'POST', pathPrefix: '/api/flow-definitions' },
+		});
+		const res = await ctx.n8n.callWebhook(s.path, { ...PERSON, externalId: `sim:none:noid-${tag()}` });
+		expect(res.status).not.toBe(200);
+		const [latest] = await ctx.n8n.executions(s.wf.id, { includeData: true, limit: 1 });
+		expect(latest.status).toBe('error');
+		expect(W.executionError(latest)?.message).toMatch(/no usable flow ID.*does not wait/);
+		const ran = Object.keys(latest.data.resultData.runData).filter((n) => OUTPUTS.includes(n));
+		expect(ran).toEqual([]);
 	}, 120000);
 
 	test('a restart of n8n while waiting loses nothing: the events after it resume the same execution', async () => {
