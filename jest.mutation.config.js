@@ -11,5 +11,7 @@ module.exports = {
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{dedupe,webhook-id}*.test.ts',
 		// not events-parameter, fuzz (slow HTTP) or timestamp-zones (child processes)
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{events,timestamp}.test.ts',
+		// issue 31: rotation, CloudEvents and the unsigned-facts table (HTTP harness, a few seconds)
+		'<rootDir>/test/nodes/ConsentFlowTrigger/{rotation,cloudevents,unsigned-facts}.test.ts',
 	],
 };

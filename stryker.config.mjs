@@ -17,6 +17,9 @@ export default {
 		'nodes/shared/webhook/json-scan.ts',
 		'nodes/shared/webhook/timestamp.ts',
 		'nodes/shared/webhook/events.ts',
+		'nodes/shared/webhook/rotation.ts',
+		'nodes/shared/webhook/cloudevents.ts',
+		'nodes/shared/webhook/signed.ts',
 	],
 	testRunner: 'jest',
 	jest: {

@@ -13,13 +13,14 @@ import fc from 'fast-check';
 import {
 	MAX_ACTIVE_SECRETS,
 	activeSecrets,
+	matchSecret,
 	previousSecretNote,
 	previousSecretProblem,
 	verifyWithSecrets,
 } from '../../../nodes/shared/webhook/rotation';
 import { CREDENTIAL_TYPE } from './http-harness';
 import { postSigned, sign } from './helpers';
-import { useTriggerHarness } from './trigger-harness';
+import { emitted, useTriggerHarness } from './trigger-harness';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { ConsentFlowWebhookSigningApi } from '../../../credentials/ConsentFlowWebhookSigningApi.credentials';
 
@@ -85,26 +86,50 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 		expect(verifyWithSecrets('x' as unknown as Buffer, [sign('x', NEW)], [NEW])).toBe(false);
 	});
 
-	it('property: verifies exactly when some candidate is the HMAC under some active secret', () => {
-		const secret = fc.string({ minLength: 1, maxLength: 40 });
+	it('property: verifies exactly when some candidate is the HMAC under some active secret, and says which', () => {
+		// The form rule written here from the credential test's words: at least 16 characters, no
+		// line break, no surrounding whitespace (issue 31: the previous secret follows it at delivery too).
+		const wellFormed = (key: string) => key.length >= 16 && !/[\r\n]/.test(key) && key.trim() === key;
+		const secret = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ minLength: 16, maxLength: 40 }));
 		fc.assert(
 			fc.property(
 				fc.uint8Array({ maxLength: 200 }),
 				secret,
 				fc.option(secret, { nil: '' }),
-				fc.array(fc.oneof(secret, fc.constant('')), { maxLength: 4 }),
-				(bytes, current, previous, signers) => {
+				fc.array(fc.constantFrom('current', 'previous', 'other', 'empty'), { maxLength: 4 }),
+				(bytes, current, previous, who) => {
 					const body = Buffer.from(bytes);
-					const candidates = signers.map((key) => sign(body, key));
+					const keyOf = { current, previous, other: `${current}-other`, empty: '' } as Record<string, string>;
+					const candidates = who.map((w) => sign(body, keyOf[w]));
 					const secrets = activeSecrets(current, previous);
-					const oracle = signers.some((key) => key === current || (previous !== '' && key === previous));
-					expect(verifyWithSecrets(body, candidates, secrets)).toBe(
-						candidates.length > 0 && oracle,
-					);
+					const currentOk = wellFormed(current) && who.includes('current');
+					const previousOk =
+						wellFormed(current) && previous !== '' && previous !== current && wellFormed(previous) && who.includes('previous');
+					const match = matchSecret(body, candidates, secrets);
+					expect(verifyWithSecrets(body, candidates, secrets)).toBe(currentOk || previousOk);
+					expect(match?.signedWith ?? null).toBe(currentOk ? 'current' : previousOk ? 'previous' : null);
+					if (match !== null) expect(match.digest).toBe(sign(body, match.signedWith === 'current' ? current : previous));
 				},
 			),
-			{ numRuns: 300 },
+			{ numRuns: 500 },
 		);
+	});
+
+	it('a previous secret the credential test refuses never verifies at delivery (issue 31: 1 character did on f259bcd)', () => {
+		for (const bad of ['x', 'short-key', ` ${OLD}`, `${OLD}\n`]) {
+			expect([bad, activeSecrets(NEW, bad)]).toEqual([bad, [NEW]]);
+			expect(verifyWithSecrets(BODY, [sign(BODY, bad)], activeSecrets(NEW, bad))).toBe(false);
+		}
+		// the same rule for the current secret: nothing is active
+		expect(activeSecrets('x', OLD)).toEqual([]);
+	});
+
+	it('matchSecret names the secret that matched; both matching: current', () => {
+		const both = activeSecrets(NEW, OLD);
+		expect(matchSecret(BODY, [sign(BODY, OLD)], both)).toEqual({ signedWith: 'previous', digest: sign(BODY, OLD) });
+		expect(matchSecret(BODY, [sign(BODY, NEW)], both)).toEqual({ signedWith: 'current', digest: sign(BODY, NEW) });
+		expect(matchSecret(BODY, [sign(BODY, OLD), sign(BODY, NEW)], both)?.signedWith).toBe('current');
+		expect(matchSecret(BODY, [sign(BODY, OTHER)], both)).toBeNull();
 	});
 
 	it('does the same work whichever secret matched: every HMAC and every comparison, no short circuit', () => {
@@ -235,6 +260,8 @@ describe('the trigger during a rotation (HTTP harness)', () => {
 		expect(again.json).toMatchObject({ status: 'duplicate' });
 		expect(statuses).toEqual([200, 200, 200, 200, 200]);
 		expect(h.executions).toHaveLength(5);
+		// each item says which secret verified it, so the user sees when the old one is unused
+		expect([0, 1, 2, 3, 4].map((i) => emitted(h, i).json.signedWith)).toEqual(['previous', 'previous', 'current', 'previous', 'current']);
 		expect((await postSigned(h.url, body('x'), { secret: OTHER })).status).toBe(401);
 		expect(h.executions).toHaveLength(5);
 	});
@@ -246,6 +273,13 @@ describe('the trigger during a rotation (HTTP harness)', () => {
 			expect((await postSigned(h.url, body('o'), { secret: OLD })).status).toBe(401);
 			expect((await postSigned(h.url, body('z'), { secret: '' })).status).toBe(401);
 		}
+	});
+
+	it('a previous secret the credential test refuses (1 character) is not accepted at delivery: 401', async () => {
+		const h = await start({ credentials: { secret: NEW, signatureHeader: '', previousSecret: 'k' } });
+		expect((await postSigned(h.url, body('k1'), { secret: 'k' })).status).toBe(401);
+		expect((await postSigned(h.url, body('k2'), { secret: NEW })).status).toBe(200);
+		expect(h.executions).toHaveLength(1);
 	});
 
 	it('no current secret but a previous one: fails closed (401 for both)', async () => {
