@@ -326,6 +326,36 @@ describe('first run: create the flow and wait', () => {
 	});
 });
 
+// issue 31, item 5: on f259bcd a create answer without a usable id waited, and then any flow's
+// outcome ended the wait (no delivery counted as foreign)
+describe('the create answer has no usable flow id: refused before waiting', () => {
+	test.each([
+		['no id', { href: 'https://consent.example/flows/x' }],
+		['an empty id', { id: '', href: 'https://consent.example/flows/x' }],
+		['an object id', { id: { value: 'f' }, href: 'https://consent.example/flows/x' }],
+	])('%s: the error names the missing flow ID; no wait, no state', async (_label, answer) => {
+		await addFault(sim, {
+			status: 201,
+			count: 1,
+			body: JSON.stringify(answer),
+			match: { method: 'POST', pathPrefix: FLOW_PATH },
+		});
+		const ctx = waitContext();
+		await expect(execute(ctx)).rejects.toThrow(/no usable flow ID.*does not wait/);
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+		expect(ctx.nodeContext[STATE_KEY]).toBeUndefined();
+	});
+
+	test('Continue On Fail: one error item on Failed/Expired, no wait', async () => {
+		await addFault(sim, { status: 201, count: 1, body: '{"href":"https://consent.example/f"}', match: { method: 'POST', pathPrefix: FLOW_PATH } });
+		const ctx = waitContext({ continueOnFail: true });
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+		expect(filled(outputs)).toEqual([FAILED]);
+		expect(JSON.stringify(outputs[FAILED][0].json)).toMatch(/no usable flow ID/);
+	});
+});
+
 // ---------- refused before any request ----------
 
 describe('refused before any request', () => {
@@ -906,6 +936,44 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(res.status).toBe(415);
 		expect(result.workflowData).toBeUndefined();
 		expect(stack[0].node?.disabled).toBe(true);
+	});
+
+	// issue 31: the type in binary mode is an unsigned header; the signed body alone cannot say
+	// "consent.data", so a relabelled consent.created never resumes the wait
+	const ceHeaders = (type: string, id: string) => ({
+		'content-type': 'application/json',
+		'ce-specversion': '1.0',
+		'ce-type': type,
+		'ce-id': id,
+		'ce-source': '/sbl',
+	});
+
+	test('CloudEvents binary mode, option off: 400 unsigned, not resumed', async () => {
+		const secret = signingSecret();
+		for (const body of [envelopeOf('consent.created'), JSON.stringify({ flow: 'flow-1' })]) {
+			const stack = waitingStack();
+			const { ctx, res } = webhookContext({ body, secret, stack, headers: { ...ceHeaders('consent.data', 'x'), [SIGNATURE_HEADER]: hmac(body, secret) } });
+			const result = await callWebhook(ctx);
+			expect([res.status, (res.json as IDataObject).reason]).toEqual([400, 'binary-mode']);
+			expect(result.workflowData).toBeUndefined();
+			expect(stack[0].node?.disabled).toBe(true);
+		}
+	});
+
+	test('CloudEvents binary mode, option on: resumes with the signed-bytes key; an envelope in binary mode is refused', async () => {
+		const secret = signingSecret();
+		const parameters = waitParams({ options: { acceptUnsignedHeaders: true } });
+		const data = JSON.stringify({ flow: 'flow-1' });
+		const stack = waitingStack();
+		const { ctx } = webhookContext({ body: data, secret, stack, parameters, headers: { ...ceHeaders('consent.created', 'ce-1'), [SIGNATURE_HEADER]: hmac(data, secret) } });
+		const result = await callWebhook(ctx);
+		const item = result.workflowData![0][0].json;
+		expect(item[RESUME_DELIVERY_KEY]).toBe(`~d:${hmac(data, secret)}`);
+		expect(item[RESUME_KEY]).toMatchObject({ event: 'consent.created', webhookId: 'ce-1', flowId: 'flow-1' });
+		const env = envelopeOf('consent.created');
+		const refused = webhookContext({ body: env, secret, stack: waitingStack(), parameters, headers: { ...ceHeaders('consent.data', 'ce-2'), [SIGNATURE_HEADER]: hmac(env, secret) } });
+		expect((await callWebhook(refused.ctx)).workflowData).toBeUndefined();
+		expect([refused.res.status, (refused.res.json as IDataObject).reason]).toEqual([400, 'envelope-in-binary']);
 	});
 
 	test('no signature header: 401', async () => {
