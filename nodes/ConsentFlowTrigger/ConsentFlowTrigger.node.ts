@@ -273,7 +273,7 @@ export class ConsentFlowTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to acknowledge but not emit a delivery whose webhookId this trigger has already emitted. The IDs are kept in the workflow static data, so this holds across restarts.',
+					'Whether to acknowledge but not emit a delivery this trigger has already emitted: the same signed webhookId, or without one the same signed bytes. Kept with the workflow, so this holds across restarts.',
 			},
 			{
 				displayName: 'Remembered Deliveries',

@@ -332,10 +332,9 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		await simFault(ctx.sim, {
 			status: 201,
 			body: JSON.stringify({ href: 'https://consent.example/flows/no-id' }),
-			match: { method: 'POST', pathPrefix: '/api/flow-definitions' },
+			match: { method: 'POST', pathPrefix: '/consent/api/flow-definitions' },
 		});
-		const res = await ctx.n8n.callWebhook(s.path, { ...PERSON, externalId: `sim:none:noid-${tag()}` });
-		expect(res.status).not.toBe(200);
+		await ctx.n8n.callWebhook(s.path, { ...PERSON, externalId: `sim:none:noid-${tag()}` });
 		const [latest] = await ctx.n8n.executions(s.wf.id, { includeData: true, limit: 1 });
 		expect(latest.status).toBe('error');
 		expect(W.executionError(latest)?.message).toMatch(/no usable flow ID.*does not wait/);
