@@ -15,6 +15,7 @@ import {
 	type TrustRules,
 } from '../../../nodes/shared/webhook/signed';
 import { parseIncoming, type IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
+import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { PUBLISHED_EVENTS, post, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 
@@ -204,4 +205,60 @@ describe('attacks on the trigger (HTTP harness)', () => {
 		expect(JSON.parse(await response.body.text())).toMatchObject({ status: 'duplicate', webhookId: 'q-1' });
 		expect(h.executions).toHaveLength(1);
 	});
+});
+
+describe('property: whatever headers come with a few signed bodies, each body runs at most once (HTTP harness)', () => {
+	const start = useTriggerHarness();
+	const fc: typeof import('fast-check') = jest.requireActual('fast-check');
+
+	const bodies = [
+		envelope('consent.created', 'p-env-1'),
+		envelope('consent.data', 'p-env-2'),
+		JSON.stringify({ flow: 'p-flow', externalId: 'p-ext' }),
+		JSON.stringify({ specversion: '1.0', id: 'p-ce-1', source: '/s', type: 'consent.accepted', data: { flow: 'p' } }),
+		'{"note":"no id"}',
+	];
+	const header = fc.record(
+		{
+			specversion: fc.constantFrom('1.0', '0.3'),
+			type: fc.constantFrom(...PUBLISHED_EVENTS, 'com.example.other'),
+			id: fc.constantFrom('p-env-1', 'p-env-2', 'p-ce-1', 'fresh-a', 'fresh-b'),
+			time: fc.constantFrom(new Date().toISOString(), '2000-01-01T00:00:00Z'),
+			contentType: fc.constantFrom('application/json', 'application/cloudevents+json', 'text/plain'),
+		},
+		{ requiredKeys: ['contentType'] },
+	);
+	const sends = fc.array(fc.tuple(fc.nat(bodies.length - 1), header), { minLength: 1, maxLength: 25 });
+
+	it.each([[false], [true]])('Accept Unsigned CloudEvents Headers %s', async (accept) => {
+		await fc.assert(
+			fc.asyncProperty(sends, async (list) => {
+				resetProcessMemory(); // each run is a fresh process: every body may run once again
+				const h = await start({ parameters: { options: { acceptUnsignedHeaders: accept } } });
+				const ran = new Map<number, number>();
+				for (const [which, ceh] of list) {
+					const body = bodies[which];
+					const headers: Record<string, string> = { 'content-type': ceh.contentType };
+					if (ceh.specversion !== undefined) headers['ce-specversion'] = ceh.specversion;
+					if (ceh.type !== undefined) headers['ce-type'] = ceh.type;
+					if (ceh.id !== undefined) headers['ce-id'] = ceh.id;
+					if (ceh.time !== undefined) headers['ce-time'] = ceh.time;
+					headers['ce-source'] = '/s';
+					const before = h.executions.length;
+					const r = await post(h.url, body, signed(body, headers));
+					const binary = ceh.specversion !== undefined && ceh.contentType !== 'application/cloudevents+json';
+					// the reference: binary mode runs only with the option on and a body that is event data
+					if (binary && (!accept || which !== 2 && which !== 4)) expect([which, ceh, r.status]).toEqual([which, ceh, 400]);
+					else expect([which, ceh, r.status]).toEqual([which, ceh, 200]);
+					if (h.executions.length > before) ran.set(which, (ran.get(which) ?? 0) + 1);
+				}
+				for (const [which, count] of ran) expect([which, count]).toEqual([which, 1]);
+				// and the bodies the reference lets through did run
+				const mayRun = list.filter(([which, ceh]) => !(ceh.specversion !== undefined && ceh.contentType !== 'application/cloudevents+json') || (accept && (which === 2 || which === 4)));
+				expect(ran.size).toBe(new Set(mayRun.map(([which]) => which)).size);
+				await h.close();
+			}),
+			{ numRuns: 25 },
+		);
+	}, 60000);
 });
