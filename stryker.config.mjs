@@ -17,6 +17,8 @@ export default {
 		'nodes/shared/webhook/json-scan.ts',
 		'nodes/shared/webhook/timestamp.ts',
 		'nodes/shared/webhook/events.ts',
+		'nodes/shared/personal.ts',
+		'nodes/shared/webhook/minimise.ts',
 	],
 	testRunner: 'jest',
 	jest: {
