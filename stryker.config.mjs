@@ -20,6 +20,8 @@ export default {
 		'nodes/shared/webhook/rotation.ts',
 		'nodes/shared/webhook/cloudevents.ts',
 		'nodes/shared/webhook/signed.ts',
+		'nodes/shared/personal.ts',
+		'nodes/shared/webhook/minimise.ts',
 	],
 	testRunner: 'jest',
 	jest: {

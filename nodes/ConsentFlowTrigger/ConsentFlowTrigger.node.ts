@@ -71,6 +71,7 @@ import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
 	minimiseEventItem,
+	minimiseHeaders,
 	minimiseMode,
 	minimiseProperties,
 	minimiseUnrecognisedItem,
@@ -194,7 +195,8 @@ function deliveryJson(
 	json.signedWith = verified.signedWith;
 	if (delivery.cloudEvent !== undefined) json.cloudEvent = { ...delivery.cloudEvent };
 	if (options.includeHeaders === true) {
-		json.headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
+		// ce-subject and extensions can hold personal data: minimised like the payload
+		json.headers = minimiseHeaders(headersWithoutSecrets(verified.headers, verified.signatureHeader), minimise);
 	}
 	return json;
 }

@@ -3,12 +3,13 @@
  * responses, continue-on-fail items): Norwegian national identity numbers and the applicant's
  * name never appear there, whatever the service answered. Pure functions, no n8n imports.
  *
- * The rule for identity numbers is deliberately wider than the mod-11 check: any run of exactly
- * 11 digits, together or split after the birth date by a space, dot or hyphen, is masked digit by digit
- * (`018170 00092` → `****** *****`). An 11-digit number that fails the control digits is still
- * somebody's mistyped number, and a bank account number (also 11 digits) is no better in an
- * error text; over-masking such a number in a message costs nothing. Longer runs (order
- * numbers, timestamps) are left alone.
+ * The rule for identity numbers is deliberately wider than the mod-11 check: every number written
+ * as an identity number is written — 11 digits together, 6 + 5, 3-3-3-2 or 2-2-2-5 digits with a
+ * space, dot, slash or hyphen between the groups — is masked digit by digit (`018170 00092` →
+ * `****** *****`). An 11-digit number that fails the control digits is still somebody's
+ * mistyped number, and a bank account number (also 11 digits) is no better in an error text;
+ * over-masking such a number in a message costs nothing. Longer digit groups (order numbers,
+ * timestamps) and UUIDs are left alone.
  */
 
 /** What a masked digit becomes. */
@@ -16,37 +17,54 @@ export const MASK = '*';
 /** What a masked name becomes. */
 export const NAME_MASK = '***';
 
-/** The separators people and services write inside an identity number. */
-const SEP = '[ \\u00a0\\u202f.-]';
+/** A space as services write it (also the no-break spaces of formatted numbers). */
+const SPACE = '[ \\u00a0\\u202f]';
+/**
+ * One separator inside a written number: a space, dot or slash, or a hyphen or en dash with at
+ * most one space on either side (`010170 - 03689`).
+ */
+const SEP = `(?:${SPACE}?[-\\u2013]${SPACE}?|${SPACE}|[./])`;
 
 /**
- * `digits` digits written as an identity number is written — all together, or (11 digits) the
- * birth date, one separator, the personal number — that are not part of a longer run of digits
- * and single separators: an order number or a 13-digit timestamp is not an identity number, and
- * neither are the hyphen-separated digit groups of a UUID.
+ * How an identity number is written: 11 digits together; the birth date and the personal number
+ * (6 + 5); in groups of 3-3-3-2 or, the birth date as day, month, year, 2-2-2-5.
  */
-function runOf(digits: number): RegExp {
-	const shapes = digits === 11 ? `\\d{11}|\\d{6}${SEP}\\d{5}` : `\\d{${digits}}`;
-	return new RegExp(`(?<!\\d${SEP}?)(?:${shapes})(?!${SEP}?\\d)`, 'g');
+const WRITTEN_FORMS = [
+	'\\d{11}',
+	`\\d{6}${SEP}\\d{5}`,
+	`\\d{3}${SEP}\\d{3}${SEP}\\d{3}${SEP}\\d{2}`,
+	`\\d{2}${SEP}\\d{2}${SEP}\\d{2}${SEP}\\d{5}`,
+];
+
+/** A UUID is matched first and kept whole: its digit groups are no identity number. */
+const UUID = '[\\da-f]{8}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{12}';
+
+/**
+ * The written forms (and any extra ones) as whole digit groups, wherever they stand — also right
+ * after other numbers (`row 3 01817000092`, `2024-05-31 01817000092`): a longer digit group
+ * (a 13-digit timestamp, an order number) is never cut into one.
+ */
+function writtenIn(extra: string[]): RegExp {
+	return new RegExp(`(${UUID})|(?<!\\d)(?:${[...WRITTEN_FORMS, ...extra].join('|')})(?!\\d)`, 'gi');
 }
 
-const ELEVEN = runOf(11);
+const ELEVEN = writtenIn([]);
 /** An identity number that arrived as a JSON number has lost its leading zero: 10 digits. */
-const TEN = runOf(10);
+const ELEVEN_OR_TEN = writtenIn(['\\d{10}']);
+
+function maskDigits(text: string): string {
+	return text.replace(/\d/g, MASK);
+}
 
 /**
- * Masks every run of exactly 11 digits (with or without single separators) in `text`; with
- * `unpadded`, runs of exactly 10 too (a value the user typed, which may be a number that lost
- * its leading 0).
+ * Masks every identity number written in one of the forms above in `text`, digit by digit;
+ * with `unpadded`, groups of exactly 10 digits too (a value the user typed, which may be a
+ * number that lost its leading 0).
  */
 export function maskIdentityNumbers(text: string, unpadded = false): string {
-	const mask = (run: string) => run.replace(/\d/g, MASK);
-	const out = text.replace(ELEVEN, mask);
-	return unpadded ? out.replace(TEN, mask) : out;
-}
-
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return text.replace(unpadded ? ELEVEN_OR_TEN : ELEVEN, (hit, uuid?: string) =>
+		uuid === undefined ? maskDigits(hit) : hit,
+	);
 }
 
 /** Shortest part of a name that is masked on its own (shorter parts would hit ordinary words). */
@@ -58,7 +76,6 @@ const MIN_NAME_PART = 2;
  */
 function identityPatterns(value: string): RegExp[] {
 	const digits = value.replace(/\D/g, '');
-	if (digits.length < 6) return [];
 	const forms = new Set([digits, digits.replace(/^0+/, '')]);
 	return [...forms]
 		.filter((form) => form.length >= 6)
@@ -68,11 +85,43 @@ function identityPatterns(value: string): RegExp[] {
 
 /** The parts of a name masked as whole words: the name as given and each part of it. */
 function nameForms(value: string): string[] {
-	const whole = value.trim().replace(/\s+/g, ' ');
-	const parts = whole.split(/[\s\-‐]+/).filter((part) => part.length >= MIN_NAME_PART);
+	const whole = value.normalize('NFC').trim().replace(/\s+/g, ' ');
+	const parts = whole.split(/[\s\-\u2010]+/);
 	return [...new Set([whole, ...parts])]
 		.filter((form) => form.length >= MIN_NAME_PART)
 		.sort((a, b) => b.length - a.length);
+}
+
+/** A code point as a regular-expression escape: no character of a name needs escaping rules. */
+const literal = (text: string): string =>
+	[...text].map((char) => `\\u{${char.codePointAt(0)!.toString(16)}}`).join('');
+
+/** `\u00e5` as JSON writes a character (UTF-16 units, four hex digits), as a pattern. */
+const jsonEscaped = (text: string): string =>
+	text
+		.split('')
+		.map((char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		.join('');
+
+/**
+ * One letter of a name in every spelling a text may hold it in: composed or decomposed (NFD:
+ * `A` + combining ring) and JSON-escaped in either case (`\u00c5`, `\u00e5`); the `i` flag does
+ * the case of the rest.
+ */
+function letterPattern(char: string): string {
+	const spellings = new Set([
+		literal(char),
+		literal(char.normalize('NFD')),
+		jsonEscaped(char.toLowerCase()),
+		jsonEscaped(char.toUpperCase()),
+	]);
+	return `(?:${[...spellings].join('|')})`;
+}
+
+/** A name form as a whole word: no letter or combining mark right before or after it. */
+function namePattern(form: string): RegExp {
+	const letters = [...form].map(letterPattern).join('');
+	return new RegExp(`(?<![\\p{L}\\p{M}])${letters}(?![\\p{L}\\p{M}])`, 'giu');
 }
 
 /** Personal values a request carried, by kind. */
@@ -81,16 +130,22 @@ export interface PersonalValues {
 	names: string[];
 }
 
-/** Field names (case-insensitive) whose values are national identity numbers. */
-const IDENTITY_FIELDS = new Set(['nationalid', 'ssn', 'fodselsnummer', 'fødselsnummer', 'pid']);
-/** Field names (case-insensitive) whose values are names of a person. */
-const NAME_FIELDS = new Set(['lastname', 'firstname', 'middlename', 'name', 'fullname', 'surname']);
+/** Field names (lower-cased) whose values are national identity numbers; minimise.ts uses them too. */
+export const IDENTITY_FIELDS: ReadonlySet<string> = new Set(['nationalid', 'ssn', 'fodselsnummer', 'fødselsnummer', 'pid']);
+/** Field names (lower-cased) whose values are names of a person. */
+export const NAME_FIELDS: ReadonlySet<string> = new Set(['lastname', 'firstname', 'middlename', 'name', 'fullname', 'surname']);
 
-/** The identity numbers and names in a request body's top level (the create body is flat). */
-export function personalValuesOf(body: unknown): PersonalValues {
+/**
+ * The identity numbers and names in the top level of request bodies (the create body is flat) or
+ * of anything shaped like one (an input item, a node's parameters).
+ */
+export function personalValuesOf(...bodies: unknown[]): PersonalValues {
 	const found: PersonalValues = { identityNumbers: [], names: [] };
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return found;
-	for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+	const records = bodies.filter(
+		(body): body is Record<string, unknown> =>
+			body !== null && typeof body === 'object' && !Array.isArray(body),
+	);
+	for (const [key, value] of records.flatMap((body) => Object.entries(body))) {
 		if (typeof value !== 'string' && typeof value !== 'number') continue;
 		const name = key.toLowerCase();
 		if (IDENTITY_FIELDS.has(name)) found.identityNumbers.push(String(value));
@@ -101,18 +156,16 @@ export function personalValuesOf(body: unknown): PersonalValues {
 
 /**
  * A masker for the values one request carried: its identity numbers in every form above and its
- * names as whole words (any case, any script). Other 11-digit runs are the redactor's
- * (`maskIdentityNumbers`, in every text it cleans).
+ * names as whole words (any case, any script; composed, decomposed or JSON-escaped). Other
+ * identity numbers are the redactor's (`maskIdentityNumbers`, in every text it cleans).
  */
 export function personalMasker(values: PersonalValues): (text: string) => string {
 	const numbers = values.identityNumbers.flatMap(identityPatterns);
-	const names = values.names
-		.flatMap(nameForms)
-		// letters only around it: `%20Nordmann` and `Nordmann2` are the name too
-		.map((form) => new RegExp(`(?<!\\p{L})${escapeRegExp(form)}(?!\\p{L})`, 'giu'));
+	// letters only around it: `%20Nordmann` and `Nordmann2` are the name too
+	const names = values.names.flatMap(nameForms).map(namePattern);
 	return (text: string): string => {
 		let out = text;
-		for (const pattern of numbers) out = out.replace(pattern, (hit) => hit.replace(/\d/g, MASK));
+		for (const pattern of numbers) out = out.replace(pattern, maskDigits);
 		for (const pattern of names) out = out.replace(pattern, NAME_MASK);
 		return out;
 	};

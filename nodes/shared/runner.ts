@@ -9,7 +9,8 @@
  *  4. outputs are placed by input index, so order and `pairedItem` follow the input whatever
  *     order the answers arrive in. A failed item yields one `{ json: { error, … } }` item when
  *     continuing on fail (the same shape in both nodes); otherwise the failure of the lowest item
- *     index is thrown. Every message passes the credential's redactor.
+ *     index is thrown. Every message passes the credential's redactor; a failed `prepare` (a
+ *     validation error) also the item's own personal values (`validationRedactor`).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -24,6 +25,7 @@ import { runPool } from './pool';
 import { Pacer } from './pacer';
 import { loadConnection } from './transport';
 import type { Connection, ConnectionSpec } from './transport';
+import { IDENTITY_FIELDS, NAME_FIELDS, maskIdentityNumbers, personalMasker, personalValuesOf } from './personal';
 import { redactPatterns } from './transport/redact';
 import type { Redactor } from './transport/redact';
 import { Fields, itemLabel } from './validation';
@@ -140,6 +142,39 @@ export function errorJson(error: NodeError): IDataObject {
 	return json;
 }
 
+/** `Item 3: "Organization Number"` / `Item 3: input field "lastName"`: the field a validation message names. */
+const FIELD_PREFIX = /^Item \d+: (?:input field )?"[^"]*"/;
+
+/**
+ * The redactor of a validation error of one item: the credential's, then identity numbers with
+ * 10 digits too (a typed number may have lost its leading 0), then the item's own identity numbers
+ * and names, read from its input item (Map Automatically) and from the node's parameters of those
+ * names (Map Each Field Manually). The field name the message starts with is kept: a last name
+ * such as "Number" must not hide which field is wrong.
+ */
+export function validationRedactor(
+	ctx: IExecuteFunctions,
+	properties: readonly INodeProperties[],
+	itemIndex: number,
+	redact: Redactor,
+): Redactor {
+	const parameters: Record<string, unknown> = {};
+	for (const { name } of properties) {
+		const key = name.toLowerCase();
+		if (!IDENTITY_FIELDS.has(key) && !NAME_FIELDS.has(key)) continue;
+		try {
+			parameters[name] = ctx.getNodeParameter(name, itemIndex, '');
+		} catch {
+			// the parameter's expression may be what failed: there is no value to mask then
+		}
+	}
+	const mask = personalMasker(personalValuesOf(ctx.getInputData()[itemIndex]?.json, parameters));
+	return (text: string): string => {
+		const field = FIELD_PREFIX.exec(text)?.[0] ?? '';
+		return field + mask(maskIdentityNumbers(redact(text.slice(field.length)), true));
+	};
+}
+
 type Prepared =
 	| { ok: true; operation: Operation<unknown>; value: unknown }
 	| { ok: false; error: NodeError };
@@ -182,7 +217,8 @@ export async function runItems(
 			const operation = resolve(ctx, itemIndex);
 			prepared.push({ ok: true, operation, value: operation.prepare(ctx, env, itemIndex) });
 		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex, redact);
+			const itemRedact = validationRedactor(ctx, options.properties, itemIndex, redact);
+			const nodeError = asNodeError(ctx, error, itemIndex, itemRedact);
 			if (!continueOnFail) throw nodeError;
 			prepared.push({ ok: false, error: nodeError });
 		}

@@ -104,25 +104,31 @@ export class Fields {
 
 // ---- pure checks shared by both nodes -------------------------------------------------------
 
+/** "1 character", "14 characters". */
+export function characters(count: number): string {
+	return `${count} character${count === 1 ? '' : 's'}`;
+}
+
+/** Longest text `show` quotes as it is. */
+const SHOWN_TEXT = 32;
+
 /**
- * A short, quoted rendering of a rejected value for messages. Anything that may be an identity
- * number (10+ digits: a number mapped as a number loses its leading zero) is masked before the
- * cut, so a value mapped into the wrong field is never printed whole.
+ * A short rendering of a rejected value for messages. The value may be personal data mapped into
+ * the wrong field, so identity numbers are masked (10 digits too: a number mapped as a number
+ * loses its leading zero), and a text is quoted only when it could be neither a name nor an id.
  */
 export function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
-	if (value === null) return 'null';
-	let text: string;
-	if (typeof value === 'number') text = String(value);
-	else {
-		try {
-			text = JSON.stringify(value) ?? String(value);
-		} catch {
-			text = String(value);
-		}
+	if (typeof value === 'string') {
+		// Rule: quoted only when short and without two letters in a row (a name has them); else described.
+		if (value.length > SHOWN_TEXT || /\p{L}{2}/u.test(value)) return `a text of ${characters(value.length)}`;
+		return maskIdentityNumbers(JSON.stringify(value), true);
 	}
-	text = maskIdentityNumbers(text, true);
-	return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+	if (value === null || typeof value === 'number' || typeof value === 'boolean') {
+		return maskIdentityNumbers(String(value), true);
+	}
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 export function isEmpty(value: unknown): boolean {
@@ -200,7 +206,7 @@ export function checkOrganizationNumber(value: unknown, hint?: string): Check<st
 	const error = validateOrganizationNumber(text);
 	if (!error) return ok(text);
 	const details = [
-		`Got ${show(value)}, ${text.length} character${text.length === 1 ? '' : 's'} after removing spaces.`,
+		`Got ${show(value)}, ${characters(text.length)} after removing spaces.`,
 		typeof value === 'number' ? NUMBER_HINT : undefined,
 	];
 	return fail(error, details.filter(Boolean).join(' '));

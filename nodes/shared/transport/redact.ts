@@ -15,17 +15,62 @@ export interface LearningRedactor extends Redactor {
 }
 
 const AUTH_SCHEME = /\b(bearer|basic)(\s+|%20|\+)[A-Za-z0-9._~+/=-]{8,}/gi;
-const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+/** A JWT, also without its signature part (`header.payload.` or clipped after the payload). */
+const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 4;
+/** A secret's beginning this long is blanked where a text was clipped: no more of it shows. */
+const PREFIX_LENGTH = 8;
+/** Where a clipped text stops: its end, or a clip mark. */
+const CLIPPED = /^(?:$|…|\.\.\.)/;
+/** Letters only: a word ("… to get the estimate"), not a token clipped after its beginning. */
+const LETTERS = /^\p{L}*$/u;
 
-/** The forms a secret takes when a service echoes it: as is, URL-encoded, JSON-escaped. */
+/**
+ * The forms a secret takes when a service echoes it: as is, URL-encoded (also as a form encodes
+ * it, `+` for a space, and with lower-case `%xx`), JSON-escaped.
+ */
 function secretForms(secret: string): string[] {
-	const forms = new Set([secret, encodeURIComponent(secret)]);
+	const uri = encodeURIComponent(secret);
+	// n8n's OAuth2 client: encodeURIComponent with `+` for a space; WHATWG forms encode !'()~ too
+	const encoded = [uri, uri.replace(/%20/g, '+'), new URLSearchParams({ s: secret }).toString().slice(2)];
+	const lower = encoded.map((text) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
 	const json = JSON.stringify(secret).slice(1, -1);
-	forms.add(json);
-	forms.add(json.replace(/\//g, '\\/'));
-	return [...forms];
+	return [...new Set([secret, ...encoded, ...lower, json, json.replace(/\//g, '\\/')])];
+}
+
+/**
+ * Where the secret text starting at `at` ends: the longest of the known forms there, or of their
+ * beginnings at least PREFIX_LENGTH long, not letters only, that the text was clipped after (a
+ * beginning followed by more text is an ordinary word: `estimate` of `estimate-…`); `at` when none.
+ */
+function secretEnd(text: string, at: number, secrets: readonly string[]): number {
+	let best = at;
+	for (const secret of secrets) {
+		let end = at;
+		while (end - at < secret.length && text[end] === secret[end - at]) end++;
+		const whole = end - at === secret.length;
+		const clipped =
+			end - at >= PREFIX_LENGTH && CLIPPED.test(text.slice(end)) && !LETTERS.test(text.slice(at, end));
+		if (whole || clipped) {
+			best = Math.max(best, end);
+		}
+	}
+	return best;
+}
+
+/** `text` with every known secret, and every clipped beginning of one, blanked. */
+function blankSecrets(text: string, secrets: readonly string[]): string {
+	let out = '';
+	let from = 0;
+	for (let at = 0; at < text.length; at++) {
+		const end = secretEnd(text, at, secrets);
+		if (end === at) continue;
+		out += `${text.slice(from, at)}***`;
+		from = end;
+		at = end - 1;
+	}
+	return out + text.slice(from);
 }
 
 export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
@@ -36,13 +81,11 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 			if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
 			for (const form of secretForms(secret)) next.add(form);
 		}
-		// longest first, so a secret that contains another is blanked whole
-		known = [...next].sort((a, b) => b.length - a.length);
+		known = [...next];
 	};
 	learn(...secrets);
 	const redact = (text: string): string => {
-		let out = text;
-		for (const secret of known) out = out.split(secret).join('***');
+		const out = blankSecrets(text, known);
 		return maskIdentityNumbers(out.replace(AUTH_SCHEME, '$1 ***').replace(JWT, '***'));
 	};
 	return Object.assign(redact, { learn });

@@ -10,6 +10,8 @@
  * anything.
  */
 import type { INodeProperties } from 'n8n-workflow';
+import { IDENTITY_FIELDS, maskIdentityNumbers } from '../personal';
+import { MAX_DEPTH } from './envelope';
 
 /**
  * - keep: everything as received (version 1 of both nodes, where the parameter is absent);
@@ -76,27 +78,55 @@ function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `nationalId` masked or removed, `authorizationCode` removed, in one object (a copy). */
-function minimiseFields(source: JsonObject, mode: MinimiseMode): JsonObject {
-	const copy: JsonObject = { ...source };
-	delete copy.authorizationCode;
-	if ('nationalId' in copy) {
-		if (mode === 'leaveOut') delete copy.nationalId;
-		else copy.nationalId = maskNationalId(copy.nationalId);
-	}
-	return copy;
+/** The authorization code's field name, lower-cased (field names are matched in any case). */
+const AUTHORIZATION_CODE = 'authorizationcode';
+
+/**
+ * Levels walked: a parsed body has at most MAX_DEPTH (envelope.ts), the item adds one. Anything
+ * deeper could not be checked, so it is left out (an empty object or array in its place).
+ */
+export const MINIMISE_DEPTH = MAX_DEPTH + 1;
+
+/** An identity field's value under 'mask': a text or number masked, null kept, any other form left out. */
+function maskedIdentity(value: unknown): unknown {
+	return value === null || typeof value === 'string' || typeof value === 'number'
+		? maskNationalId(value)
+		: undefined;
 }
 
 /**
- * An event item (as envelope.ts's eventItem builds it) under `mode`: the top-level fields and
- * the payload's own `nationalId` / `authorizationCode`. Deeper parts of the payload (the data of
- * consent.data) are passed as received: their form is not published, and the workflow needs them.
+ * A copy of `value` with every identity field (personal.ts IDENTITY_FIELDS, any case) masked or
+ * left out and every authorization code left out, in objects and arrays at any level.
+ */
+function minimiseValue(value: unknown, mode: MinimiseMode, depth: number): unknown {
+	if (Array.isArray(value)) {
+		return depth < MINIMISE_DEPTH ? value.map((entry) => minimiseValue(entry, mode, depth + 1)) : [];
+	}
+	if (!isObject(value)) return value;
+	const entries: Array<[string, unknown]> = [];
+	for (const [key, entry] of depth < MINIMISE_DEPTH ? Object.entries(value) : []) {
+		const name = key.toLowerCase();
+		const kept = IDENTITY_FIELDS.has(name)
+			? mode === 'mask'
+				? maskedIdentity(entry)
+				: undefined
+			: name === AUTHORIZATION_CODE
+				? undefined
+				: minimiseValue(entry, mode, depth + 1);
+		if (kept !== undefined) entries.push([key, kept]);
+	}
+	// fromEntries defines own properties: a `__proto__` key stays a key
+	return Object.fromEntries(entries);
+}
+
+/**
+ * An event item (as envelope.ts's eventItem builds it) under `mode`: identity fields masked or
+ * left out and authorization codes left out wherever they are in the item and its payload; the
+ * rest (the data of consent.data) as received, which the workflow needs.
  */
 export function minimiseEventItem(item: JsonObject, mode: MinimiseMode): JsonObject {
 	if (mode === 'keep') return item;
-	const minimised = minimiseFields(item, mode);
-	if (isObject(item.payload)) minimised.payload = minimiseFields(item.payload, mode);
-	return minimised;
+	return minimiseValue(item, mode, 0) as JsonObject;
 }
 
 /**
@@ -142,4 +172,39 @@ export function minimiseProperties(
 			displayOptions: { show: { ...show, '@version': [{ _cnd: { gte: 1.1 } }] } },
 		},
 	];
+}
+
+/** CloudEvents context attributes whose content is not personal: kept by Include Headers. */
+const PUBLIC_CE_HEADERS = new Set([
+	'ce-specversion',
+	'ce-type',
+	'ce-source',
+	'ce-id',
+	'ce-time',
+	'ce-datacontenttype',
+	'ce-dataschema',
+]);
+
+/**
+ * The request headers Include Headers copies into an item, under `mode`: `ce-subject` and every
+ * CloudEvents extension (`ce-` headers not listed above) left out — their content is not
+ * published — and identity numbers masked in every value kept.
+ */
+export function minimiseHeaders(
+	headers: Record<string, unknown>,
+	mode: MinimiseMode,
+): Record<string, unknown> {
+	if (mode === 'keep') return headers;
+	const entries: Array<[string, unknown]> = [];
+	for (const [name, value] of Object.entries(headers)) {
+		const lower = name.toLowerCase();
+		if (lower.startsWith('ce-') && !PUBLIC_CE_HEADERS.has(lower)) continue;
+		entries.push([name, maskHeaderValue(value)]);
+	}
+	return Object.fromEntries(entries);
+}
+
+function maskHeaderValue(value: unknown): unknown {
+	if (typeof value === 'string') return maskIdentityNumbers(value);
+	return Array.isArray(value) ? value.map(maskHeaderValue) : value;
 }

@@ -18,47 +18,84 @@ import { checkOrganizationNumber, show } from '../../../nodes/shared/validation'
 import { createExecuteContext } from '../../support/execute-context';
 import { createParams, deepText } from '../ConsentFlow/helpers';
 
-/**
- * The maximal runs of digits in `text` ([start, end) and digit count), a single space, nbsp,
- * narrow nbsp, dot or hyphen allowed between two digits.
- */
-function digitRuns(text: string): Array<{ start: number; end: number; digits: number; gaps: number[] }> {
-	const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-	const runs: Array<{ start: number; end: number; digits: number; gaps: number[] }> = [];
-	let i = 0;
-	while (i < text.length) {
-		if (!isDigit(text[i])) {
-			i++;
-			continue;
-		}
-		const start = i;
-		let digits = 0;
-		let end = i;
-		const gaps: number[] = []; // how many digits came before each separator
-		while (i < text.length) {
-			if (isDigit(text[i])) {
-				digits++;
-				i++;
-				end = i;
-			} else if (' \u00a0\u202f.-'.includes(text[i]) && isDigit(text[i + 1])) {
-				gaps.push(digits);
-				i++;
-			} else break;
-		}
-		runs.push({ start, end, digits, gaps });
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+const isHex = (c: string | undefined): boolean => c !== undefined && '0123456789abcdefABCDEF'.includes(c);
+const SPACES = ' \u00a0\u202f';
+
+/** Whether a UUID (8-4-4-4-12 hex digits) starts at `i`. */
+function uuidAt(text: string, i: number): boolean {
+	const shape = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
+	for (let k = 0; k < shape.length; k++) {
+		const c = text[i + k];
+		if (shape[k] === '-' ? c !== '-' : !isHex(c)) return false;
 	}
-	return runs;
+	return true;
 }
 
 /**
- * Whether a run is written as an identity number of `n` digits (Skatteetaten's form: eleven digits,
- * or the six-digit birth date and the five-digit personal number with one separator between).
+ * The length of the separator at `i` that leads to another digit, or 0: a space, dot or slash,
+ * or a hyphen / en dash with at most one space either side. Longest first.
  */
-const idShaped = (run: { digits: number; gaps: number[] }, n: number): boolean =>
-	run.digits === n && (run.gaps.length === 0 || (n === 11 && run.gaps.length === 1 && run.gaps[0] === 6));
+function separatorAt(text: string, i: number): number {
+	const candidates: number[] = [];
+	const space = (k: number) => SPACES.includes(text[k] ?? 'x');
+	const dash = (k: number) => text[k] === '-' || text[k] === '\u2013';
+	if (space(i) && dash(i + 1)) candidates.push(space(i + 2) ? 3 : 0, 2);
+	if (dash(i)) candidates.push(space(i + 1) ? 2 : 0, 1);
+	if (space(i) || text[i] === '.' || text[i] === '/') candidates.push(1);
+	return candidates.find((n) => n > 0 && isDigit(text[i + n])) ?? 0;
+}
 
-/** Whether `text` holds a run written as an identity number of `n` digits. */
-const hasRunOf = (text: string, n: number): boolean => digitRuns(text).some((run) => idShaped(run, n));
+/** The digit groups from `i` on, joined by separators: [start, end) of each. */
+function groupsFrom(text: string, i: number): Array<[number, number]> {
+	const groups: Array<[number, number]> = [];
+	let at = i;
+	for (;;) {
+		let end = at;
+		while (isDigit(text[end])) end++;
+		groups.push([at, end]);
+		const sep = separatorAt(text, end);
+		if (sep === 0) return groups;
+		at = end + sep;
+	}
+}
+
+/** Digit counts of the written forms of an identity number (Skatteetaten's, and as people group them). */
+const FORMS = [[11], [6, 5], [3, 3, 3, 2], [2, 2, 2, 5]];
+
+/**
+ * Positions of the digits a masker must hide, scanning left to right: a UUID is skipped whole; at
+ * the start of a digit group, the first groups that have the digit counts of a form (with
+ * `unpadded`, also a group of 10) are an identity number.
+ */
+function identityDigits(text: string, unpadded = false): Set<number> {
+	const hidden = new Set<number>();
+	const forms = unpadded ? [...FORMS, [10]] : FORMS;
+	let i = 0;
+	while (i < text.length) {
+		if (uuidAt(text, i)) {
+			i += 36;
+			continue;
+		}
+		if (!isDigit(text[i]) || isDigit(text[i - 1])) {
+			i++;
+			continue;
+		}
+		const groups = groupsFrom(text, i);
+		const form = forms.find((counts) => counts.every((n, k) => groups[k] !== undefined && groups[k][1] - groups[k][0] === n));
+		if (form === undefined) {
+			i++;
+			continue;
+		}
+		const end = groups[form.length - 1][1];
+		for (let k = i; k < end; k++) if (isDigit(text[k])) hidden.add(k);
+		i = end;
+	}
+	return hidden;
+}
+
+/** Whether `text` still holds an identity number in a written form (10 digits too with `unpadded`). */
+const hasIdentityNumber = (text: string, unpadded = false): boolean => identityDigits(text, unpadded).size > 0;
 
 /** The letter runs of a text, lower-cased (a name part is "in" a text when one of them equals it). */
 function letterRuns(text: string): Set<string> {
@@ -66,18 +103,21 @@ function letterRuns(text: string): Set<string> {
 }
 
 const DIGITS = fc.stringMatching(/^\d{11}$/);
-const SEPARATOR = fc.constantFrom('', ' ', '.', '-', '\u00a0');
-/** An identity number as a service may write it back. */
+const SEPARATOR = fc.constantFrom('', ' ', '.', '-', '\u00a0', '/', ' - ', '\u2013', '\u202f');
+/** An identity number as a service may write it back, in groups where written so. */
+const GROUPINGS: Record<string, number[]> = {
+	'as sent': [11],
+	split: [6, 5],
+	'3-3-3-2': [3, 3, 3, 2],
+	'2-2-2-5': [2, 2, 2, 5],
+};
+const grouped = (digits: string, sizes: number[], sep: string): string =>
+	sizes.map((size, k) => digits.slice(sizes.slice(0, k).reduce((a, b) => a + b, 0)).slice(0, size)).join(sep);
 const ID_FORM = fc
-	.tuple(DIGITS, SEPARATOR, fc.constantFrom('as sent', 'split', 'number'))
-	.map(([digits, sep, how]) => ({
+	.tuple(DIGITS, SEPARATOR, fc.constantFrom('as sent', 'split', '3-3-3-2', '2-2-2-5', 'number'), fc.constantFrom('', 'row 3 ', '2024-05-31 '))
+	.map(([digits, sep, how, before]) => ({
 		digits,
-		form:
-			how === 'as sent'
-				? digits
-				: how === 'split'
-					? `${digits.slice(0, 6)}${sep}${digits.slice(6)}`
-					: String(Number(digits)),
+		form: before + (how === 'number' ? String(Number(digits)) : grouped(digits, GROUPINGS[how], sep)),
 	}));
 const NAME_PART = fc
 	.tuple(
@@ -186,7 +226,7 @@ describe('identity numbers and names the service quotes back never leave the nod
 						.split(String(apiError.timestamp))
 						.join('');
 				}
-				expect(hasRunOf(text, 11)).toBe(false);
+				expect(hasIdentityNumber(text)).toBe(false);
 				expect(text).not.toContain(id.form);
 				const runs = letterRuns(text);
 				for (const part of name.split(/[ -]/)) expect(runs.has(part.toLowerCase())).toBe(false);
@@ -197,24 +237,37 @@ describe('identity numbers and names the service quotes back never leave the nod
 });
 
 describe('maskIdentityNumbers (against the scanner)', () => {
-	test('every run written as an 11-digit identity number is masked digit by digit; every other character is kept', () => {
-		const text = fc
-			.array(fc.oneof(fc.stringMatching(/^\d{1,14}$/), SEPARATOR, fc.string({ maxLength: 6 })), { maxLength: 12 })
-			.map((parts) => parts.join(''));
-		fc.assert(
-			fc.property(text, (input) => {
-				const out = maskIdentityNumbers(input);
-				expect(out).toHaveLength(input.length);
-				const masked = new Set<number>();
-				for (const run of digitRuns(input)) {
-					if (!idShaped(run, 11)) continue;
-					for (let i = run.start; i < run.end; i++) if (/\d/.test(input[i])) masked.add(i);
-				}
-				for (let i = 0; i < input.length; i++) expect(out[i]).toBe(masked.has(i) ? '*' : input[i]);
-			}),
-			{ numRuns: 2000 },
-		);
-	});
+	const UUIDS = fc.uuid({ version: 4 }).chain((uuid) =>
+		// some with a last group of digits only but one: an 11-digit group inside a UUID
+		fc.constantFrom(uuid, `${uuid.slice(0, 24)}a${uuid.slice(25).replace(/[a-f]/g, '7')}`),
+	);
+	const text = fc
+		.array(
+			fc.oneof(
+				fc.stringMatching(/^\d{1,14}$/),
+				SEPARATOR,
+				fc.string({ maxLength: 6 }),
+				ID_FORM.map(({ form }) => form),
+				UUIDS,
+			),
+			{ maxLength: 12 },
+		)
+		.map((parts) => parts.join(''));
+
+	test.each([false, true])(
+		'unpadded %p: every number written as an identity number is masked digit by digit; every other character is kept',
+		(unpadded) => {
+			fc.assert(
+				fc.property(text, (input) => {
+					const out = maskIdentityNumbers(input, unpadded);
+					const hidden = identityDigits(input, unpadded);
+					const expected = input.split('').map((c, i) => (hidden.has(i) ? '*' : c)).join('');
+					expect(out).toBe(expected);
+				}),
+				{ numRuns: 2000 },
+			);
+		},
+	);
 
 	test('the published examples: a fødselsnummer with and without its space, a D-number, a number that fails mod 11', () => {
 		expect(maskIdentityNumbers('fnr 15817012345 ok')).toBe('fnr *********** ok');
@@ -246,14 +299,17 @@ describe('validation messages never print a value that looks like an identity nu
 		expect(check.hint).toContain('11 characters');
 	});
 
-	test('show() masks runs of 10 or 11 digits (a number that lost its leading zero) before it shortens', () => {
-		const noDigits = fc.string({ maxLength: 60 }).map((t) => t.replace(/\d/g, 'x'));
+	test('show() never prints an identity number (10 digits too: a number that lost its leading zero) nor a letter pair', () => {
+		const noDigits = fc.string({ maxLength: 40 }).map((t) => t.replace(/\d/g, 'x'));
+		const written = ID_FORM.map(({ form }) => form);
 		fc.assert(
-			fc.property(fc.stringMatching(/^\d{10,11}$/), noDigits, (digits, prefix) => {
-				for (const value of [digits, Number(digits), `${prefix}${digits}`, { nationalId: digits }]) {
+			fc.property(fc.stringMatching(/^\d{10,11}$/), noDigits, written, (digits, prefix, form) => {
+				for (const value of [digits, Number(digits), `${prefix}${digits}`, form, { nationalId: digits }]) {
 					const shown = show(value);
-					expect(hasRunOf(shown, 10) || hasRunOf(shown, 11)).toBe(false);
+					expect(hasIdentityNumber(shown, true)).toBe(false);
 					expect(shown).not.toContain(digits);
+					// a quoted text has no two letters in a row; anything else is described
+					if (shown.startsWith('"')) expect(shown).not.toMatch(/\p{L}{2}/u);
 				}
 			}),
 			{ numRuns: 500 },

@@ -1,0 +1,252 @@
+/**
+ * Issue 31, item 7: Minimise Personal Data walks the whole item — nested objects and arrays of the
+ * payload, every identity-field name personal.ts knows, in any case, and the authorization code in
+ * any case — and Include Headers keeps only the CloudEvents attributes whose content is public.
+ * Pure functions; the trigger's HTTP-level tests are in test/nodes/ConsentFlowTrigger/minimise.test.ts.
+ *
+ * Oracles written here: what each setting must leave (the issue's list), the CloudEvents 1.0
+ * context attributes that carry no personal content (specversion, type, source, id, time,
+ * datacontenttype, dataschema), the depth a parsed body can have (envelope.ts MAX_DEPTH = 64).
+ */
+import {
+	MINIMISE_DEFAULT,
+	MINIMISE_DEPTH,
+	MINIMISE_KEEP,
+	MINIMISE_OPTIONS,
+	MINIMISE_PARAMETER,
+	maskNationalId,
+	minimiseEventItem,
+	minimiseHeaders,
+	minimiseMode,
+	minimiseProperties,
+	minimiseUnrecognisedItem,
+} from '../../../../nodes/shared/webhook/minimise';
+import { syntheticNationalId } from '../../../support/synthetic-ids';
+
+const ID = syntheticNationalId(1);
+const MASKED = `*********${ID.slice(-2)}`;
+const CODE = 'authz-4e1d77';
+
+/** An event item whose payload holds the identity number and code at several levels and spellings. */
+function nestedItem() {
+	return {
+		event: 'consent.data',
+		nationalId: ID,
+		authorizationCode: CODE,
+		payload: {
+			flow: 'f',
+			NationalId: ID,
+			AUTHORIZATIONCODE: CODE,
+			applicant: { ssn: ID, fodselsnummer: Number(ID), name: 'kept' },
+			people: [{ fødselsnummer: ID, role: 'co' }, { PID: ID, authorizationCode: CODE }, 'text', 7, null],
+			data: { tax: { netIncome: 512000, nationalId: ID }, income: [[{ pid: ID }]] },
+			other: { nationalIdentity: 'not a listed name', code: 'kept' },
+		},
+	};
+}
+
+describe('minimiseEventItem walks the whole item', () => {
+	test('mask: every identity field masked, every authorization code left out, the rest as received', () => {
+		expect(minimiseEventItem(nestedItem(), 'mask')).toEqual({
+			event: 'consent.data',
+			nationalId: MASKED,
+			payload: {
+				flow: 'f',
+				NationalId: MASKED,
+				applicant: { ssn: MASKED, fodselsnummer: `********${ID.slice(-2)}`, name: 'kept' },
+				people: [{ fødselsnummer: MASKED, role: 'co' }, { PID: MASKED }, 'text', 7, null],
+				data: { tax: { netIncome: 512000, nationalId: MASKED }, income: [[{ pid: MASKED }]] },
+				other: { nationalIdentity: 'not a listed name', code: 'kept' },
+			},
+		});
+	});
+
+	test('leaveOut: every identity field left out as well', () => {
+		expect(minimiseEventItem(nestedItem(), 'leaveOut')).toEqual({
+			event: 'consent.data',
+			payload: {
+				flow: 'f',
+				applicant: { name: 'kept' },
+				people: [{ role: 'co' }, {}, 'text', 7, null],
+				data: { tax: { netIncome: 512000 }, income: [[{}]] },
+				other: { nationalIdentity: 'not a listed name', code: 'kept' },
+			},
+		});
+	});
+
+	test('keep: the item itself, untouched (version 1 nodes)', () => {
+		const item = nestedItem();
+		expect(minimiseEventItem(item, 'keep')).toBe(item);
+		expect(item).toEqual(nestedItem());
+	});
+
+	test('the input is not changed; key order kept', () => {
+		const item = nestedItem();
+		minimiseEventItem(item, 'mask');
+		minimiseEventItem(item, 'leaveOut');
+		expect(item).toEqual(nestedItem());
+		expect(Object.keys(minimiseEventItem(item, 'mask').payload as object)).toEqual([
+			'flow',
+			'NationalId',
+			'applicant',
+			'people',
+			'data',
+			'other',
+		]);
+	});
+
+	test('mask: an identity value that cannot be masked to its last digits is left out; null stays null', () => {
+		expect(
+			minimiseEventItem(
+				{ nationalId: null, payload: { ssn: { value: ID }, pid: [ID], nationalId: true, fodselsnummer: 12345 } },
+				'mask',
+			),
+		).toEqual({ nationalId: null, payload: { fodselsnummer: '***45' } });
+	});
+
+	test('a `__proto__` key is kept as a key, not made the prototype', () => {
+		const item = JSON.parse(`{"payload":{"__proto__":{"nationalId":"${ID}","x":1}}}`) as Record<string, unknown>;
+		const out = minimiseEventItem(item, 'leaveOut');
+		const payload = out.payload as Record<string, unknown>;
+		expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+		expect(Object.getOwnPropertyDescriptor(payload, '__proto__')?.value).toEqual({ x: 1 });
+	});
+
+	/** `levels` nested arrays around `leaf` (by default an object holding the identity number). */
+	function nested(levels: number, leaf: unknown = { nationalId: ID, keep: 1 }): unknown {
+		let value = leaf;
+		for (let level = 0; level < levels; level++) value = [value];
+		return value;
+	}
+
+	test('walked as deep as a parsed body can be; anything deeper is left out (it could not be checked)', () => {
+		expect(MINIMISE_DEPTH).toBe(65);
+		// item (0) → payload (1) → arrays → the object at level MINIMISE_DEPTH - 1: walked
+		const deepest = minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 2) }, 'leaveOut');
+		expect(deepest).toEqual({ payload: nested(MINIMISE_DEPTH - 2, { keep: 1 }) });
+		// one level more: the object is at MINIMISE_DEPTH, emptied
+		const deeper = JSON.stringify(minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 1) }, 'mask'));
+		expect(deeper).toBe(`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}{}${']'.repeat(MINIMISE_DEPTH - 1)}}`);
+		// an array at MINIMISE_DEPTH is emptied as well
+		const array = JSON.stringify(minimiseEventItem({ payload: nested(MINIMISE_DEPTH) }, 'mask'));
+		expect(array).toBe(`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}[]${']'.repeat(MINIMISE_DEPTH - 1)}}`);
+	});
+});
+
+describe('minimiseHeaders (Include Headers)', () => {
+	/** The CloudEvents context attributes with public content, and a header that is no attribute. */
+	const PUBLIC = {
+		'content-type': 'application/json',
+		'ce-specversion': '1.0',
+		'ce-type': 'consent.data',
+		'ce-source': '/flows/f',
+		'ce-id': 'id-1',
+		'ce-time': '2024-05-31T12:00:00Z',
+		'ce-datacontenttype': 'application/json',
+		'ce-dataschema': 'https://example.com/schema',
+	};
+	const headers = {
+		...PUBLIC,
+		'ce-subject': `applicant ${ID}`,
+		'ce-partitionkey': 'Kari Nordmann',
+		'CE-Traceparent': '00-abc',
+		'x-request-id': `r-1 ${ID}`,
+		'x-forwarded-for': ['10.0.0.1', `row 3 ${ID}`],
+		'x-count': 3,
+		cookie: undefined,
+	};
+
+	test.each(['mask', 'leaveOut'] as const)(
+		'%s: ce-subject and extensions left out, public attributes kept, identity numbers masked',
+		(mode) => {
+			expect(minimiseHeaders(headers, mode)).toEqual({
+				...PUBLIC,
+				'x-request-id': 'r-1 ***********',
+				'x-forwarded-for': ['10.0.0.1', 'row 3 ***********'],
+				'x-count': 3,
+				cookie: undefined,
+			});
+		},
+	);
+
+	test('header names in any case; a ce- attribute value is masked too', () => {
+		expect(minimiseHeaders({ 'CE-Type': 'x', 'Ce-Subject': 's', 'ce-source': `/a/${ID}` }, 'mask')).toEqual({
+			'CE-Type': 'x',
+			'ce-source': '/a/***********',
+		});
+	});
+
+	test('keep: the headers themselves', () => {
+		expect(minimiseHeaders(headers, 'keep')).toBe(headers);
+	});
+});
+
+describe('the rest of the module', () => {
+	test.each([
+		[ID, MASKED],
+		['12345', '***45'],
+		['1234', '****'],
+		['', ''],
+		[12345678901, '*********01'],
+		[Number.NaN, Number.NaN],
+		[null, null],
+		[{ id: 1 }, { id: 1 }],
+	])('maskNationalId(%p) = %p', (value, masked) => {
+		expect(maskNationalId(value)).toEqual(masked);
+	});
+
+	test.each([
+		['keep', 'keep'],
+		['mask', 'mask'],
+		['leaveOut', 'leaveOut'],
+		['Mask', 'leaveOut'],
+		[undefined, 'leaveOut'],
+	])('minimiseMode(%p) = %p', (value, mode) => {
+		expect(minimiseMode(value)).toBe(mode);
+	});
+
+	test('minimiseUnrecognisedItem: rawBody becomes rawBodyLength in its place; keep returns the item', () => {
+		const item = { event: null, rawBody: 'abc', rawBodyTruncated: true, reason: 'not-json' };
+		expect(minimiseUnrecognisedItem(item, 'abcdef', 'mask')).toEqual({ event: null, rawBodyLength: 6, reason: 'not-json' });
+		expect(Object.keys(minimiseUnrecognisedItem(item, 'abcdef', 'leaveOut'))).toEqual(['event', 'rawBodyLength', 'reason']);
+		expect(minimiseUnrecognisedItem(item, 'abcdef', 'keep')).toBe(item);
+	});
+
+	test('the parameter: names, values and descriptions of the three settings, one property per version', () => {
+		expect(MINIMISE_PARAMETER).toBe('minimisePersonalData');
+		expect([MINIMISE_KEEP, MINIMISE_DEFAULT]).toEqual(['keep', 'mask']);
+		expect(MINIMISE_OPTIONS).toEqual([
+			{
+				name: 'Keep Everything',
+				value: 'keep',
+				description: 'Every field as the service sent it, including national ID and authorization code',
+			},
+			{
+				name: 'Leave Out National ID',
+				value: 'leaveOut',
+				description: 'National ID, authorization code and the raw body of unrecognised deliveries left out',
+			},
+			{
+				name: 'Mask National ID',
+				value: 'mask',
+				description:
+					'National ID shown as *********NN (the last two digits only); authorization code and the raw body of unrecognised deliveries left out',
+			},
+		]);
+		const base = {
+			displayName: 'Minimise Personal Data',
+			name: 'minimisePersonalData',
+			type: 'options',
+			options: MINIMISE_OPTIONS,
+			description: 'd',
+		};
+		expect(minimiseProperties({ operation: ['x'] }, 'd')).toEqual([
+			{ ...base, default: 'keep', displayOptions: { show: { operation: ['x'], '@version': [1] } } },
+			{
+				...base,
+				default: 'mask',
+				displayOptions: { show: { operation: ['x'], '@version': [{ _cnd: { gte: 1.1 } }] } },
+			},
+		]);
+	});
+});
