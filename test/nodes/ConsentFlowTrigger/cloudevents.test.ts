@@ -21,6 +21,7 @@ import {
 import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
 import { PUBLISHED_EVENTS, post, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
+import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 
 const STRUCTURED = 'application/cloudevents+json; charset=utf-8';
 
@@ -366,5 +367,30 @@ describe('the trigger with CloudEvents (HTTP harness)', () => {
 		expect(answer.status).toBe(415);
 		expect(answer.json).toMatchObject({ received: false, status: 'unsupported', message: expect.stringMatching(/one event per request/) });
 		expect(h.executions).toHaveLength(0);
+	});
+});
+
+describe('Include Headers under Minimise Personal Data (issue 31, item 7)', () => {
+	const start = useTriggerHarness();
+
+	it('ce-subject and ce- extensions are left out unless Keep Everything; identity numbers in kept headers are masked', async () => {
+		const body = JSON.stringify({ webhookId: 'inc-1', event: 'consent.accepted', payload: { flow: 'f' } });
+		const headers = {
+			'x-acme-sbl-signature': sign(body),
+			'ce-subject': 'applicant 01817000092',
+			'ce-traceparent': '00-abc-01',
+			'ce-source': '/sbl',
+			'x-note': 'row 3 01817000092',
+		};
+		for (const [minimise, subject] of [['mask', undefined], ['leaveOut', undefined], ['keep', 'applicant 01817000092']]) {
+			const h = await start({ typeVersion: 1.1, parameters: { minimisePersonalData: minimise, options: { includeHeaders: true } } });
+			expect((await post(h.url, body, headers)).json).toMatchObject({ status: 'emitted' });
+			const kept = emitted(h).json.headers as Record<string, unknown>;
+			expect([minimise, kept['ce-subject'], 'ce-traceparent' in kept]).toEqual([minimise, subject, minimise === 'keep']);
+			expect(kept['ce-source']).toBe('/sbl');
+			if (minimise !== 'keep') expect(JSON.stringify(kept)).not.toContain('01817000092');
+			await h.close();
+			resetProcessMemory();
+		}
 	});
 });
