@@ -86,10 +86,12 @@ export function isCloudEventsBatch(headers: IncomingRequest['headers']): boolean
 	return mediaType(headers?.['content-type']).startsWith('application/cloudevents-batch');
 }
 
-/** "3. HTTP Message Mapping": a Content-Type prefixed with `application/cloudevents` is structured. */
-function isStructuredContentType(headers: IncomingRequest['headers']): boolean {
-	const type = mediaType(headers?.['content-type']);
-	return type.startsWith('application/cloudevents') && !type.startsWith('application/cloudevents-batch');
+/**
+ * "3. HTTP Message Mapping": a Content-Type prefixed with `application/cloudevents` is structured
+ * (or, `-batch`, batched: answered before parsing); any other is binary mode.
+ */
+function isCloudEventsContentType(headers: IncomingRequest['headers']): boolean {
+	return mediaType(headers?.['content-type']).startsWith('application/cloudevents');
 }
 
 /**
@@ -134,9 +136,9 @@ export function decodeHeaderValue(raw: string): string | null {
 	for (let i = 0; i < value.length; i++) {
 		const code = value.charCodeAt(i);
 		if (code === 0x25) {
-			const hex = value.slice(i + 1, i + 3);
-			if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
-			bytes.push(parseInt(hex, 16));
+			const hex = /^[0-9a-fA-F]{2}/.exec(value.slice(i + 1));
+			if (hex === null) return null;
+			bytes.push(parseInt(hex[0], 16));
 			i += 2;
 		} else if (code >= 0x20 && code <= 0x7e) {
 			bytes.push(code);
@@ -146,7 +148,7 @@ export function decodeHeaderValue(raw: string): string | null {
 	}
 	const buffer = Buffer.from(bytes);
 	const text = buffer.toString('utf8');
-	return Buffer.from(text, 'utf8').equals(buffer) ? text : null;
+	return Buffer.from(text).equals(buffer) ? text : null;
 }
 
 const EVENT_SUFFIXES = CONSENT_EVENTS.map((name) => ({ name, suffix: `.${name.toLowerCase()}` }));
@@ -163,22 +165,33 @@ export function eventOfType(type: string): ConsentEvent | null {
 	return EVENT_SUFFIXES.find(({ suffix }) => lower.endsWith(suffix))?.name ?? null;
 }
 
+/** A string that is not blank, else null. A blank id is no id (as for webhookId, webhook-id.ts). */
+function nonBlankString(value: unknown): string | null {
+	return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
 interface Attributes {
+	/** The delivery's id (duplicates are detected on it), also when it is no valid CloudEvents id. */
 	id: DeliveryId | null;
-	/** Whether `id` is a non-empty string, as the spec requires. */
-	idValid: boolean;
+	/** The `id` attribute as read: valid when a non-blank string, as the spec requires. */
+	idAttribute: unknown;
 	specversion: unknown;
 	type: unknown;
 	source: unknown;
 	time: unknown;
 }
 
-/** The delivery for a CloudEvent whose attributes and data were read. */
+/** The data of a CloudEvent whose attributes were read (`value` undefined: it has none). */
+interface EventData {
+	value?: unknown;
+	base64?: boolean;
+}
+
+/** The delivery for a CloudEvent: its attributes and data were read, or `read` says why not. */
 function fromAttributes(
 	mode: CloudEventFacts['mode'],
 	attributes: Attributes,
-	data: { present: boolean; value?: unknown; base64?: boolean },
-	problem: UnrecognisedReason | null,
+	read: EventData | UnrecognisedReason,
 ): IncomingDelivery {
 	const type = nonEmptyString(attributes.type);
 	const cloudEvent: CloudEventFacts = {
@@ -200,10 +213,11 @@ function fromAttributes(
 		event: type,
 		...fields,
 	});
-	if (problem !== null) return unrecognised(problem);
+	if (typeof read === 'string') return unrecognised(read);
+	const data = read;
 	const valid =
 		attributes.specversion === SPEC_VERSION &&
-		attributes.idValid &&
+		nonBlankString(attributes.idAttribute) !== null &&
 		type !== null &&
 		cloudEvent.source !== null &&
 		(attributes.time === undefined || typeof attributes.time === 'string');
@@ -211,7 +225,7 @@ function fromAttributes(
 	const event = eventOfType(type);
 	if (event === null) return unrecognised('unknown-event');
 	if (data.base64 === true) return unrecognised('unsupported-data');
-	if (data.present && data.value !== null && !isObject(data.value)) {
+	if (data.value !== undefined && data.value !== null && !isObject(data.value)) {
 		return unrecognised('unsupported-data');
 	}
 	return {
@@ -229,24 +243,21 @@ function parseStructured(bytes: Buffer): IncomingDelivery {
 	const id = token === undefined ? null : deliveryIdOfToken(token);
 	const attributes: Attributes = {
 		id,
-		idValid: false,
+		idAttribute: undefined,
 		specversion: undefined,
 		type: undefined,
 		source: undefined,
 		time: undefined,
 	};
-	if (exceedsDepth(bytes, MAX_DEPTH)) {
-		return fromAttributes('structured', attributes, { present: false }, 'too-deep');
-	}
+	if (exceedsDepth(bytes, MAX_DEPTH)) return fromAttributes('structured', attributes, 'too-deep');
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(bytes.toString('utf8'));
 	} catch {
-		return fromAttributes('structured', attributes, { present: false }, 'not-json');
+		return fromAttributes('structured', attributes, 'not-json');
 	}
-	if (!isObject(parsed)) return fromAttributes('structured', attributes, { present: false }, 'invalid-cloudevent');
-	// A blank id is no id (as for webhookId, webhook-id.ts): never valid, never remembered.
-	attributes.idValid = typeof parsed.id === 'string' && parsed.id.trim() !== '';
+	if (!isObject(parsed)) return fromAttributes('structured', attributes, 'invalid-cloudevent');
+	attributes.idAttribute = parsed.id;
 	attributes.specversion = parsed.specversion;
 	attributes.type = parsed.type;
 	attributes.source = parsed.source;
@@ -255,57 +266,44 @@ function parseStructured(bytes: Buffer): IncomingDelivery {
 	const hasBase64 = 'data_base64' in parsed;
 	// JSON Event Format, "Handling of data": `data` and `data_base64` MUST NOT both be present.
 	if (hasData && hasBase64) {
-		return fromAttributes('structured', attributes, { present: true }, 'invalid-cloudevent');
+		return fromAttributes('structured', attributes, 'invalid-cloudevent');
 	}
-	return fromAttributes(
-		'structured',
-		attributes,
-		{ present: hasData || hasBase64, value: parsed.data, base64: hasBase64 },
-		null,
-	);
+	return fromAttributes('structured', attributes, { value: parsed.data, base64: hasBase64 });
 }
 
 /** Binary mode: attributes in `ce-` headers, the body is the data ("3.1 Binary Content Mode"). */
 function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDelivery {
-	let repeated = false;
 	const attribute = (name: string): string | null | undefined => {
 		const values = headers.get(`${CE_PREFIX}${name}`);
-		if (values === undefined) return undefined;
-		// A header sent twice has no one value: the CloudEvent is not valid.
-		if (values.length !== 1) {
-			repeated = true;
-			return null;
-		}
-		return decodeHeaderValue(values[0]);
+		return values === undefined ? undefined : decodeHeaderValue(values[0]);
 	};
 	const idText = attribute('id');
+	const id = nonBlankString(idText);
 	const attributes: Attributes = {
-		id: typeof idText === 'string' && idText.trim() !== '' ? { display: idText, key: keyOfStringValue(idText) } : null,
-		idValid: typeof idText === 'string' && idText.trim() !== '',
+		id: id === null ? null : { display: id, key: keyOfStringValue(id) },
+		idAttribute: idText,
 		specversion: attribute('specversion'),
 		type: attribute('type'),
 		source: attribute('source'),
 		time: attribute('time'),
 	};
-	// A repeated extension header (`ce-` + any other name) makes the event invalid too.
-	for (const values of headers.values()) if (values.length !== 1) repeated = true;
+	// A header sent twice (an attribute or an extension) has no one value: the CloudEvent is not valid.
+	const repeated = [...headers.values()].some((values) => values.length !== 1);
 	const undecodable = [attributes.specversion, attributes.type, attributes.source, attributes.time].some(
 		(value) => value === null,
 	);
 	if (repeated || undecodable || idText === null) {
-		return fromAttributes('binary', { ...attributes, id: null, idValid: false }, { present: false }, 'invalid-cloudevent');
+		return fromAttributes('binary', { ...attributes, id: null }, 'invalid-cloudevent');
 	}
-	if (bytes.length === 0) return fromAttributes('binary', attributes, { present: false }, null);
-	if (exceedsDepth(bytes, MAX_DEPTH)) {
-		return fromAttributes('binary', attributes, { present: true }, 'too-deep');
-	}
+	if (bytes.length === 0) return fromAttributes('binary', attributes, {});
+	if (exceedsDepth(bytes, MAX_DEPTH)) return fromAttributes('binary', attributes, 'too-deep');
 	let data: unknown;
 	try {
 		data = JSON.parse(bytes.toString('utf8'));
 	} catch {
-		return fromAttributes('binary', attributes, { present: true }, 'not-json');
+		return fromAttributes('binary', attributes, 'not-json');
 	}
-	return fromAttributes('binary', attributes, { present: true, value: data }, null);
+	return fromAttributes('binary', attributes, { value: data });
 }
 
 /**
@@ -318,7 +316,7 @@ function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDel
 export function parseIncoming(rawBody: Buffer, req: IncomingRequest): IncomingDelivery {
 	const bytes = withoutBom(rawBody);
 	const headers = ceHeaders(req);
-	if (headers.has(`${CE_PREFIX}specversion`) && !isStructuredContentType(req.headers)) {
+	if (headers.has(`${CE_PREFIX}specversion`) && !isCloudEventsContentType(req.headers)) {
 		return parseBinary(bytes, headers);
 	}
 	if (topLevelMembers(bytes, ['specversion']).has('specversion')) return parseStructured(bytes);

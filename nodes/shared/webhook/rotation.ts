@@ -36,10 +36,16 @@ export function activeSecrets(secret: unknown, previousSecret: unknown): string[
 }
 
 function usableSecret(value: unknown): value is string {
-	return typeof value === 'string' && secretFormProblem(value, FORM_WORDS) === null;
+	// the words only shape the message, which is not used here
+	return typeof value === 'string' && secretFormProblem(value, PREVIOUS_SECRET_WORDS) === null;
 }
 
-const FORM_WORDS = { field: '', key: '', signedWith: '' };
+/** How the credential test's messages name the previous secret. */
+const PREVIOUS_SECRET_WORDS = {
+	field: 'The previous signing secret',
+	key: 'the old key',
+	signedWith: ' signed with the old key',
+};
 
 /** The 32 digest bytes of a candidate (hex, optional `sha256=`, surrounding spaces), or null. */
 function digestBytes(candidate: unknown): Buffer | null {
@@ -68,12 +74,10 @@ export function matchSecret(
 	secrets: readonly string[],
 ): SecretMatch | null {
 	if (!Buffer.isBuffer(rawBody)) return null;
-	if (!Array.isArray(secrets) || secrets.length === 0 || secrets.length > MAX_ACTIVE_SECRETS) {
-		return null;
-	}
+	// No secret or no candidate needs no check of its own: nothing can match.
+	if (!Array.isArray(secrets) || secrets.length > MAX_ACTIVE_SECRETS) return null;
 	if (secrets.some((secret) => typeof secret !== 'string' || secret.length === 0)) return null;
-	if (!Array.isArray(candidates) || candidates.length === 0) return null;
-	if (candidates.length > MAX_CANDIDATES) return null;
+	if (!Array.isArray(candidates) || candidates.length > MAX_CANDIDATES) return null;
 
 	const expected = secrets.map((secret) => createHmac('sha256', secret).update(rawBody).digest());
 	// bit i set: a candidate matched secret i
@@ -110,11 +114,7 @@ export function previousSecretProblem(previousSecret: unknown): string | null {
 	if (typeof previousSecret !== 'string') {
 		return 'The previous signing secret is not text. Clear the field, or paste the old key.';
 	}
-	return secretFormProblem(previousSecret, {
-		field: 'The previous signing secret',
-		key: 'the old key',
-		signedWith: ' signed with the old key',
-	});
+	return secretFormProblem(previousSecret, PREVIOUS_SECRET_WORDS);
 }
 
 /** A remark for the credential test when the previous secret is set (null when it is not). */

@@ -11,10 +11,12 @@ import { request } from 'undici';
 import fc from 'fast-check';
 
 import {
+	BATCH_ANSWER,
 	ceHeaders,
 	decodeHeaderValue,
 	eventOfType,
 	isCloudEventsBatch,
+	mediaType,
 	parseIncoming,
 	type IncomingDelivery,
 } from '../../../nodes/shared/webhook/cloudevents';
@@ -255,6 +257,141 @@ describe('eventOfType', () => {
 		expect(eventOfType('com.example.user.timedOut')).toBe('user.timedOut');
 		expect(eventOfType('com.example-consent.created')).toBeNull();
 		expect(eventOfType('')).toBeNull();
+	});
+});
+
+describe('the edges of each rule (issue 31, mutation testing)', () => {
+	it('Context Attributes: what the item shows of an attribute that is absent, empty or of the wrong type', () => {
+		expect(parse(structured({ specversion: 1 }), {})).toMatchObject({ reason: 'invalid-cloudevent', cloudEvent: { specversion: '' } });
+		expect(parse(structured({ source: 5 }), {})).toMatchObject({ reason: 'invalid-cloudevent', cloudEvent: { source: null } });
+		expect(parse(structured({ type: 7 }), {})).toMatchObject({ reason: 'invalid-cloudevent', event: null, cloudEvent: { type: null } });
+		// an invalid event still says which event it named
+		expect(parse(structured({ source: '' }), {})).toMatchObject({ reason: 'invalid-cloudevent', event: 'consent.accepted' });
+		// time is OPTIONAL: absent is valid (and has no time); present, it must be a string
+		expect(parse(structured({ time: undefined }), {})).toMatchObject({ kind: 'event', timestamp: null, hasTimestamp: false });
+		expect(parse(structured({ time: null }), {})).toMatchObject({ reason: 'invalid-cloudevent', timestamp: null, hasTimestamp: false });
+		expect(parse(structured({ time: 1700000000 }), {})).toMatchObject({ reason: 'invalid-cloudevent', timestamp: null, hasTimestamp: true });
+		expect(parse(structured({ time: 'not a time' }), {})).toMatchObject({ kind: 'event', timestamp: 'not a time', hasTimestamp: true });
+	});
+
+	it('structured mode: a body that is too deep or not JSON keeps its id (remembered), none when it has none', () => {
+		const deep = '['.repeat(100) + ']'.repeat(100);
+		expect(parse(`{"specversion":"1.0","id":"deep-1","data":${deep}}`, { 'content-type': STRUCTURED })).toMatchObject({
+			kind: 'unrecognised',
+			reason: 'too-deep',
+			webhookId: 'deep-1',
+			deliveryKey: 'deep-1',
+			cloudEvent: { mode: 'structured' },
+		});
+		expect(parse(`{"specversion":"1.0","data":${deep}}`, {})).toMatchObject({ reason: 'too-deep', webhookId: null, deliveryKey: null });
+		expect(parse('{"specversion":"1.0","id":"cut-1",', {})).toMatchObject({ reason: 'not-json', webhookId: 'cut-1', deliveryKey: 'cut-1' });
+		expect(parse('{"specversion":"1.0",', {})).toMatchObject({ reason: 'not-json', webhookId: null, deliveryKey: null });
+		// a UTF-8 byte order mark does not hide the specversion
+		expect(parse(`\ufeff${structured()}`, {})).toMatchObject({ kind: 'event', webhookId: 'ce-1', cloudEvent: { mode: 'structured' } });
+	});
+
+	it('binary mode: an attribute header that cannot be decoded (3.1.3.2) makes the event invalid, and its ce-id is not remembered', () => {
+		for (const name of ['ce-specversion', 'ce-type', 'ce-source', 'ce-time', 'ce-id']) {
+			for (const bad of ['%zz', '%C0%A0']) {
+				const d = parse('{}', binaryHeaders({ [name]: bad }));
+				expect([name, bad, d]).toEqual([name, bad, expect.objectContaining({ kind: 'unrecognised', reason: 'invalid-cloudevent', webhookId: null, deliveryKey: null })]);
+			}
+		}
+		for (const name of ['ce-specversion', 'ce-source', 'ce-time']) {
+			const raw = [...Object.entries(binaryHeaders()).flat(), name, 'again'];
+			expect([name, parse('{}', binaryHeaders(), raw)]).toEqual([name, expect.objectContaining({ reason: 'invalid-cloudevent', webhookId: null })]);
+		}
+		// a blank or absent ce-id: no id, nothing remembered
+		for (const id of ['', '   ', '%20']) {
+			expect([id, parse('{}', binaryHeaders({ 'ce-id': id }))]).toEqual([id, expect.objectContaining({ reason: 'invalid-cloudevent', webhookId: null, deliveryKey: null })]);
+		}
+		const noId = binaryHeaders();
+		delete noId['ce-id'];
+		expect(parse('{}', noId)).toMatchObject({ webhookId: null, deliveryKey: null });
+		// no ce-time: valid, without a time
+		const noTime = binaryHeaders();
+		delete noTime['ce-time'];
+		expect(parse('{}', noTime)).toMatchObject({ kind: 'event', timestamp: null, hasTimestamp: false });
+		// the body is the data: JSON null is no data, an array is not an object
+		expect(parse('null', binaryHeaders())).toMatchObject({ kind: 'event', payload: null });
+		expect(parse('[{"flow":"f"}]', binaryHeaders())).toMatchObject({ reason: 'unsupported-data', webhookId: 'ce-b1' });
+	});
+
+	it('3.1.3.2: decoding is lenient only where the binding says so', () => {
+		// surrounding whitespace is not part of the value (RFC 7230 3.2); raw spaces and quotes
+		// inside were allowed by older versions
+		expect(decodeHeaderValue('  a b  ')).toBe('a b');
+		expect(decodeHeaderValue('a"b')).toBe('a"b');
+		// unnecessarily percent-encoded values MUST be accepted
+		expect(decodeHeaderValue('%41%62%7e')).toBe('Ab~');
+		expect(decodeHeaderValue('%41bc%2e')).toBe('Abc.');
+		// quoted strings: the quotes and backslash escapes go, then one round of percent-decoding
+		expect(decodeHeaderValue('""')).toBe('');
+		expect(decodeHeaderValue('"a\\\\b"')).toBe('a\\b');
+		expect(decodeHeaderValue('"%2541"')).toBe('%41');
+		// not a quoted string: only one quote at either end, or a lone quote
+		expect(decodeHeaderValue('"abc')).toBe('"abc');
+		expect(decodeHeaderValue('abc"')).toBe('abc"');
+		expect(decodeHeaderValue('"')).toBe('"');
+		// printable US-ASCII only (U+0020–U+007E): both ends are in, the neighbours are out
+		expect(decodeHeaderValue('~ !')).toBe('~ !');
+		for (const bad of ['a\u007fb', 'a\u001fb', 'a\u0080b', 'a\u00e9b', '%4', '%4g', '%g4', '%%41', '%zz41', 'a%']) {
+			expect([bad, decodeHeaderValue(bad)]).toEqual([bad, null]);
+		}
+	});
+
+	it('ceHeaders: ce- headers only, any case, every value; raw headers when there are any', () => {
+		const fromHeaders = ceHeaders({ headers: { 'CE-Id': 'a', 'ce-type': ['t1', 't2'], 'content-type': 'application/json', 'ce-none': undefined } });
+		expect([...fromHeaders.entries()]).toEqual([
+			['ce-id', ['a']],
+			['ce-type', ['t1', 't2']],
+		]);
+		expect(ceHeaders({}).size).toBe(0);
+		// raw headers win (they tell a repeated header from a joined one); a name without a value is dropped
+		const raw = ceHeaders({ headers: { 'ce-id': 'joined, value' }, rawHeaders: ['CE-ID', 'x', 'Content-Type', 'text/plain', 'ce-id', 'y', 'ce-lonely'] });
+		expect([...raw.entries()]).toEqual([['ce-id', ['x', 'y']]]);
+		expect(ceHeaders({ headers: { 'ce-id': 'a' }, rawHeaders: [] }).size).toBe(0);
+	});
+
+	it('3. HTTP Message Mapping: the media type decides, parameters and case do not; a batch is not binary mode', () => {
+		expect(mediaType(' Application/CloudEvents+JSON ; charset=UTF-8')).toBe('application/cloudevents+json');
+		expect(mediaType(['application/cloudevents+json', 'text/plain'])).toBe('application/cloudevents+json');
+		expect(mediaType(undefined)).toBe('');
+		expect(mediaType(42)).toBe('');
+		expect(isCloudEventsBatch(undefined)).toBe(false);
+		expect(isCloudEventsBatch({ 'content-type': ['application/cloudevents-batch+json'] })).toBe(true);
+		expect(isCloudEventsBatch({ 'content-type': 'application/json' })).toBe(false);
+		// binary mode needs ce-specversion; a structured Content-Type (any case) turns it off
+		const headers = binaryHeaders({ 'content-type': 'Application/CloudEvents+JSON' });
+		expect(parse(structured({ id: 'from-body' }), headers)).toMatchObject({ webhookId: 'from-body', cloudEvent: { mode: 'structured' } });
+		const noVersion = binaryHeaders();
+		delete noVersion['ce-specversion'];
+		expect(parse('{"flow":"f"}', noVersion)).toEqual(parseDelivery(Buffer.from('{"flow":"f"}')));
+		expect(parse('{"flow":"f"}', binaryHeaders({ 'content-type': 'text/plain' }))).toMatchObject({ kind: 'event', cloudEvent: { mode: 'binary' } });
+		// "prefixed with application/cloudevents-batch … batched mode. Otherwise … binary mode": a batch
+		// (answered 415 before parsing) is never read as binary mode
+		const batch = binaryHeaders({ 'content-type': 'application/cloudevents-batch+json' });
+		expect(parse('{"flow":"f"}', batch)).toEqual(parseDelivery(Buffer.from('{"flow":"f"}')));
+	});
+
+	it('a request with raw headers only (no parsed headers object) is read the same', () => {
+		const raw = Object.entries(binaryHeaders()).flat();
+		expect(parseIncoming(Buffer.from('{"flow":"f"}'), { rawHeaders: raw })).toMatchObject({ kind: 'event', webhookId: 'ce-b1', cloudEvent: { mode: 'binary' } });
+	});
+
+	it('eventOfType: the reverse-DNS suffix is compared without case', () => {
+		expect(eventOfType('COM.EXAMPLE.CONSENT.ACCEPTED')).toBe('consent.accepted');
+		expect(eventOfType('no.example.User.TimedOut')).toBe('user.timedOut');
+		expect(eventOfType('.consent.data')).toBe('consent.data');
+		expect(eventOfType('consent.data.')).toBeNull();
+	});
+
+	it('the batch answer says what is refused, what to send, and that nothing ran', () => {
+		expect(BATCH_ANSWER).toEqual({
+			received: false,
+			status: 'unsupported',
+			message: expect.stringMatching(/^Batched CloudEvents \(application\/cloudevents-batch\+json\) are not accepted: send one event per request, in binary or structured mode\. Nothing was run\.$/),
+		});
 	});
 });
 

@@ -187,6 +187,61 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 	});
 });
 
+describe('what counts as a signature, and what fails closed (issue 31, mutation testing)', () => {
+	// The service's header value is the hex digest (consent-flow-service.md, "Signature"); the
+	// `sha256=` prefix and surrounding spaces are tolerated as in signature.ts, nothing else.
+	const good = sign(BODY, NEW);
+	const secrets = [NEW];
+
+	it('takes the hex digest with an optional sha256= prefix (any case) and surrounding spaces', () => {
+		for (const candidate of [good, good.toUpperCase(), ` ${good}\t`, `sha256=${good}`, `SHA256=${good}`, `  sha256=${good} `]) {
+			expect([candidate, verifyWithSecrets(BODY, [candidate], secrets)]).toEqual([candidate, true]);
+		}
+	});
+
+	it('refuses anything else of that shape without throwing: extra characters, a prefix elsewhere, a wrong length, not hex', () => {
+		const refused = [
+			`x${good}`,
+			`${good}x`,
+			`${good}ab`,
+			good.slice(2),
+			`${good.slice(0, 2)}sha256=${good.slice(2)}`,
+			`sha256=sha256=${good}`,
+			`sha256:${good}`,
+			`${good.slice(0, 63)}g`,
+			`${good.slice(0, 32)} ${good.slice(32)}`,
+			Buffer.from(good, 'hex').toString('base64'),
+			'',
+			'zz',
+		];
+		for (const candidate of refused) {
+			expect([candidate, verifyWithSecrets(BODY, [candidate], secrets)]).toEqual([candidate, false]);
+			// with the right signature beside it, the junk does not hide it
+			expect([candidate, matchSecret(BODY, [candidate, good], secrets)]).toEqual([candidate, { signedWith: 'current', digest: good }]);
+		}
+	});
+
+	it('fails closed on secrets or candidates that are not what the types say (never throws)', () => {
+		const fromJs = (value: unknown) => value as never;
+		expect(matchSecret(BODY, [good], fromJs([NEW, 42]))).toBeNull();
+		expect(matchSecret(BODY, [good], fromJs([42]))).toBeNull();
+		expect(matchSecret(BODY, [good], fromJs('ab'))).toBeNull();
+		expect(matchSecret(BODY, [good], fromJs({ length: 1, 0: NEW }))).toBeNull();
+		expect(matchSecret(BODY, fromJs({ length: 1, 0: good }), secrets)).toBeNull();
+		expect(matchSecret(BODY, fromJs(good), secrets)).toBeNull();
+		expect(matchSecret(BODY, [good], [])).toBeNull();
+		expect(matchSecret(BODY, [], [NEW, OLD])).toBeNull();
+	});
+
+	it('says previous only when the previous secret alone matched, with the digest under it', () => {
+		const both = [NEW, OLD];
+		expect(matchSecret(BODY, [sign(BODY, OTHER), sign(BODY, OLD)], both)).toEqual({ signedWith: 'previous', digest: sign(BODY, OLD) });
+		expect(matchSecret(BODY, [sign(BODY, NEW), sign(BODY, OTHER)], both)).toEqual({ signedWith: 'current', digest: sign(BODY, NEW) });
+		expect(matchSecret(BODY, [sign(BODY, NEW)], [NEW])).toEqual({ signedWith: 'current', digest: sign(BODY, NEW) });
+		expect(matchSecret(BODY, [sign(BODY, OLD)], [NEW])).toBeNull();
+	});
+});
+
 describe('the previous secret in the credential', () => {
 	it('is an optional password field of the signing credential, empty by default, with rotation steps', () => {
 		const field = new ConsentFlowWebhookSigningApi().properties.find(
@@ -200,6 +255,7 @@ describe('the previous secret in the credential', () => {
 
 	it('is checked by the credential test like the secret, without ever naming its value', () => {
 		expect(previousSecretProblem(undefined)).toBeNull();
+		expect(previousSecretProblem(null)).toBeNull();
 		expect(previousSecretProblem('')).toBeNull();
 		expect(previousSecretProblem(OLD)).toBeNull();
 		for (const bad of [`${OLD}\n`, ` ${OLD}`, 'dummy-short', 1234567890123456]) {
@@ -208,8 +264,24 @@ describe('the previous secret in the credential', () => {
 			expect(problem).not.toContain(String(bad).trim());
 		}
 		expect(previousSecretNote(NEW, '')).toBeNull();
+		expect(previousSecretNote(NEW, undefined)).toBeNull();
+		expect(previousSecretNote(NEW, null)).toBeNull();
+		expect(previousSecretNote(NEW, 42)).toBeNull();
 		expect(previousSecretNote(NEW, NEW)).toMatch(/same as the signing secret/);
 		expect(previousSecretNote(NEW, OLD)).toMatch(/accepted too/);
+	});
+
+	it('says what is wrong with the previous secret in words about the old key (line break, whitespace, length, not text)', () => {
+		expect(previousSecretProblem(`${OLD}\r`)).toBe(
+			'The previous signing secret contains a line break. Paste the old key on one line, exactly as issued.',
+		);
+		expect(previousSecretProblem(`${OLD} `)).toBe(
+			'The previous signing secret starts or ends with whitespace. Remove it: it would become part of the HMAC key and no delivery signed with the old key would verify.',
+		);
+		expect(previousSecretProblem('k')).toBe(
+			'The previous signing secret is 1 characters long; at least 16 are required. Check that the whole old key was pasted.',
+		);
+		expect(previousSecretProblem(42)).toBe('The previous signing secret is not text. Clear the field, or paste the old key.');
 	});
 
 	it('the trigger credential test: OK with a note, Error for a malformed previous secret, no secret in the message', async () => {

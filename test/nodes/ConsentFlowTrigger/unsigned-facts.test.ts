@@ -8,6 +8,8 @@
 import { request } from 'undici';
 
 import {
+	ACCEPT_UNSIGNED_OPTION,
+	UNSIGNED_ANSWERS,
 	UNSIGNED_ATTRIBUTES,
 	isEnvelopeLike,
 	unsignedRefusal,
@@ -16,6 +18,8 @@ import {
 } from '../../../nodes/shared/webhook/signed';
 import { parseIncoming, type IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
 import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { flowCreateAndWaitDescription } from '../../../nodes/ConsentFlow/flow/createAndWait';
 import { PUBLISHED_EVENTS, post, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 
@@ -68,7 +72,9 @@ describe('the decision table (signed.ts)', () => {
 		['binary structured event, option on', binary('{"specversion":"1.0"}'), '{"specversion":"1.0"}', true, 0, 'envelope-in-binary'],
 		['binary older envelope (type), option on', binary('{"type":"consent.deleted"}'), '{"type":"consent.deleted"}', true, 0, 'envelope-in-binary'],
 	];
-	it.each(rows)('%s → %s', (_label, delivery, raw, accept, maxAge, expected) => {
+	// titled by the label alone: a title that printed the delivery would hold the time of the run,
+	// and Stryker finds a test again by its title
+	it.each(rows)('%s', (_label, delivery, raw, accept, maxAge, expected) => {
 		expect(unsignedRefusal(delivery, body(raw), rules(accept, maxAge))).toBe(expected);
 	});
 
@@ -93,6 +99,63 @@ describe('the decision table (signed.ts)', () => {
 		const idless = parseIncoming(body('{"note":1}'), { headers: {} });
 		expect(idless.deliveryKey).toBeNull();
 		expect(withSignedKey(idless, digest).deliveryKey).toBe(`~d:${digest}`);
+	});
+});
+
+describe('what a refusal says, and the option (signed.ts)', () => {
+	const body = (text: string) => Buffer.from(text, 'utf8');
+
+	it('binary mode: the attributes taken from ce- headers are listed as unsigned (CloudEvents binding 3.1: id, source, time, type)', () => {
+		const delivery = parseIncoming(body('{"flow":"f"}'), { headers: { 'content-type': 'application/json', ...ce('consent.data', 'b-1') } });
+		const keyed = withSignedKey(delivery, 'cd'.repeat(32));
+		expect(keyed.cloudEvent?.unsigned).toEqual(['id', 'source', 'time', 'type']);
+		expect(keyed).toMatchObject({ kind: 'event', event: 'consent.data', webhookId: 'b-1', deliveryKey: `~d:${'cd'.repeat(32)}` });
+		expect(keyed.cloudEvent).toMatchObject({ mode: 'binary', specversion: '1.0', source: '/sbl', type: 'consent.data' });
+		// the parsed delivery is left as it was
+		expect(delivery.deliveryKey).toBe('b-1');
+		expect(delivery.cloudEvent?.unsigned).toBeUndefined();
+		// structured mode: everything is signed, nothing is listed and the signed id stays the key
+		const structured = parseIncoming(body('{"specversion":"1.0","id":"s-1","source":"/s","type":"consent.data"}'), { headers: {} });
+		expect(withSignedKey(structured, 'cd'.repeat(32))).toEqual(structured);
+		expect(UNSIGNED_ATTRIBUTES).toEqual(['id', 'source', 'time', 'type']);
+	});
+
+	it('each 400 answer says what was unsigned, what to send instead, and that nothing ran', () => {
+		const reasons = ['binary-mode', 'envelope-in-binary', 'unsigned-time'] as const;
+		expect(Object.keys(UNSIGNED_ANSWERS).sort()).toEqual([...reasons].sort());
+		for (const reason of reasons) {
+			const answer = UNSIGNED_ANSWERS[reason];
+			expect([reason, answer.received, answer.status, answer.reason]).toEqual([reason, false, 'unsigned', reason]);
+			expect([reason, answer.message.endsWith(' Nothing was run.')]).toEqual([reason, true]);
+		}
+		const { message: binaryMode } = UNSIGNED_ANSWERS['binary-mode'];
+		expect(binaryMode).toMatch(/^CloudEvents in binary mode carry the event type, id and time in ce- headers, which the signature does not cover/);
+		expect(binaryMode).toContain('"Accept Unsigned CloudEvents Headers" is off');
+		expect(binaryMode).toContain("Send the event as the service's envelope or as a structured CloudEvent.");
+		const { message: envelopeInBinary } = UNSIGNED_ANSWERS['envelope-in-binary'];
+		expect(envelopeInBinary).toMatch(/^The signed body is itself an envelope or a structured CloudEvent, sent with ce- headers/);
+		expect(envelopeInBinary).toContain('would come from unsigned headers. Send it without ce- headers.');
+		const { message: unsignedTime } = UNSIGNED_ANSWERS['unsigned-time'];
+		expect(unsignedTime).toMatch(/^Maximum Age is set, and in binary mode the time \(ce-time\) is not signed/);
+		expect(unsignedTime).toContain('cannot be checked.');
+	});
+
+	it('the option is on the trigger and on Create and Wait, off by default, and its description says what is unsigned', () => {
+		const triggerOptions = new ConsentFlowTrigger().description.properties.find((p) => p.name === 'options')?.options ?? [];
+		const waitOptions = flowCreateAndWaitDescription.find((p) => p.name === 'options')?.options ?? [];
+		for (const options of [triggerOptions, waitOptions]) {
+			// the key the nodes read (options.acceptUnsignedHeaders), as the HTTP tests set it
+			const option = options.find((o) => 'name' in o && o.name === 'acceptUnsignedHeaders');
+			expect(option).toBe(ACCEPT_UNSIGNED_OPTION);
+		}
+		expect(ACCEPT_UNSIGNED_OPTION).toMatchObject({
+			displayName: 'Accept Unsigned CloudEvents Headers',
+			name: 'acceptUnsignedHeaders',
+			type: 'boolean',
+			default: false,
+		});
+		expect(ACCEPT_UNSIGNED_OPTION.description).toMatch(/^Whether to accept CloudEvents in binary mode, whose event type, ID and time come in ce- headers that the signature does not cover\./);
+		expect(ACCEPT_UNSIGNED_OPTION.description).toContain('Off: such deliveries are refused (400) and nothing runs.');
 	});
 });
 
