@@ -44,13 +44,13 @@ const UUID = '[\\da-f]{8}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{12}';
  * after other numbers (`row 3 01817000092`, `2024-05-31 01817000092`): a longer digit group
  * (a 13-digit timestamp, an order number) is never cut into one.
  */
-function writtenIn(extra: string[]): RegExp {
+function writtenIn(...extra: string[]): RegExp {
 	return new RegExp(`(${UUID})|(?<!\\d)(?:${[...WRITTEN_FORMS, ...extra].join('|')})(?!\\d)`, 'gi');
 }
 
-const ELEVEN = writtenIn([]);
+const ELEVEN = writtenIn();
 /** An identity number that arrived as a JSON number has lost its leading zero: 10 digits. */
-const ELEVEN_OR_TEN = writtenIn(['\\d{10}']);
+const ELEVEN_OR_TEN = writtenIn('\\d{10}');
 
 function maskDigits(text: string): string {
 	return text.replace(/\d/g, MASK);
@@ -72,21 +72,24 @@ const MIN_NAME_PART = 2;
 
 /**
  * The forms of an identity number a service may echo: as sent and without its leading zeros (a
- * JSON number drops them), each digit optionally followed by one separator (`018170 00092`).
+ * JSON number drops them), each digit optionally followed by one separator (`018170 00092`);
+ * the longer form first (a zero written apart, `0 1817000092`, is then masked with the rest).
  */
 function identityPatterns(value: string): RegExp[] {
 	const digits = value.replace(/\D/g, '');
 	const forms = new Set([digits, digits.replace(/^0+/, '')]);
 	return [...forms]
 		.filter((form) => form.length >= 6)
-		.sort((a, b) => b.length - a.length)
 		.map((form) => new RegExp(`(?<!\\d)${form.split('').join(`${SEP}?`)}(?!\\d)`, 'g'));
 }
 
-/** The parts of a name masked as whole words: the name as given and each part of it. */
+/**
+ * The parts of a name masked as whole words: the name as given and each part of it, longest
+ * first (`O'Neil` before `Neil`; empty parts of `Berg--Li` are dropped with the short ones).
+ */
 function nameForms(value: string): string[] {
 	const whole = value.normalize('NFC').trim().replace(/\s+/g, ' ');
-	const parts = whole.split(/[\s\-\u2010]+/);
+	const parts = whole.split(/[\s\-\u2010]/);
 	return [...new Set([whole, ...parts])]
 		.filter((form) => form.length >= MIN_NAME_PART)
 		.sort((a, b) => b.length - a.length);
@@ -112,6 +115,8 @@ function letterPattern(char: string): string {
 	const spellings = new Set([
 		literal(char),
 		literal(char.normalize('NFD')),
+		// upper case can be longer (ß → SS), which the `i` flag does not match
+		literal(char.toUpperCase()),
 		jsonEscaped(char.toLowerCase()),
 		jsonEscaped(char.toUpperCase()),
 	]);

@@ -53,8 +53,7 @@ export const MINIMISE_OPTIONS: Array<{ name: string; value: MinimiseMode; descri
  * minimises the most: a wrong setting must not put more personal data into executions.
  */
 export function minimiseMode(value: unknown): MinimiseMode {
-	if (value === 'keep' || value === 'mask' || value === 'leaveOut') return value;
-	return 'leaveOut';
+	return value === 'keep' || value === 'mask' ? value : 'leaveOut';
 }
 
 /** How many trailing characters a masked national ID shows. */
@@ -66,7 +65,7 @@ const SHOWN = 2;
  * applicants apart by eye, not enough to find a person. Masking a masked value changes nothing.
  */
 export function maskNationalId(value: unknown): unknown {
-	if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+	if (Number.isFinite(value)) value = String(value);
 	if (typeof value !== 'string') return value;
 	const shown = value.length > SHOWN * 2 ? SHOWN : 0;
 	return '*'.repeat(value.length - shown) + value.slice(value.length - shown);

@@ -177,6 +177,18 @@ describe('personalMasker: the request’s own names', () => {
 		expect(personalMasker({ identityNumbers: [], names: ['(Li)+'] })('LiLi (Li)+')).toBe('LiLi ***');
 	});
 
+	test('a part that holds another part as a word is masked whole (longest first)', () => {
+		const masker = personalMasker({ identityNumbers: [], names: ["Neil O'Neil"] });
+		expect(masker("O'Neil and Neil")).toBe('*** and ***');
+		expect(personalMasker({ identityNumbers: [], names: ["O'Neil Neil"] })("O'Neil")).toBe('***');
+	});
+
+	test('a letter whose upper case is longer (ß → SS), as such and JSON-escaped', () => {
+		const masker = personalMasker({ identityNumbers: [], names: ['Strauß'] });
+		expect(masker('STRAUSS, strauß, Strau\\u00df, STRAU\\u0053\\u0053')).toBe('***, ***, ***, ***');
+		expect(masker('STRAUS')).toBe('STRAUS');
+	});
+
 	test('numbers first, then names; no values: the text as it is', () => {
 		const both = personalMasker({ identityNumbers: [ID], names: ['Li'] });
 		expect(both(`Li ${ID}`)).toBe(`*** ${STARS}`);
