@@ -284,10 +284,29 @@ describe('the edges of each rule (issue 31, mutation testing)', () => {
 			cloudEvent: { mode: 'structured' },
 		});
 		expect(parse(`{"specversion":"1.0","data":${deep}}`, {})).toMatchObject({ reason: 'too-deep', webhookId: null, deliveryKey: null });
-		expect(parse('{"specversion":"1.0","id":"cut-1",', {})).toMatchObject({ reason: 'not-json', webhookId: 'cut-1', deliveryKey: 'cut-1' });
+		expect(parse('{"specversion":"1.0","id":"cut-1",', {})).toMatchObject({ reason: 'not-json', webhookId: 'cut-1', deliveryKey: 'cut-1', cloudEvent: { mode: 'structured' } });
+		expect(parse(structured({ data_base64: 'e30=' }), {})).toMatchObject({ reason: 'invalid-cloudevent', cloudEvent: { mode: 'structured' } });
 		expect(parse('{"specversion":"1.0",', {})).toMatchObject({ reason: 'not-json', webhookId: null, deliveryKey: null });
 		// a UTF-8 byte order mark does not hide the specversion
 		expect(parse(`\ufeff${structured()}`, {})).toMatchObject({ kind: 'event', webhookId: 'ce-1', cloudEvent: { mode: 'structured' } });
+	});
+
+	it('binary mode: every outcome says it was binary mode', () => {
+		const binary = { cloudEvent: { mode: 'binary' } };
+		expect(parse('', binaryHeaders())).toMatchObject({ kind: 'event', ...binary });
+		expect(parse('['.repeat(100) + ']'.repeat(100), binaryHeaders())).toMatchObject({ reason: 'too-deep', ...binary });
+		expect(parse('not json', binaryHeaders())).toMatchObject({ reason: 'not-json', ...binary });
+		// an invalid event still shows the attributes it had (not the id)
+		expect(parse('{}', binaryHeaders({ 'ce-source': '%zz' }))).toMatchObject({
+			reason: 'invalid-cloudevent',
+			event: 'consent.rejected',
+			webhookId: null,
+			cloudEvent: { mode: 'binary', specversion: '1.0', type: 'consent.rejected', source: null },
+		});
+		// an undecodable ce-id makes the event invalid before its body is read
+		for (const body of ['not json', '['.repeat(100) + ']'.repeat(100)]) {
+			expect(parse(body, binaryHeaders({ 'ce-id': '%C0%A0' }))).toMatchObject({ reason: 'invalid-cloudevent', webhookId: null });
+		}
 	});
 
 	it('binary mode: an attribute header that cannot be decoded (3.1.3.2) makes the event invalid, and its ce-id is not remembered', () => {
