@@ -317,5 +317,5 @@ describe.each(versions())('n8n %s.x: Consent Flow node', (major) => {
 		expect(again.apiCalls.map((c) => c.status)).toEqual([404]);
 		const since = await simRequests(sim, { pathPrefix: `/consent/api/flows/${flowA}` });
 		expect(since.map((r) => r.status)).toEqual([200, 404]);
-	});
+	}, 120000);
 });
