@@ -151,7 +151,8 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 			flowId,
 			externalId,
 			href: waiting.href,
-			events: [{ event: 'consent.created', webhookId: created.webhookId, timestamp: expect.any(String), receivedAt: expect.any(String) }],
+			// key: the duplicate key from signed bytes (issue 31) — here the signed webhookId, no personal data
+			events: [{ event: 'consent.created', webhookId: created.webhookId, key: created.webhookId, timestamp: expect.any(String), receivedAt: expect.any(String) }],
 			startedAt: expect.any(String),
 			deadline: null,
 		});
