@@ -1,20 +1,8 @@
-/**
- * Duplicate-delivery memory kept in the node's workflow static data. Pure functions, no n8n
- * imports.
- *
- * Shape under the node's static data key {@link DEDUPE_KEY}:
- *   { version: 2, ids: string[] }   delivery keys (see webhook-id.ts) in the order they were
- *                                   first emitted, oldest first, at most `limit` of them; each
- *                                   at most MAX_KEY_JSON_BYTES of JSON, so the whole state at
- *                                   most {@link maxStateBytes}.
- * Version 1 stored the ids themselves (numbers as String(n), strings trimmed); they are read as
- * string ids and turned into keys, so ids remembered before an upgrade still match (except a
- * numeric id, which version 1 could not tell from its string).
- *
- * The node stores the state through n8n-compat.ts `saveInStaticData`, which says why n8n then
- * saves it; respond.ts says when.
- */
+/** The delivery memory: remembered keys in static data and in the process (docs/architecture.md). */
 
+import { randomBytes } from 'crypto';
+import type { Held } from '../shared/webhook/apply';
+import { settle, type AnswerPlan } from '../shared/webhook/decide';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
@@ -30,27 +18,20 @@ export interface DedupeState {
 	ids: string[];
 }
 
-/** Upper bound of the JSON size of a stored state of `limit` ids (bytes, UTF-8). */
 export function maxStateBytes(limit: number): number {
 	const wrapper = JSON.stringify({ version: DEDUPE_VERSION, ids: [] }).length;
 	return wrapper + limit * (MAX_KEY_JSON_BYTES + 1) - 1;
 }
 
-/** Printable ASCII without `"` and `\\`: JSON text of the same length. */
 const PLAIN_ASCII = /^[ !#-[\]-~]*$/;
 
-/** Whether a stored string can be a key: its JSON text is at most MAX_KEY_JSON_BYTES. */
 function fitsKey(id: string): boolean {
 	if (id.length > MAX_KEY_JSON_BYTES - 2) return false;
 	if (PLAIN_ASCII.test(id)) return true;
 	return Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
 }
 
-/**
- * Reads the remembered keys from whatever is stored (tolerates absence and junk): version 1
- * ids are turned into keys; anything longer than a key is not one and is dropped (`known`
- * keys are not checked again).
- */
+/** The remembered keys of whatever is stored; version 1 held ids, read as keys. */
 export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
 	if (typeof stored !== 'object' || stored === null) return [];
 	const { ids, version } = stored as { ids?: unknown; version?: unknown };
@@ -60,7 +41,6 @@ export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>):
 	return strings.filter((id) => known?.has(id) === true || fitsKey(id));
 }
 
-/** Clamps the configured memory size to 1..MAX_REMEMBERED (defaults on junk). */
 export function clampLimit(limit: unknown): number {
 	const n = Number(limit); // a number is itself
 	if (!Number.isFinite(n)) return DEFAULT_REMEMBERED;
@@ -69,11 +49,9 @@ export function clampLimit(limit: unknown): number {
 
 export interface DedupeDecision {
 	duplicate: boolean;
-	/** The state to store when not a duplicate (a new object, never the input). */
 	next: DedupeState | null;
 }
 
-/** Appends `key` to (clean, distinct) `ids` unless present, keeping the last `limit`. */
 function recordKey(
 	ids: string[],
 	key: string,
@@ -87,40 +65,53 @@ function recordKey(
 	return { duplicate: false, next: { version: DEDUPE_VERSION, ids: kept } };
 }
 
-/**
- * Decides whether the delivery key was already emitted and, if not, returns the new state
- * with the key appended and the oldest keys dropped beyond `limit`.
- */
 export function recordDelivery(stored: unknown, key: string, limit: number): DedupeDecision {
 	return recordKey(readRememberedIds(stored), key, limit);
 }
 
-/**
- * Per-process memory shared by all requests to one trigger (key: workflow id + node name).
- *
- * n8n loads the workflow's static data from its database at the start of every webhook request
- * and writes it back (whole) after the node returned — after this node already answered 200. A
- * delivery that arrives within a few milliseconds of the previous answer therefore reads static
- * data without the previous id, and its write drops that id for good (BENCHMARKS.md, "Figures
- * behind the code's choices"). Keeping one state
- * object per trigger in the process, merged with what the database gave and stored by reference
- * in the static data, makes every write carry every id this process has seen: the object is
- * serialised when n8n writes, so an earlier request's late write also includes later ids.
- */
-const processMemory = new Map<string, DedupeState>();
 
-/** Ids forgotten after a failed answer (memory key + NUL + key): not read back from the database. */
-const forgotten = new Set<string>();
+/** One trigger's deliveries in this process (mode, workflow, node): docs/architecture.md, "Delivery memory". */
+interface TriggerMemory {
+	state: DedupeState;
+	dropped: Set<string>;
+	forgotten: Set<string>;
+	owners: Map<string, string>;
+	inFlight: Set<string>;
+}
 
-/** Per memory key: ids this process dropped at the limit (not read back from the database). */
-const droppedKeys = new Map<string, Set<string>>();
+// The one mutable store of deliveries: n8n starts every request with fresh static data (BENCHMARKS.md).
+const memories = new Map<string, TriggerMemory>();
 
 const MAX_TRIGGERS_IN_MEMORY = 1000;
 
-/**
- * Merges `stored` into the process memory `memoryKey` and records `key` (unless `record` is
- * false: then only whether it is remembered); returns the decision and the shared state.
- */
+function memoryOf(memoryKey: string): TriggerMemory {
+	let memory = memories.get(memoryKey);
+	if (memory !== undefined) return memory;
+	if (memories.size >= MAX_TRIGGERS_IN_MEMORY) {
+		const oldest = memories.keys().next().value;
+		if (oldest !== undefined) memories.delete(oldest);
+	}
+	memory = {
+		state: { version: DEDUPE_VERSION, ids: [] },
+		dropped: new Set(),
+		forgotten: new Set(),
+		owners: new Map(),
+		inFlight: new Set(),
+	};
+	memories.set(memoryKey, memory);
+	return memory;
+}
+
+function addBounded(store: Set<string> | Map<string, string>, max: number, key: string, value = ''): void {
+	if (store.size >= max && !store.has(key)) {
+		const oldest = store.keys().next().value;
+		if (oldest !== undefined) store.delete(oldest);
+	}
+	if (store instanceof Map) store.set(key, value);
+	else store.add(key);
+}
+
+/** Merges `stored` into the trigger's memory and records `key` (unless `record` is false). */
 export function recordDeliveryShared(
 	memoryKey: string,
 	stored: unknown,
@@ -128,34 +119,14 @@ export function recordDeliveryShared(
 	limit: number,
 	record = true,
 ): { duplicate: boolean; state: DedupeState } {
-	let state = processMemory.get(memoryKey);
-	if (state === undefined) {
-		if (processMemory.size >= MAX_TRIGGERS_IN_MEMORY) {
-			const oldest = processMemory.keys().next().value;
-			if (oldest !== undefined) {
-				processMemory.delete(oldest);
-				droppedKeys.delete(oldest);
-			}
-		}
-		state = { version: DEDUPE_VERSION, ids: [] };
-		processMemory.set(memoryKey, state);
-	}
-	// One set of the process's keys; only keys the database has and the process lacks are
-	// checked and added — at the end, as seen now: in queue mode they are the newest ids of
-	// another webhook process (put in front, the oldest, they were the first dropped at the
-	// limit after a burst over two processes; BENCHMARKS.md). Keys this process
-	// dropped at the limit are not taken back from a database copy that still has them. After
-	// a restart the memory is empty and the database's order is kept.
-	let dropped = droppedKeys.get(memoryKey);
-	if (dropped === undefined) {
-		dropped = new Set<string>();
-		droppedKeys.set(memoryKey, dropped);
-	}
+	const memory = memoryOf(memoryKey);
+	const { state, dropped, forgotten } = memory;
+	// keys only the database has (another webhook process's newest) go last, as seen now
 	const known = new Set(state.ids);
 	const fromDb = [
 		...new Set(
 			readRememberedIds(stored, known).filter(
-				(id) => !known.has(id) && !dropped.has(id) && !forgotten.has(`${memoryKey}\u0000${id}`),
+				(id) => !known.has(id) && !dropped.has(id) && !forgotten.has(id),
 			),
 		),
 	];
@@ -166,87 +137,103 @@ export function recordDeliveryShared(
 		: { duplicate: present, next: null };
 	state.ids = decision.next ? decision.next.ids : merged.slice(-clampLimit(limit));
 	if (decision.next) {
-		forgotten.delete(`${memoryKey}\u0000${key}`);
+		forgotten.delete(key);
 		dropped.delete(key);
 	}
 	if (state.ids.length < merged.length + (decision.next ? 1 : 0)) {
 		const kept = new Set(state.ids);
-		for (const id of merged) {
-			if (kept.has(id)) continue;
-			if (dropped.size >= 2 * MAX_REMEMBERED) {
-				const oldest = dropped.values().next().value;
-				if (oldest !== undefined) dropped.delete(oldest);
-			}
-			dropped.add(id);
-		}
+		for (const id of merged) if (!kept.has(id)) addBounded(dropped, 2 * MAX_REMEMBERED, id);
 	}
 	return { duplicate: decision.duplicate, state };
 }
 
-/** For tests: forget the process memory (remembered ids and the owners of accepted copies). */
 export function resetProcessMemory(): void {
-	processMemory.clear();
-	owners.clear();
-	forgotten.clear();
-	droppedKeys.clear();
+	memories.clear();
 }
 
-/**
- * Which accepted copy of a delivery owns its key in this process (memory key + NUL + delivery
- * key → the nonce `webhook()` gave that copy). The check in `execute()` uses it to tell "the
- * copy this process already let through" from "another copy of the same delivery".
- */
-const owners = new Map<string, string>();
+export function resetInFlight(): void {
+	for (const memory of memories.values()) memory.inFlight.clear();
+}
 
 export type ClaimVerdict = 'mine' | 'taken';
 
-/** Makes the copy `nonce` the owner of `key` in this process (webhook() accepted it). */
 export function ownDelivery(memoryKey: string, key: string, nonce: string): void {
-	const id = `${memoryKey}\u0000${key}`;
-	owners.delete(id);
-	if (owners.size >= MAX_REMEMBERED) {
-		const oldest = owners.keys().next().value;
-		if (oldest !== undefined) owners.delete(oldest);
-	}
-	owners.set(id, nonce);
+	const { owners } = memoryOf(memoryKey);
+	owners.delete(key);
+	addBounded(owners, MAX_REMEMBERED, key, nonce);
 }
 
-/**
- * Whether this process's webhook() accepted the copy `nonce` of `key`: the execution then runs in
- * the process that took the delivery (not on a queue-mode worker).
- */
+/** Whether this process's webhook() accepted the copy `nonce` (the run is not on a queue-mode worker). */
 export function acceptedHere(memoryKey: string, key: string, nonce: string): boolean {
-	return owners.get(`${memoryKey}\u0000${key}`) === nonce;
+	return memories.get(memoryKey)?.owners.get(key) === nonce;
 }
 
-/**
- * Claims `key` for the copy `nonce` in this process: 'mine' when no other copy owns it here
- * (it is then this copy's), else 'taken'.
- */
+/** Claims `key` for the copy `nonce`: 'mine' when no other copy owns it here, else 'taken'. */
 export function claimDelivery(memoryKey: string, key: string, nonce: string): ClaimVerdict {
-	const id = `${memoryKey}\u0000${key}`;
-	const owner = owners.get(id);
+	const owner = memories.get(memoryKey)?.owners.get(key);
 	if (owner !== undefined) return owner === nonce ? 'mine' : 'taken';
 	ownDelivery(memoryKey, key, nonce);
 	return 'mine';
 }
 
-/**
- * Forgets `key` in this process (remembered ids and owner): the delivery was accepted but its
- * answer was not a 2xx (n8n could not store the execution), so the service's retry must run.
- */
+/** Forgets `key` here: its answer was not a 2xx, so the service's retry must run. */
 export function forgetDelivery(memoryKey: string, key: string): void {
-	owners.delete(`${memoryKey}\u0000${key}`);
-	// The id may already be in the database (n8n saved static data before it failed to store
-	// the execution): ignore it there until it is accepted again; this process's next save then
-	// writes the ids without it.
-	if (forgotten.size >= MAX_REMEMBERED) {
-		const oldest = forgotten.values().next().value;
-		if (oldest !== undefined) forgotten.delete(oldest);
-	}
-	forgotten.add(`${memoryKey}\u0000${key}`);
-	const state = processMemory.get(memoryKey);
-	if (state === undefined) return;
-	const at = state.ids.lastIndexOf(key);
-	if (at >= 0) state.ids.splice(at, 1);
+	const memory = memoryOf(memoryKey);
+	memory.owners.delete(key);
+	// the database may have it already: ignored there until it is accepted again
+	addBounded(memory.forgotten, MAX_REMEMBERED, key);
+	const at = memory.state.ids.lastIndexOf(key);
+	if (at >= 0) memory.state.ids.splice(at, 1);
+}
+
+export function isInFlight(memoryKey: string, key: string): boolean {
+	return memories.get(memoryKey)?.inFlight.has(key) === true;
+}
+
+export function beginInFlight(memoryKey: string, key: string): boolean {
+	const { inFlight } = memoryOf(memoryKey);
+	if (inFlight.has(key)) return false;
+	inFlight.add(key);
+	return true;
+}
+
+export function endInFlight(memoryKey: string, key: string): void {
+	memories.get(memoryKey)?.inFlight.delete(key);
+}
+
+/** Where one delivery's key is remembered; `save` is absent on a test URL. */
+export interface Slot {
+	memoryKey: string;
+	key: string;
+	limit: number;
+	save?: (state: DedupeState) => void;
+	stored?: unknown;
+}
+
+export function lookUp(slot: Slot): { duplicate: boolean; copyInFlight: boolean } {
+	const { duplicate } = recordDeliveryShared(slot.memoryKey, slot.stored, slot.key, slot.limit, false);
+	return { duplicate, copyInFlight: isInFlight(slot.memoryKey, slot.key) };
+}
+
+/** Holds an admitted delivery as its plan says; apply.ts tells it when it was stored and settled. */
+export function hold(slot: Slot, plan: AnswerPlan): Held & { nonce: string } {
+	const { memoryKey, key, limit, save } = slot;
+	const nonce = randomBytes(9).toString('base64url');
+	if (plan.holdCopies) beginInFlight(memoryKey, key);
+	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, nonce);
+	save?.(memoryOf(memoryKey).state);
+	return {
+		nonce,
+		stored: () => {
+			if (plan.remember !== 'when-stored') return;
+			const { state } = recordDeliveryShared(memoryKey, undefined, key, limit);
+			save?.(state);
+		},
+		settled: (answered) => {
+			if (plan.holdCopies) endInFlight(memoryKey, key);
+			const settlement = settle(plan, answered);
+			if (settlement === 'remember') recordDeliveryShared(memoryKey, undefined, key, limit);
+			else if (settlement === 'forget') forgetDelivery(memoryKey, key);
+		},
+	};
 }

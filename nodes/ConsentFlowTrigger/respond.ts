@@ -1,40 +1,10 @@
-/**
- * When the trigger's delivery is answered, and how a delivery travels from `webhook()` to the
- * node's `execute()`. Pure facts and functions; n8n's internals only through n8n-compat.ts.
- *
- * Respond modes (the `respond` parameter):
- * - `onReceived` (Immediately), two ways, chosen by the n8n that runs the node:
- *   - n8n 2.x resolving the webhook description natively (its resolvers, below, and parameters
- *     without expressions): n8n's response mode `onReceived`. n8n answers after
- *     `WorkflowRunner.run` has stored the execution (and, in queue mode, put it in the queue):
- *     it then reads `webhookResponse` of the node's result and saves the workflow's static data.
- *     The node's result carries its answer so that the delivery's id is recorded (process
- *     memory and static data) at that moment (`answerWhenStored`), so an id is remembered, and
- *     saved, only once its execution was durably taken; a process stopped before that never answers and
- *     never saved the id, so the service's retry runs. See {@link answersAtEnqueue}.
- *   - otherwise (n8n 1.x, or parameters with expressions): n8n's response mode `responseNode`.
- *     `webhook()` returns the item with `noWebhookResponse`, so n8n does not answer itself; the
- *     id is remembered only when the execution answers (answer.ts). The answer comes from the
- *     node's `execute()`, the first step of the execution, through `sendResponse` (relayed from
- *     the worker in queue mode): a delivery is answered 200 only once its execution exists and
- *     has started. The body is a Buffer, which n8n writes to the response as it is (any other
- *     body would be dropped, n8n having been told there is no webhook response). n8n 1.x
- *     answers `onReceived` before it creates the execution, which is why it is not used there.
- * - `lastNode` (When the Workflow Finishes): n8n answers after the workflow ended: 200 (no body)
- *   when it succeeded, 500 when it failed, so the service redelivers a failed run
- *   (at-least-once). The id is remembered as processed only after a 2xx answer.
- *
- * Both webhook description fields carry native resolvers beside their templates (n8n-compat.ts),
- * so n8n 2.x reads them without its expression engine; n8n 1.x evaluates the templates. The
- * templates and resolvers agree on every field but one: for Immediately, the `responseMode`
- * template says `responseNode` and its resolver says `onReceived` — on purpose, the resolver
- * being used is what tells the node that n8n answers after storing the execution (n8n 2.x).
- */
-import { resolvesNatively, withNativeResolvers, type DescriptionField } from '../shared/n8n-compat';
+/** The Respond option, read once, and the carrier from webhook() to execute() (docs/architecture.md, "Who answers"). */
+import type { Answerer, Ack, RespondMode } from '../shared/webhook/decide';
+import { answererOf } from '../shared/webhook/decide';
+import { resolvesNatively, withNativeResolvers } from '../shared/n8n-compat';
 
 export { resetNativeResolution } from '../shared/n8n-compat';
-
-export type RespondMode = 'onReceived' | 'lastNode';
+export type { RespondMode } from '../shared/webhook/decide';
 
 export const DEFAULT_RESPOND: RespondMode = 'onReceived';
 
@@ -53,71 +23,46 @@ export const RESPOND_OPTIONS: Array<{ name: string; value: RespondMode; descript
 	},
 ];
 
-/** The respond mode of the node's parameters (anything unknown is the default). */
+/** The one reading of Respond; self-contained, as n8n 1.x evaluates its source in the templates below. */
+const isLastNode = (p: Record<string, unknown>) => p.respond === 'lastNode';
+
 export function respondMode(parameters: Record<string, unknown>): RespondMode {
-	return parameters.respond === 'lastNode' ? 'lastNode' : 'onReceived';
+	return isLastNode(parameters) ? 'lastNode' : 'onReceived';
 }
 
-/**
- * A field computed by a self-contained function of the parameters: the template inlines the
- * function's source, so the expression engine (n8n 1.x) and the native resolver (n8n 2.x) run
- * the same code.
- */
-function fromFunction(fn: (parameters: Record<string, unknown>) => unknown): DescriptionField {
-	return { template: `={{(${String(fn)})($parameter)}}`, resolve: fn };
-}
-
-/**
- * Whether n8n answers this node's Immediately deliveries after storing the execution (response
- * mode `onReceived` through the native resolver; see n8n-compat.ts): only where n8n resolves the
- * description natively for these parameters.
- */
 export function answersAtEnqueue(parameters: Record<string, unknown>): boolean {
 	return respondMode(parameters) === 'onReceived' && resolvesNatively(parameters);
 }
 
-/** The `responseMode` and `responseData` fields of the webhook description, resolvers included. */
+export function answerer(respond: unknown, saved: Record<string, unknown>): Answerer {
+	const mode = respondMode({ respond });
+	return answererOf(mode, mode === 'onReceived' && answersAtEnqueue(saved));
+}
+
+/** `responseMode` and `responseData` of the webhook description; template and resolver differ on purpose. */
 export function responseFields(): { responseMode: string; responseData: string } {
-	// Self-contained on purpose (see fromFunction): no outer identifiers inside these functions.
+	const template = (then: string, otherwise: string) =>
+		`={{(${String(isLastNode)})($parameter) ? '${then}' : '${otherwise}'}}`;
 	return withNativeResolvers({
-		responseMode: {
-			// the template (n8n 1.x) and the resolver (n8n 2.x) differ on purpose: see above
-			template: fromFunction((p) => (p.respond === 'lastNode' ? 'lastNode' : 'responseNode'))
-				.template,
-			resolve: (p) => (p.respond === 'lastNode' ? 'lastNode' : 'onReceived'),
+		responseMode: { template: template('lastNode', 'responseNode'), resolve: respondMode },
+		responseData: {
+			template: template('noData', ''),
+			resolve: (p) => (isLastNode(p) ? 'noData' : ''),
 		},
-		responseData: fromFunction((p) => (p.respond === 'lastNode' ? 'noData' : '')),
 	});
 }
 
-/**
- * What `webhook()` hands to `execute()` with each item, beside its `json`: the output it belongs
- * on and the duplicate key (null: no id). The item is the node's input only; `execute()` puts
- * the `json` alone on the output, so users never see this.
- */
 export const CARRIER = 'sblDelivery';
 
 export interface Carrier {
-	output: number;
+	option: string;
 	key: string | null;
-	respond: RespondMode;
-	/** Random per accepted copy (see claimDelivery in dedupe.ts); '' when unknown. */
+	answeredBy: Answerer;
 	nonce: string;
-	/** The acknowledgement execute() answers with (Immediately); null when unknown. */
-	ack: CarriedAck | null;
-	/** n8n already answered the delivery when it stored the execution (see answersAtEnqueue). */
-	answered: boolean;
+	ack: Ack | null;
 }
 
-/** The acknowledgement body (see DeliveryAck in the node). */
-export interface CarriedAck {
-	received: true;
-	event: string | null;
-	webhookId: string | null;
-	status: 'emitted' | 'duplicate';
-}
-
-function readAck(raw: unknown): CarriedAck | null {
+function readAck(raw: unknown): Ack | null {
 	if (typeof raw !== 'object' || raw === null) return null;
 	const { event, webhookId, status } = raw as Record<string, unknown>;
 	return {
@@ -128,50 +73,33 @@ function readAck(raw: unknown): CarriedAck | null {
 	};
 }
 
-/** Reads the carrier of an input item; null when it is missing or malformed. */
-export function readCarrier(item: Record<string, unknown>, outputs: number): Carrier | null {
+// carriers written before `answeredBy` (an execution queued across an upgrade)
+function legacyAnswerer(raw: Record<string, unknown>): Answerer {
+	if (raw.respond === 'lastNode') return 'n8n-after-run';
+	return raw.answered === true ? 'n8n-when-stored' : 'execute';
+}
+
+const ANSWERERS: readonly string[] = ['n8n-when-stored', 'execute', 'n8n-after-run'];
+
+/** The carrier of an input item; null when missing or malformed. */
+export function readCarrier(item: Record<string, unknown>, options: readonly string[]): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { output, key, respond, nonce, ack, answered } = raw as Record<string, unknown>;
-	if (typeof output !== 'number' || !Number.isInteger(output) || output < 0 || output >= outputs) {
-		return null;
-	}
+	const { option, output, key, answeredBy, nonce, ack } = raw as Record<string, unknown>;
+	const known =
+		typeof option === 'string' && options.includes(option)
+			? option
+			: typeof output === 'number' && Number.isInteger(output)
+				? options[output]
+				: undefined;
+	if (known === undefined) return null;
 	return {
-		output,
+		option: known,
 		key: typeof key === 'string' ? key : null,
-		respond: respond === 'lastNode' ? 'lastNode' : 'onReceived',
+		answeredBy: ANSWERERS.includes(answeredBy as string)
+			? (answeredBy as Answerer)
+			: legacyAnswerer(raw as Record<string, unknown>),
 		nonce: typeof nonce === 'string' ? nonce : '',
 		ack: readAck(ack),
-		answered: answered === true,
 	};
-}
-
-/**
- * Deliveries in flight in this process (memory key + NUL + delivery key): being run under "When
- * the Workflow Finishes", or accepted under Immediately and not yet stored by n8n (see
- * answersAtEnqueue). A copy that arrives meanwhile is refused with a retryable status (409)
- * instead of running twice or being answered "duplicate" for a delivery that may still fail.
- */
-const inFlight = new Set<string>();
-
-/** Whether a copy of this delivery is running (or not yet stored) in this process. */
-export function isInFlight(memoryKey: string, key: string): boolean {
-	return inFlight.has(`${memoryKey}\u0000${key}`);
-}
-
-/** Marks a delivery as running; false when it already is. */
-export function beginInFlight(memoryKey: string, key: string): boolean {
-	const id = `${memoryKey}\u0000${key}`;
-	if (inFlight.has(id)) return false;
-	inFlight.add(id);
-	return true;
-}
-
-export function endInFlight(memoryKey: string, key: string): void {
-	inFlight.delete(`${memoryKey}\u0000${key}`);
-}
-
-/** For tests: forget running deliveries. */
-export function resetInFlight(): void {
-	inFlight.clear();
 }

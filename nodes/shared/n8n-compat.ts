@@ -155,11 +155,21 @@ interface WaitingStack {
 
 /** Makes n8n run this waiting node's execute() on resume; false when n8n's stack is not as known. */
 export function runWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
+	const entry = waitingEntry(ctx);
+	if (entry === undefined) return false;
+	delete entry.disabled;
+	return true;
+}
+
+/** Whether runWaitingNodeAgain would succeed (decided before anything is changed). */
+export function canRunWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
+	return waitingEntry(ctx) !== undefined;
+}
+
+function waitingEntry(ctx: IWebhookFunctions): { name?: string; disabled?: boolean } | undefined {
 	const entry = (ctx as unknown as WaitingStack).runExecutionData?.executionData
 		?.nodeExecutionStack?.[0];
-	if (!entry?.node || entry.node.name !== ctx.getNode().name) return false;
-	delete entry.node.disabled;
-	return true;
+	return entry?.node && entry.node.name === ctx.getNode().name ? entry.node : undefined;
 }
 
 /**

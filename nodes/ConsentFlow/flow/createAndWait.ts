@@ -1,24 +1,4 @@
-/**
- * Create and Wait for Outcome: creates the flow with this execution's resume URL as its
- * webhookUrl, then puts the execution to wait (n8n's waiting executions, as the Wait node and the
- * "send and wait" operations do: saved in the database, resumed by any main/webhook process and
- * run on a worker in queue mode).
- *
- * Every delivery to the resume URL is verified like the trigger does (verify.ts). A verified one
- * resumes the execution, and this node runs again with the delivery as its input: an outcome ends
- * the wait on its output; anything else is recorded in the node context (saved with the
- * execution) and the execution waits again. The execution's data is the only state, so a restart
- * of n8n while waiting loses nothing. Because that data sits in n8n's database for as long as the
- * applicant takes, the wait keeps the flow's ids and the names and times of the events, never the
- * applicant's national ID, an event's payload or the resume URL (whose query authorises resuming
- * the execution); the state is removed at the outcome.
- *
- * n8n disables a waiting node when it resumes it (it then only passes data through); webhook()
- * switches that off again for this node, so that execute() decides. Limit Wait Time is resumed by
- * n8n's wait tracker without any node code: the node prepares the Wait Timed Out item at every
- * wait, on its own output, which n8n 2.x forwards (`forwardAllOutputs`); n8n 1.x forwards the first
- * output only, so there the option is refused with an explanation (README).
- */
+/** Create and Wait for Outcome: create the flow with the resume URL, wait for its outcome (docs/architecture.md). */
 import {
 	NodeOperationError,
 	WAIT_INDEFINITELY,
@@ -35,7 +15,9 @@ import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
-import { bodyText, eventItem } from '../../shared/webhook/envelope';
+import { eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
+import { apply } from '../../shared/webhook/apply';
+import { decide as decideAnswer } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -47,9 +29,13 @@ import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { previousSecretProblem } from '../../shared/webhook/rotation';
 import { intake } from '../../shared/webhook/intake';
 import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
-import type { ResponseLike } from '../../shared/webhook/verify';
+import type { VerifiedDelivery } from '../../shared/webhook/verify';
 import { CONNECTION } from '../api';
-import { resumesWithAllOutputs, runWaitingNodeAgain } from '../../shared/n8n-compat';
+import {
+	canRunWaitingNodeAgain,
+	resumesWithAllOutputs,
+	runWaitingNodeAgain,
+} from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
 import { retryOptions } from './common';
 import {
@@ -66,11 +52,8 @@ import {
 	type WaitState,
 } from './outcome';
 
-/** Key of the resume item's json that carries the verified delivery from webhook() to execute(). */
 export const RESUME_KEY = '__sblConsentDelivery';
-/** Beside it: the delivery's duplicate key, from signed bytes only (signed.ts). */
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
-/** Key of the wait state in the node context. */
 export const STATE_KEY = 'sblWait';
 export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
 
@@ -169,15 +152,7 @@ function shownUrl(url: string): string {
 	}
 }
 
-/**
- * Puts the execution to wait (again) until the next delivery or the deadline.
- *
- * The waiting node's input is saved with the execution; n8n replaces it with the next delivery
- * when it resumes the execution through the resume URL, so it is not kept as it came (the
- * applicant's input on the first run, an event's payload later). With Limit Wait Time it holds
- * the Wait Timed Out item on its own output, which n8n 2.x forwards as it is when its wait tracker
- * resumes the execution; without, nothing, so that nothing could be passed on by mistake.
- */
+/** Waits (again) until the next delivery or the deadline; the saved input holds only Wait Timed Out. */
 async function waitFor(
 	ctx: IExecuteFunctions,
 	state: WaitState,
@@ -195,8 +170,6 @@ async function waitFor(
 	await ctx.putExecutionToWait(
 		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
 	);
-	// The waiting run shows the flow (href …) on the first output; a Webhook node set to answer
-	// "When Last Node Finishes" answers the caller with it when the execution starts waiting.
 	const outputs = emptyOutputs(count);
 	outputs[0] = [{ json: waitingJson(state) as IDataObject, pairedItem: { item: 0 } }];
 	return outputs;
@@ -289,9 +262,7 @@ async function start(
 					{ itemIndex: 0 },
 				);
 			}
-			// The timed-out wait needs n8n to forward every output of the resumed node (n8n 2.39 and
-			// newer) and a signed resume URL; older n8n would lose Wait Timed Out (2.x before 2.39)
-			// or emit it on the first output, Data Received (1.x): refused there, before any flow.
+			// older n8n would lose Wait Timed Out or put it on Data Received: refused before any flow
 			if (!new URL(resumeUrl).searchParams.has('signature') || !resumesWithAllOutputs()) {
 				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.39 or newer', {
 					itemIndex: 0,
@@ -329,13 +300,8 @@ async function resume(
 	const count = outputCount(ctx);
 	const decision = decide(state, delivery, new Date().toISOString(), key);
 	if (decision.kind !== 'outcome') {
-		// n8n answers the delivery (200, no body) once the execution is saved as waiting again,
-		// so that the service's next delivery finds it waiting. An outcome is answered when the
-		// workflow finishes (500 if it fails), like a Webhook node answering "When Last Node
-		// Finishes".
 		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
 	}
-	// The wait is over: nothing of it stays in the execution's context.
 	delete ctx.getContext('node')[STATE_KEY];
 	const outputs = emptyOutputs(count);
 	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
@@ -363,55 +329,27 @@ export async function executeCreateAndWait(
 
 /** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const res = this.getResponseObject() as unknown as ResponseLike;
-	// The trigger's intake: the same refusals, and nothing unsigned decides (signed.ts).
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const taken = await intake(this, {
+	const { facts, taken } = await intake(this, 'resume', {
 		acceptUnsigned: options.acceptUnsignedHeaders === true,
 		maxAgeSeconds: 0,
 	});
-	if ('answered' in taken) return taken.answered;
-	const { delivery, verified } = taken;
-	if (delivery.kind !== 'event') {
-		// Signed but not an event of the service: nothing to decide, the wait goes on.
-		res.status(200).json({
-			received: true,
-			event: delivery.event,
-			webhookId: delivery.webhookId,
-			status: 'ignored',
-			reason: delivery.reason,
-			size: bodyText(verified.rawBody).length,
-		});
-		return { noWebhookResponse: true };
+	const answer = decideAnswer({ ...facts, canResume: canRunWaitingNodeAgain(this) });
+	if (answer.kind !== 'run' || taken === undefined || taken.delivery.kind !== 'event') {
+		return apply(this, answer);
 	}
-	// n8n would only pass the delivery through; unknown n8n: 500, the service retries
-	if (!runWaitingNodeAgain(this)) {
-		res.status(500).json({
-			received: false,
-			status: 'unsupported',
-			message:
-				'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
-		});
-		return { noWebhookResponse: true };
-	}
-	// n8n saves what resumes the execution (in queue mode before a worker takes it), so an event
-	// that only continues the wait carries its name, id and times; an outcome carries the event as
-	// the trigger emits it, minimised as the node is set.
+	runWaitingNodeAgain(this);
+	return apply(this, answer, { items: [{ json: resumeJson(this, taken.delivery, taken.verified) }] });
+}
+
+/** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
+function resumeJson(ctx: IWebhookFunctions, delivery: RecognisedDelivery, verified: VerifiedDelivery): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	item.signedWith = verified.signedWith;
+	const { event, webhookId, timestamp, flowId, receivedAt } = item;
 	const carried =
 		outcomeIndex(delivery.event) === null
-			? {
-					event: item.event,
-					webhookId: item.webhookId,
-					timestamp: item.timestamp,
-					flowId: item.flowId,
-					receivedAt: item.receivedAt,
-				}
-			: minimiseEventItem(
-					item,
-					minimiseMode(this.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)),
-				);
-	const json = { [RESUME_KEY]: carried as IDataObject, [RESUME_DELIVERY_KEY]: delivery.deliveryKey };
-	return { workflowData: [[{ json }]] };
+			? { event, webhookId, timestamp, flowId, receivedAt }
+			: minimiseEventItem(item, minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)));
+	return { [RESUME_KEY]: carried as IDataObject, [RESUME_DELIVERY_KEY]: delivery.deliveryKey };
 }

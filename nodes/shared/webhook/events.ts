@@ -198,5 +198,5 @@ export function normaliseEventSelection(value: unknown): EventSelection {
 /** The Events option a delivery belongs to on a node of this version: its event, else Unrecognised. */
 export function eventOption(event: string | null, nodeVersion: number): string {
 	// placeholder until the event table knows versions (issue 32, adding an event)
-	return event !== null && nodeVersion > 0 ? event : UNRECOGNISED_ENTRY.value;
+	return event !== null && !(nodeVersion < 1) ? event : UNRECOGNISED_ENTRY.value;
 }

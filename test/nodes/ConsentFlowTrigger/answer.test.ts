@@ -1,11 +1,21 @@
 /**
- * The trigger's answer decision (nodes/ConsentFlowTrigger/answer.ts) as a table: respond mode ×
+ * The trigger's answer decision (answerPlan, admit and settle in nodes/shared/webhook/decide.ts) as a table: respond mode ×
  * what n8n offers × whether the delivery has an id → who answers, when the id is remembered,
  * whether copies are held; then what a copy gets and what happens after the answer. The rows
  * are the README's promises ("Answers and duplicates"); the behaviour in a real n8n is judged by
  * test/e2e/trigger-loop.test.js and the queue-mode suite.
  */
-import { admit, answerPlan, settle, type AnswerPlan } from '../../../nodes/ConsentFlowTrigger/answer';
+import {
+	admit,
+	answererOf,
+	answerPlan as planOf,
+	settle,
+	type AnswerPlan,
+	type RespondMode,
+} from '../../../nodes/shared/webhook/decide';
+
+const answerPlan = (respond: RespondMode, atEnqueue: boolean, hasKey: boolean): AnswerPlan =>
+	planOf(answererOf(respond, atEnqueue), hasKey);
 
 describe('answerPlan', () => {
 	test.each([

@@ -10,13 +10,13 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY, ownDelivery, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY, ownDelivery, resetInFlight, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	CONSENT_EVENTS,
 	OUTPUT_NAMES,
 	UNRECOGNISED_INDEX,
 } from '../../../nodes/shared/webhook/envelope';
-import { CARRIER, resetInFlight } from '../../../nodes/ConsentFlowTrigger/respond';
+import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, postInTwoParts } from './http-harness';
 import { envelope, nextId, postSigned, sign } from './helpers';
 import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';

@@ -4,8 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { resetCredentialCache } from '../../../nodes/shared/webhook/credential-cache';
-import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { resetInFlight, resetNativeResolution } from '../../../nodes/ConsentFlowTrigger/respond';
+import { resetInFlight, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { resetNativeResolution } from '../../../nodes/ConsentFlowTrigger/respond';
 import { OUTPUT_NAMES } from '../../../nodes/shared/webhook/envelope';
 import { startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY } from './helpers';

@@ -1,0 +1,160 @@
+/** Every answer of both webhook entry points, from a delivery's facts (docs/architecture.md, "One decision table"). */
+import { BATCH_ANSWER } from './cloudevents';
+import { UNSIGNED_ANSWERS, type UnsignedReason } from './signed';
+
+export type RespondMode = 'onReceived' | 'lastNode';
+
+export type Answerer = 'n8n-when-stored' | 'execute' | 'n8n-after-run';
+
+export type RememberWhen = 'when-stored' | 'when-answered' | 'after-2xx' | 'never';
+
+export interface AnswerPlan {
+	answeredBy: Answerer;
+	remember: RememberWhen;
+	holdCopies: boolean;
+}
+
+export type DeliveryStatus =
+	| 'emitted'
+	| 'duplicate'
+	| 'filtered'
+	| 'stale'
+	| 'in-progress'
+	| 'ignored';
+
+export interface Ack {
+	received: true;
+	event: string | null;
+	webhookId: string | null;
+	status: DeliveryStatus;
+	reason?: string;
+	size?: number;
+}
+
+export interface Facts {
+	entry: 'trigger' | 'resume';
+	closing: boolean;
+	verified: boolean;
+	batch: boolean;
+	unsigned: UnsignedReason | null;
+	delivery: { event: string | null; webhookId: string | null; recognised: boolean; reason?: string; size?: number } | null;
+	stale: boolean;
+	misconfigured: string | null;
+	selected: boolean;
+	answeredBy: Answerer;
+	hasKey: boolean;
+	duplicate: boolean;
+	copyInFlight: boolean;
+	canResume: boolean;
+}
+
+export type Answer =
+	| { kind: 'now'; by: 'node' | 'n8n'; status: number; body: unknown; headers?: Record<string, string> }
+	| { kind: 'run'; plan: AnswerPlan; ack: Ack | null };
+
+export const FACTS: Facts = {
+	entry: 'trigger',
+	closing: false,
+	verified: false,
+	batch: false,
+	unsigned: null,
+	delivery: null,
+	stale: false,
+	misconfigured: null,
+	selected: false,
+	answeredBy: 'execute',
+	hasKey: false,
+	duplicate: false,
+	copyInFlight: false,
+	canResume: false,
+};
+
+export const SHUTTING_DOWN = {
+	received: false,
+	status: 'shutting-down',
+	message: 'This n8n process is stopping and did not take the delivery. Send it again.',
+} as const;
+
+export const UNSUPPORTED_RESUME = {
+	received: false,
+	status: 'unsupported',
+	message:
+		'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
+} as const;
+
+export function answererOf(respond: RespondMode, atEnqueue: boolean): Answerer {
+	if (respond === 'lastNode') return 'n8n-after-run';
+	return atEnqueue ? 'n8n-when-stored' : 'execute';
+}
+
+/** Nothing is remembered before its execution exists, nor kept without a 2xx (docs/architecture.md). */
+export function answerPlan(answeredBy: Answerer, hasKey: boolean): AnswerPlan {
+	if (!hasKey) return { answeredBy, remember: 'never', holdCopies: false };
+	const remember: Record<Answerer, RememberWhen> = {
+		'n8n-when-stored': 'when-stored',
+		execute: 'when-answered',
+		'n8n-after-run': 'after-2xx',
+	};
+	return { answeredBy, remember: remember[answeredBy], holdCopies: true };
+}
+
+export type Admission = 'duplicate' | 'in-progress' | 'run';
+
+export function admit(plan: AnswerPlan, state: { duplicate: boolean; copyInFlight: boolean }): Admission {
+	if (plan.remember === 'never') return 'run';
+	if (state.duplicate) return 'duplicate';
+	if (plan.holdCopies && state.copyInFlight) return 'in-progress';
+	return 'run';
+}
+
+export type Settlement = 'remember' | 'forget' | 'keep';
+
+export function settle(plan: AnswerPlan, answered: boolean): Settlement {
+	if (plan.remember === 'after-2xx') return answered ? 'remember' : 'keep';
+	if (plan.remember === 'when-stored') return answered ? 'keep' : 'forget';
+	if (plan.remember === 'when-answered') return answered ? 'remember' : 'forget';
+	return 'keep';
+}
+
+const byNode = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
+	kind: 'now',
+	by: 'node',
+	status,
+	body,
+	...(headers && { headers }),
+});
+
+export function decide(f: Facts): Answer {
+	if (f.closing) return byNode(503, SHUTTING_DOWN, { 'retry-after': '1', connection: 'close' });
+	if (!f.verified || f.delivery === null) return byNode(401, 'Unauthorized');
+	if (f.batch) return byNode(415, BATCH_ANSWER);
+	if (f.unsigned !== null) return byNode(400, UNSIGNED_ANSWERS[f.unsigned]);
+	if (f.misconfigured !== null) {
+		return byNode(500, { received: false, status: 'misconfigured', message: f.misconfigured });
+	}
+	const { event, webhookId, recognised, reason, size } = f.delivery;
+	const ack = (status: DeliveryStatus): Ack => ({ received: true, event, webhookId, status });
+	const byN8n = (status: DeliveryStatus): Answer => ({ kind: 'now', by: 'n8n', status: 200, body: ack(status) });
+	if (f.stale) return byN8n('stale');
+	if (f.entry === 'resume') {
+		if (!recognised) return byNode(200, { ...ack('ignored'), reason, size });
+		if (!f.canResume) return byNode(500, UNSUPPORTED_RESUME);
+		return { kind: 'run', plan: answerPlan('n8n-after-run', false), ack: null };
+	}
+	if (!f.selected) return byN8n('filtered');
+	const plan = answerPlan(f.answeredBy, f.hasKey);
+	const admission = admit(plan, f);
+	if (admission === 'duplicate') return byN8n('duplicate');
+	if (admission === 'in-progress') return byNode(409, ack('in-progress'));
+	return { kind: 'run', plan, ack: ack('emitted') };
+}
+
+/** execute()'s part of a run; `claim` is null when no copy was checked (no key, test URL). */
+export function inExecution(
+	answeredBy: Answerer,
+	claim: 'mine' | 'taken' | null,
+): { emit: boolean; answer: 'emitted' | 'duplicate' | null } {
+	const answers = answeredBy === 'execute';
+	if (claim === 'taken') return { emit: false, answer: answers ? 'duplicate' : null };
+	return { emit: true, answer: answers ? 'emitted' : null };
+}
