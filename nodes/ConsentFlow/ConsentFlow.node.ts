@@ -55,8 +55,7 @@ export class ConsentFlow implements INodeType {
 		name: 'consentFlow',
 		icon: { light: 'file:../../icons/sbl.svg', dark: 'file:../../icons/sbl.dark.svg' },
 		group: ['output'],
-		// 1.1: Create and Wait for Outcome's Minimise Personal Data defaults to masking (version 1
-		// keeps the outcome event as it was)
+		// 1.1: Create and Wait's Minimise Personal Data masks by default (version 1 keeps the event as is)
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -67,7 +66,6 @@ export class ConsentFlow implements INodeType {
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		// Create and Wait for Outcome has one output per outcome (flow/createAndWait.ts)
 		outputs: CONFIGURED_OUTPUTS,
 		credentials: [
 			{
@@ -80,8 +78,7 @@ export class ConsentFlow implements INodeType {
 				displayOptions: { show: { operation: ['createAndWait'] } },
 			},
 		],
-		// The resume URL of Create and Wait for Outcome: n8n calls webhook() for deliveries to a
-		// waiting execution (never registered as a workflow webhook: restartWebhook).
+		// Create and Wait's resume URL: n8n calls webhook() for deliveries to a waiting execution.
 		webhooks: [
 			{
 				name: 'default',
@@ -98,8 +95,7 @@ export class ConsentFlow implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// The resume URL is a restart webhook: n8n never registers it with the workflow, and the
-			// service has no API for webhooks (the URL is given per flow on create). Nothing to do.
+			// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return true;
 			},
@@ -116,11 +112,6 @@ export class ConsentFlow implements INodeType {
 		return await createAndWaitWebhook.call(this);
 	};
 
-	/**
-	 * Every item is checked before the first request; items are sent up to Concurrent Requests at
-	 * a time (see shared/runner.ts). One output item per input item, in input order, each with
-	 * pairedItem.
-	 */
 	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		// Before any item is read or sent: n8n's Retry On Fail would resend accepted creates.

@@ -1,7 +1,3 @@
-/**
- * The Consent Flow node's API: its credential and the shape of the service's answers. What the
- * node says about failures is in wording.ts; sending and retrying are shared (shared/transport).
- */
 import type { IDataObject } from 'n8n-workflow';
 import type { ConnectionSpec } from '../shared/transport';
 

@@ -1,15 +1,7 @@
-/**
- * Pure checks of the Consent Flow node's parameters (the shared style: a `Check<T>` that the
- * operation hands to `Fields.take`, which names the item and the field).
- */
 import { checkNationalId, validateHttpUrl } from '../shared/identifiers';
 import { asText, fail, NUMBER_HINT, ok, stripSpaces } from '../shared/validation';
 import type { Check } from '../shared/validation';
 
-/**
- * National identity number: whitespace is removed, then the full check (length, date with D/H/
- * synthetic variants, control digits, 2032 rule) unless `validate` is false — then only non-empty.
- */
 export function checkNationalIdInput(raw: unknown, validate: boolean): Check<string> {
 	const value = stripSpaces(asText(raw));
 	if (!value)
@@ -28,7 +20,6 @@ export function checkNationalIdInput(raw: unknown, validate: boolean): Check<str
 	return fail(error, details.filter(Boolean).join(' '));
 }
 
-/** An absolute http(s) URL, https in Production; a webhook URL must not be a trigger's Test URL in Production. */
 export function checkUrlInput(raw: unknown, production: boolean, webhook: boolean): Check<string> {
 	const value = asText(raw).trim();
 	if (!value) return fail('is empty', 'Enter an absolute URL such as https://example.com/path.');

@@ -1,12 +1,7 @@
-/**
- * What the Consent Flow node says about each kind of failure (the kinds come from the shared
- * transport). Wording only: sending, retrying, classifying and redacting are shared.
- */
 import { isNotSent } from '../shared/transport/failure';
 import type { ErrorText, FailureFacts, Wording } from '../shared/transport';
 import type { Fields } from '../shared/validation';
 
-/** What the messages need to know about the call. */
 export interface CallContext {
 	operation: 'create' | 'delete';
 	host: string;
@@ -64,12 +59,10 @@ function realmText(said: string): ErrorText {
 	};
 }
 
-/** The wording of one call (create or delete). */
 export function consentFlowWording(call: CallContext): Wording {
 	return (facts) => describeFailure(facts, call);
 }
 
-/** Decides message and description for a failure; exported for unit tests. */
 export function describeFailure(facts: FailureFacts, call: CallContext): ErrorText {
 	const said = facts.service ? ` The service said: ${facts.service}` : '';
 	const creating = call.operation === 'create';

@@ -1,7 +1,3 @@
-/**
- * The Real Estate Estimate node's API: its credential, its retry policy and its JSON calls'
- * `{ data }` envelope. What the node says about failures is in wording.ts.
- */
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { RunEnv } from '../shared/runner';
@@ -20,7 +16,6 @@ export const CONNECTION: ConnectionSpec = {
 /** Every call of this API only reads (or computes) data: all are safe to send again. */
 export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
 
-/** A JSON call: returns the unwrapped `data` (may be null). */
 export async function apiJson(
 	ctx: IExecuteFunctions,
 	env: RunEnv,

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { concurrencyOption } from '../shared/options';
 
-/** The housing cooperative's organization number, shown where `show` says (one definition). */
 export function organizationNumberField(
 	show: NonNullable<INodeProperties['displayOptions']>['show'],
 ): INodeProperties {
@@ -17,10 +16,6 @@ export function organizationNumberField(
 	};
 }
 
-/**
- * The object identification shared by every per-object operation (one set of fields), shown for
- * `operations` (the operations whose definition says they identify an object).
- */
 export function objectIdentificationFields(operations: string[]): INodeProperties[] {
 	const objectOperations = { operation: operations };
 	return [

@@ -1,8 +1,4 @@
-/**
- * The object an estimate is about, and the ONE place that turns it into a path. Every operation
- * reads its identity through `parseIdentity` and builds its URL with `objectPath`, so the
- * cadastre and share forms (and the housing cooperative) never get twin code paths.
- */
+// The one place that turns an object into a path: the identification forms never get twin code paths.
 import {
 	checkInteger,
 	checkOrganizationNumber,
@@ -18,7 +14,6 @@ export type ObjectIdentity =
 
 export type IdentityForm = ObjectIdentity['form'];
 
-/** The parameters that identify an object of each form. */
 export const IDENTITY_FIELDS: Record<IdentityForm, string[]> = {
 	cadastre: ['knr', 'gnr', 'bnr', 'fnr', 'snr'],
 	share: ['organizationNumber', 'shareNumber'],
@@ -31,7 +26,6 @@ export interface IdentityIssue {
 	hint?: string;
 }
 
-/** Builds the identity of `form` from raw parameter values, or names the first bad field. */
 export function parseIdentity(
 	form: IdentityForm,
 	raw: Record<string, unknown>,
@@ -101,7 +95,6 @@ export function objectPath(identity: ObjectIdentity): string {
 	}
 }
 
-/** Human wording for messages: `cadastre 0301-208/12/0/0`, `housing cooperative 987654325 share 12`. */
 export function describeObject(identity: ObjectIdentity): string {
 	switch (identity.form) {
 		case 'cadastre':

@@ -1,4 +1,3 @@
-/** Reading the object of one item: its identity fields, checked, or a field error. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Fields } from '../shared/validation';
 import { fail } from '../shared/validation';

@@ -9,18 +9,14 @@ import { dataToResults } from './results';
 import { apiJson } from './api';
 
 export interface ReadOperationSpec {
-	/** Path segment after the object path, e.g. `EvEstimateBasis`. */
 	suffix: string;
-	/** What the call does, for messages ("get the estimate basis"). */
 	action: string;
-	/** 404 message for the object's description, e.g. (t) => `No estimate basis for ${t}`. */
 	notFound: (target: string) => string;
 	badRequestHint: string;
-	/** Identification form: the node's cadastre/share choice, or the cooperative's org number. */
+	/** Identified by the cooperative's org number, not the node's cadastre/share choice. */
 	identity?: 'cooperative';
 }
 
-/** A GET of `<object path>/<suffix>` whose unwrapped `data` becomes the output items. */
 export function readOperation(spec: ReadOperationSpec): EstimateOperation<ObjectIdentity> {
 	return {
 		identifiesObject: spec.identity === undefined,

@@ -1,13 +1,5 @@
-/**
- * The EstimateInputDto (request body of the estimate operation) as a zod schema, and the schema
- * of the node's `get` parameters that validates them and builds that body. zod is not a runtime
- * dependency of this package: n8n provides it (n8n-workflow peers zod 3.25.x).
- *
- * Rules: empty parameters (undefined, null, blank strings, an untouched valuation) are dropped,
- * never sent as null or ""; int32 fields must be whole numbers, areas and money non-negative,
- * date-times ISO 8601; `includeComparables` is sent only when true and `storeEstimate` only as
- * `false` (the API can only turn storing off). With nothing set there is no body at all.
- */
+// zod is no runtime dependency of this package: n8n provides it (n8n-workflow peers zod 3.25.x).
+// Empty parameters are dropped, never sent as null or ""; storeEstimate only as false (the API can only turn storing off).
 import { z } from 'zod';
 import {
 	dateInputToString,
@@ -67,7 +59,6 @@ function flag() {
 	return z.boolean({ invalid_type_error: 'must be true or false' });
 }
 
-/** The 15 attribute overrides of EstimateInputDto (all optional). */
 const overrideShape = {
 	buildYear: wholeNumber(
 		1000,
@@ -96,7 +87,6 @@ const overrideShape = {
 
 export const OVERRIDE_FIELDS = Object.keys(overrideShape) as Array<keyof typeof overrideShape>;
 
-/** ValuationInputDto: date, price and saleType are required, commondebt optional. */
 export const valuationSchema = z
 	.object({
 		date: dateTime(),
@@ -106,7 +96,6 @@ export const valuationSchema = z
 	})
 	.strict();
 
-/** EstimateInputDto: all 19 fields, all optional. */
 export const estimateInputSchema = z
 	.object({
 		...overrideShape,
@@ -120,7 +109,6 @@ export const estimateInputSchema = z
 export type EstimateInputDto = z.infer<typeof estimateInputSchema>;
 export type ValuationInputDto = z.infer<typeof valuationSchema>;
 
-/** Copy of a plain object without empty values (undefined, null, blank strings). */
 function withoutEmpty(value: unknown): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return out;
@@ -130,7 +118,6 @@ function withoutEmpty(value: unknown): Record<string, unknown> {
 	return out;
 }
 
-/** The fixedCollection value `{ valuationValues: {…} }` → its filled fields, or undefined when untouched. */
 function unwrapValuation(value: unknown): unknown {
 	if (value === null || typeof value !== 'object') return undefined;
 	let inner = (value as Record<string, unknown>).valuationValues;
@@ -139,7 +126,6 @@ function unwrapValuation(value: unknown): unknown {
 	return Object.keys(filled).length ? filled : undefined;
 }
 
-/** The `get` operation's parameters → EstimateInputDto (or undefined: send no body). */
 export const estimateParametersSchema = z
 	.object({
 		overrides: z.preprocess(withoutEmpty, z.object(overrideShape).strict()),
@@ -169,9 +155,7 @@ export interface EstimateParameters {
 }
 
 export interface ParameterIssue {
-	/** Path of the parameter, e.g. `overrides.usableArea` or `valuation.date`. */
 	field: string;
-	/** What is wrong, with the rejected value. */
 	message: string;
 }
 
@@ -195,7 +179,6 @@ function describeValue(value: unknown): string {
 	return `, got ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`;
 }
 
-/** Validates the parameters and builds the body; issues name each bad field. */
 export function buildEstimateInput(
 	parameters: EstimateParameters,
 ):

@@ -1,15 +1,11 @@
-/**
- * "Simplify" (n8n's UX guideline for responses of more than 10 fields): at most 10 fields, the most
- * used first, nested objects flattened. Fields the API leaves out stay out (all its fields are
- * optional). The object the answer is about is added as `object` (the API does not repeat it), so
- * that an AI agent or a later node can tell answers apart.
- */
+// n8n's UX guideline: at most 10 fields, the most used first. `object` is added (the API does not
+// repeat it) so that an AI agent or a later node can tell answers apart.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { describeObject } from './identity';
 import type { ObjectIdentity } from './identity';
 import type { OperationResult } from '../shared/runner';
 
-/** The simplified fields of Estimate → Get, in output order (documented in the README). */
+/** In output order, documented in the README. */
 export const SIMPLIFIED_ESTIMATE_FIELDS = [
 	'object',
 	'approvedTotalMarketValue',
@@ -23,7 +19,6 @@ export const SIMPLIFIED_ESTIMATE_FIELDS = [
 	'storedEstimateDocumentationId',
 ] as const;
 
-/** The simplified fields of Estimate → Get Basis, in output order. */
 export const SIMPLIFIED_BASIS_FIELDS = [
 	'object',
 	'estateType',
@@ -37,7 +32,6 @@ export const SIMPLIFIED_BASIS_FIELDS = [
 	'valuationTotalValue',
 ] as const;
 
-/** The parameter, shown for the operations that return more than 10 fields. */
 export function simplifyField(operations: string[]): INodeProperties {
 	return {
 		displayName: 'Simplify',
@@ -53,7 +47,6 @@ function isObject(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Copies `fields` of `source` that are present, in that order. */
 function pick(target: IDataObject, source: IDataObject, fields: readonly string[]): void {
 	for (const field of fields) {
 		if (source[field] !== undefined) target[field] = source[field];
@@ -77,7 +70,6 @@ export function addressLine(address: unknown): string | undefined {
 	return line || undefined;
 }
 
-/** One comparable sale, flat: where, when, for how much, how big. */
 function simplifyComparable(comparable: unknown): IDataObject {
 	if (!isObject(comparable)) return {};
 	const valuation = isObject(comparable.valuation) ? comparable.valuation : {};
@@ -90,10 +82,6 @@ function simplifyComparable(comparable: unknown): IDataObject {
 	return result;
 }
 
-/**
- * Estimate → Get: the value, its uncertainty and adjustment, the object, the date asked for (when
- * one was), the comparables flattened (when asked for) and the stored document's ID.
- */
 export function simplifyEstimate(
 	data: IDataObject,
 	identity: ObjectIdentity,
@@ -115,7 +103,6 @@ export function simplifyEstimate(
 	return result;
 }
 
-/** Estimate → Get Basis: the main attributes and the last valuation, flattened. */
 export function simplifyBasis(data: IDataObject, identity: ObjectIdentity): IDataObject {
 	const result: IDataObject = { object: describeObject(identity) };
 	pick(result, data, [
@@ -133,7 +120,6 @@ export function simplifyBasis(data: IDataObject, identity: ObjectIdentity): IDat
 	return result;
 }
 
-/** Applies `simplify` to every output item (items that are not objects pass unchanged). */
 export function simplifyResults(
 	results: OperationResult[],
 	simplify: (json: IDataObject) => IDataObject,

@@ -1,18 +1,9 @@
-/**
- * What the Real Estate Estimate node says about each kind of failure (the kinds come from the
- * shared transport). Wording only: the calls themselves are in api.ts.
- */
 import type { ErrorText, FailureFacts, Wording } from '../shared/transport';
 
-/** What the caller was asking for, for messages: "get the estimate" for "cadastre 0301-…". */
 export interface Subject {
-	/** Verb phrase: `get the estimate`, `download the estimate document`. */
 	action: string;
-	/** The object or document the call was about. */
 	target: string;
-	/** Sentence for a 404, e.g. `Estimate could not be retrieved for cadastre 0301-208/12/0/0`. */
 	notFound: string;
-	/** Which parameters a 400 points at. */
 	badRequestHint: string;
 }
 
@@ -28,7 +19,6 @@ function capitalise(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The service's text: its message and the fields it names. */
 function detailOf(facts: FailureFacts): string | undefined {
 	const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`).join('; ');
 	const parts = [facts.service, fields].filter((part): part is string => !!part);

@@ -1,11 +1,5 @@
-/**
- * Pure validators for Norwegian identifiers. Each returns `undefined` when the value is valid,
- * otherwise a sentence saying which rule it breaks (the caller adds item and field).
- */
-
 import { daysInMonth } from './dates';
 
-/** Weights for the first control digit K1 over digits 1–10, K1 itself included (weight 1). */
 const K1_WEIGHTS = [3, 7, 6, 1, 8, 9, 4, 5, 2, 1];
 const K2_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 const ORG_WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2];
@@ -22,12 +16,7 @@ export function mod11CheckDigit(digits: number[], weights: number[]): number | u
 	return check;
 }
 
-/**
- * Birth year of a national ID from its two-digit year (digits 5–6) and individual number
- * (digits 7–9), by the published century table: 000–499 → 1900–1999; 500–749 with year 54–99 →
- * 1854–1899; 500–999 with year 00–39 → 2000–2039; 900–999 with year 40–99 → 1940–1999.
- * Undefined where the table gives no century (500–749 with year 40–53, 750–899 with year 40–99).
- */
+// By the published century table; the table and the 2032 rule: docs/architecture.md#identifiers
 export function nationalIdBirthYear(
 	individualNumber: number,
 	twoDigitYear: number,
@@ -45,13 +34,7 @@ export interface NationalIdInfo {
 	controlRule: 'classic' | '2032';
 }
 
-/**
- * Checks a national identity number (fødselsnummer) and its variants: D-number (day + 40),
- * H-number (month + 40), synthetic test identities (month + 80). The first control digit K1 is
- * accepted by the classic rule and by the rule from 2032 (weighted sum including K1, mod 11, in
- * 0–3); the second, K2, is the same under both: the mod-11 check digit of digits 1–10.
- * (Skatteetaten, "Nytt fødselsnummer fra 2032"; NAV's fnrvalidator does the same.)
- */
+// K1 by the classic rule or the rule from 2032 (Skatteetaten; NAV's fnrvalidator does the same).
 export function checkNationalId(value: string): { error?: string; info?: NationalIdInfo } {
 	if (!/^\d{11}$/.test(value)) {
 		return { error: 'must be exactly 11 digits (no spaces or dashes)' };
@@ -79,10 +62,8 @@ export function checkNationalId(value: string): { error?: string; info?: Nationa
 				'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)',
 		};
 	}
-	// Where the table gives no century, accept the date if it exists in any possible century
-	// (such numbers, e.g. synthetic test identities, must not be rejected for it). Only years 40–99
-	// get here, and none of 18yy, 19yy, 20yy is a century year, so they are all leap years or none
-	// is: 20yy stands for all three.
+	// No century from the table: a date that exists in any century is accepted (synthetic numbers get
+	// here). Years 40–99 are leap years in 18yy, 19yy and 20yy alike, so 20yy stands for all three.
 	const fullYear = nationalIdBirthYear(Number(value.slice(6, 9)), year) ?? 2000 + year;
 	if (day < 1 || day > daysInMonth(fullYear, month)) {
 		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
@@ -98,7 +79,6 @@ export function validateNationalId(value: string): string | undefined {
 	return checkNationalId(value).error;
 }
 
-/** Organization number (organisasjonsnummer): 9 digits, mod-11 check digit with weights 3,2,7,6,5,4,3,2. */
 export function validateOrganizationNumber(value: string): string | undefined {
 	if (!/^\d{9}$/.test(value)) return 'must be exactly 9 digits (no spaces)';
 	const digits = value.split('').map(Number);
@@ -109,7 +89,6 @@ export function validateOrganizationNumber(value: string): string | undefined {
 	return undefined;
 }
 
-/** Absolute http(s) URL; `requireHttps` for production. */
 export function validateHttpUrl(value: string, requireHttps = false): string | undefined {
 	let url: URL;
 	try {

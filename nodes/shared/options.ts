@@ -1,8 +1,6 @@
-/** Parameter definitions shared by both action nodes. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { MAX_CONCURRENCY, normaliseConcurrency } from './pool';
 
-/** "Concurrent Requests": the most requests in flight at once (see shared/runner.ts, shared/pacer.ts). */
 export function concurrencyOption(defaultValue: number, extra = ''): INodeProperties {
 	const base = `The most requests in flight at the same time. The node starts at ${defaultValue} (or this value if lower), adds one while the service answers fast and halves when it answers 429 or 503, pausing every request for a Retry-After; it never goes above this value. Output order and item pairing stay as in the input.`;
 	const description = extra ? `${base} ${extra.trim()}` : base;
@@ -16,7 +14,7 @@ export function concurrencyOption(defaultValue: number, extra = ''): INodeProper
 	};
 }
 
-/** The node's Concurrent Requests option (read from the first item: it applies to the whole run). */
+/** Read from the first item: it applies to the whole run. */
 export function concurrencyFrom(ctx: IExecuteFunctions, defaultValue: number): number {
 	return normaliseConcurrency(
 		ctx.getNodeParameter('options.concurrency', 0, defaultValue),

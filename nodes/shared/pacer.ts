@@ -1,14 +1,4 @@
-/**
- * Adaptive concurrency for both action nodes (AIMD, as TCP's congestion control): every HTTP
- * attempt (first tries and retries) takes a slot; the number of slots starts at `start`, grows
- * by one after a window of `limit` fast answers (additive increase, never above `max`, the
- * user's Concurrent Requests) and is halved when the service refuses (429/503: multiplicative
- * decrease, at most once per window — a refusal of an attempt started before the last decrease
- * does not halve again). A Retry-After pauses every lane: no attempt starts before it has passed.
- *
- * "Fast": within twice the fastest answer seen (plus 50 ms), so that a service slowing down
- * under load stops the growth before it starts refusing.
- */
+// AIMD, as TCP paces itself; the rules and why 20: docs/architecture.md#adaptive-concurrency
 import { sleep } from 'n8n-workflow';
 
 export interface PacerClock {
@@ -18,30 +8,22 @@ export interface PacerClock {
 
 const SYSTEM_CLOCK: PacerClock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
 
-/** How an attempt ended, as far as pacing is concerned. */
 export type AttemptOutcome =
 	| { kind: 'answered'; ms: number }
 	| { kind: 'refused'; retryAfterMs?: number }
 	| { kind: 'failed' };
 
-/** A slot taken by `acquire`; give it back with `release`. */
 export interface Slot {
-	/** Decreases seen when the attempt started (one decrease per window). */
 	generation: number;
-	/** The limit when the attempt started. */
 	limit: number;
-	/** Attempts in flight when it started, itself included. */
 	concurrent: number;
 }
 
 export interface PacerStats {
-	/** Refusals reported (429/503). */
 	refused: number;
 	increases: number;
 	decreases: number;
-	/** Most attempts in flight at once. */
 	peak: number;
-	/** The limit when last read. */
 	limit: number;
 }
 
@@ -75,7 +57,6 @@ export class Pacer {
 		return { ...this.counts, limit: this.current };
 	}
 
-	/** Waits for a slot (and for any pause to pass). Resolves at once when `signal` is aborted. */
 	async acquire(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
 			if (signal?.aborted) break;
@@ -102,6 +83,7 @@ export class Pacer {
 	private answered(ms: number): void {
 		if (!Number.isFinite(ms) || ms < 0) return;
 		this.fastestMs = Math.min(this.fastestMs, ms);
+		// "fast": within twice the fastest answer + 50 ms, so a service slowing down stops the growth early
 		if (ms > this.fastestMs * 2 + 50) {
 			this.fastInWindow = 0;
 			return;

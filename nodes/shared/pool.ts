@@ -1,27 +1,15 @@
-/**
- * A tiny promise pool: runs `worker(index)` for every index in `0 … count-1` with at most
- * `concurrency` calls in flight, and places each outcome at its index, so the caller can emit
- * results in input order whatever order the calls finish in. No timers, no dependencies.
- */
-
 export type PoolOutcome<T> =
 	| { ok: true; value: T }
 	| { ok: false; error: unknown }
 	| { ok: false; skipped: true };
 
 export interface PoolOptions {
-	/** Stop starting new indexes after the first failure (calls already in flight still finish). */
 	stopOnError?: boolean;
-	/** Checked before each start: when it returns true no further index starts. */
 	shouldStop?: () => boolean;
-	/**
-	 * Run index 0 alone before the others start (e.g. so that a cold OAuth2 token is fetched
-	 * once, not once per lane).
-	 */
+	// index 0 alone first, so that a cold OAuth2 token is fetched once, not once per lane
 	firstAlone?: boolean;
 }
 
-/** Upper bound for `concurrency`; anything larger is clamped. */
 export const MAX_CONCURRENCY = 100;
 
 export function normaliseConcurrency(value: unknown, fallback: number): number {
@@ -30,10 +18,7 @@ export function normaliseConcurrency(value: unknown, fallback: number): number {
 	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(number)));
 }
 
-/**
- * Runs the pool. Outcomes: `{ok:true,value}`, `{ok:false,error}` or, for indexes never started
- * (after a stop), `{ok:false,skipped:true}`. Never rejects.
- */
+/** Never rejects; indexes never started (after a stop) are `{ ok: false, skipped: true }`. */
 export async function runPool<T>(
 	count: number,
 	concurrency: number,

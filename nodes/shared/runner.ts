@@ -1,17 +1,4 @@
-/**
- * The one item runner of both action nodes:
- *  1. the credential is read once (transport/connection.ts);
- *  2. every item's parameters are read and checked (`prepare`, no I/O) before any request is
- *     sent: an invalid item stops the node unless "Continue On Fail" is on, then only that item
- *     fails;
- *  3. the items run (`run`) in a pool of `concurrency` (the first item alone, so that n8n fetches
- *     a missing token once), stopping when the execution is cancelled;
- *  4. outputs are placed by input index, so order and `pairedItem` follow the input whatever
- *     order the answers arrive in. A failed item yields one `{ json: { error, … } }` item when
- *     continuing on fail (the same shape in both nodes); otherwise the failure of the lowest item
- *     index is thrown. Every message passes the credential's redactor; a failed `prepare` (a
- *     validation error) also the item's own personal values (`validationRedactor`).
- */
+// The one item runner of both action nodes; its steps and why: docs/architecture.md#runner
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IBinaryKeyData,
@@ -30,23 +17,17 @@ import { redactPatterns } from './transport/redact';
 import type { Redactor } from './transport/redact';
 import { Fields, itemLabel } from './validation';
 
-/** One output item of an operation; the runner adds `pairedItem`. */
 export interface OperationResult {
 	json: IDataObject;
 	binary?: IBinaryKeyData;
 }
 
-/** What an operation gets besides n8n's context: the connection and the node's field labels. */
 export interface RunEnv {
 	connection: Connection;
 	fields: Fields;
 }
 
-/**
- * An operation in two steps so that every item is validated before any request is sent:
- * `prepare` reads and checks the item's parameters (no I/O, throws a NodeOperationError naming
- * item and field); `run` sends the request(s) and returns the item's output (0…n items).
- */
+// Two steps, so that every item is validated before any request is sent.
 export interface Operation<P> {
 	prepare(ctx: IExecuteFunctions, env: RunEnv, itemIndex: number): P;
 	run(
@@ -57,10 +38,8 @@ export interface Operation<P> {
 	): Promise<OperationResult[]>;
 }
 
-/** The operation an item asks for (resource and operation parameters), or an error naming them. */
 export type OperationResolver = (ctx: IExecuteFunctions, itemIndex: number) => Operation<unknown>;
 
-/** A resolver over a `{ resource: { operation: Operation } }` table. */
 export function operationTable(
 	table: Record<string, Record<string, Operation<unknown>>>,
 ): OperationResolver {
@@ -81,7 +60,6 @@ export function operationTable(
 	};
 }
 
-/** An action node's `execute`: its operation table through the runner, at its Concurrent Requests. */
 export function executeOperations(spec: {
 	operations: Record<string, Record<string, Operation<unknown>>>;
 	connection: ConnectionSpec;
@@ -104,17 +82,13 @@ export function executeOperations(spec: {
 
 export interface RunOptions {
 	connection: ConnectionSpec;
-	/** The node's property definitions (labels of validation messages). */
 	properties: readonly INodeProperties[];
-	/** Items in flight at once at most (the user's Concurrent Requests). */
 	concurrency: number;
-	/** Where the adaptive concurrency starts (the node's default; at most `concurrency`). */
 	startConcurrency?: number;
 }
 
 type NodeError = NodeApiError | NodeOperationError;
 
-/** Any error as a NodeApiError/NodeOperationError naming the item, its texts redacted. */
 export function asNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
@@ -132,7 +106,6 @@ export function asNodeError(
 	});
 }
 
-/** The json of the output item that stands for a failed input item (both nodes). */
 export function errorJson(error: NodeError): IDataObject {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
@@ -145,13 +118,8 @@ export function errorJson(error: NodeError): IDataObject {
 /** `Item 3: "Organization Number"` / `Item 3: input field "lastName"`: the field a validation message names. */
 const FIELD_PREFIX = /^Item \d+: (?:input field )?"[^"]*"/;
 
-/**
- * The redactor of a validation error of one item: the credential's, then identity numbers with
- * 10 digits too (a typed number may have lost its leading 0), then the item's own identity numbers
- * and names, read from its input item (Map Automatically) and from the node's parameters of those
- * names (Map Each Field Manually). The field name the message starts with is kept: a last name
- * such as "Number" must not hide which field is wrong.
- */
+// Also the item's own identity numbers and names (input item, parameters), but not the field name
+// the message starts with: a last name such as "Number" must not hide which field is wrong.
 export function validationRedactor(
 	ctx: IExecuteFunctions,
 	properties: readonly INodeProperties[],
@@ -194,8 +162,6 @@ export async function runItems(
 	let env: RunEnv;
 	try {
 		const connection = await loadConnection(ctx, options.connection);
-		// Adaptive concurrency: every HTTP attempt of this execution takes a slot; the slots start
-		// at the node's default, grow while answers stay fast and halve on 429/503 (pacer.ts).
 		const pacer = new Pacer(
 			Math.min(options.startConcurrency ?? options.concurrency, options.concurrency),
 			options.concurrency,

@@ -1,10 +1,3 @@
-/**
- * The one validation style of both action nodes:
- *  - pure checks return a `Check<T>`: the normalised value, or a sentence saying which rule the
- *    value breaks (and optionally a hint);
- *  - `Fields.take` turns a failed check into a NodeOperationError "Item 3: "National ID" …",
- *    items counted from 1, the label taken from the node's own property definitions.
- */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { daysInMonth } from './dates';
@@ -23,7 +16,6 @@ export function fail<T>(error: string, hint?: string): Check<T> {
 	return hint === undefined ? { error } : { error, hint };
 }
 
-/** "Item 3" for itemIndex 2: items are counted from 1 in messages, as people count them. */
 export function itemLabel(itemIndex: number): string {
 	return `Item ${itemIndex + 1}`;
 }
@@ -43,11 +35,6 @@ function childrenOf(property: PropertyLike): PropertyLike[] {
 	);
 }
 
-/**
- * The display name of a parameter path from the property definitions: `nationalId` → "National
- * ID"; `overrides.usableArea` → "Overrides → Usable Area (BRA)"; fixedCollection groups are
- * skipped (`valuation.date` → "Valuation → Date"). Unknown paths are returned as they are.
- */
 export function fieldLabel(properties: readonly INodeProperties[], path: string): string {
 	const names = path.split('.');
 	const labels: string[] = [];
@@ -65,7 +52,6 @@ export function fieldLabel(properties: readonly INodeProperties[], path: string)
 	return labels.join(' → ');
 }
 
-/** Validation errors of one node: labels from its property definitions. */
 export class Fields {
 	constructor(
 		private readonly node: INode,
@@ -76,7 +62,6 @@ export class Fields {
 		return fieldLabel(this.properties, path);
 	}
 
-	/** `Item 3: "National ID" is empty`; the parameter path is kept in `context.field`. */
 	error(
 		itemIndex: number,
 		path: string,
@@ -95,7 +80,6 @@ export class Fields {
 		return error;
 	}
 
-	/** The checked value, or the error of `path` thrown. */
 	take<T>(itemIndex: number, path: string, check: Check<T>): T {
 		if (check.error !== undefined) throw this.error(itemIndex, path, check.error, check.hint);
 		return check.value as T;
@@ -104,23 +88,17 @@ export class Fields {
 
 // ---- pure checks shared by both nodes -------------------------------------------------------
 
-/** "1 character", "14 characters". */
 export function characters(count: number): string {
 	return `${count} character${count === 1 ? '' : 's'}`;
 }
 
-/** Longest text `show` quotes as it is. */
 const SHOWN_TEXT = 32;
 
-/**
- * A short rendering of a rejected value for messages. The value may be personal data mapped into
- * the wrong field, so identity numbers are masked (10 digits too: a number mapped as a number
- * loses its leading zero), and a text is quoted only when it could be neither a name nor an id.
- */
+// The value may be personal data mapped into the wrong field: identity numbers are masked (10 digits
+// too), and a text is quoted only when short and without two letters in a row (as names have).
 export function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (typeof value === 'string') {
-		// Rule: quoted only when short and without two letters in a row (a name has them); else described.
 		if (value.length > SHOWN_TEXT || /\p{L}{2}/u.test(value)) return `a text of ${characters(value.length)}`;
 		return maskIdentityNumbers(JSON.stringify(value), true);
 	}
@@ -137,7 +115,6 @@ export function isEmpty(value: unknown): boolean {
 	);
 }
 
-/** A parameter value as text: null/undefined → '', numbers and booleans → their text. */
 export function asText(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value;
@@ -145,12 +122,10 @@ export function asText(value: unknown): string {
 	return JSON.stringify(value) ?? '';
 }
 
-/** Removes all whitespace (people write "010190 12345" or "923 609 016"). */
 export function stripSpaces(value: string): string {
 	return value.replace(/\s+/g, '');
 }
 
-/** A number, or a string holding a plain decimal number; anything else is undefined. */
 export function toNumber(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) {
@@ -159,13 +134,11 @@ export function toNumber(value: unknown): number | undefined {
 	return undefined;
 }
 
-/** Trimmed, non-empty text. */
 export function checkRequiredText(value: unknown, hint?: string): Check<string> {
 	const text = asText(value).trim();
 	return text ? ok(text) : fail('is empty', hint);
 }
 
-/** A whole number in [min, max] (numbers or numeric strings). */
 export function checkInteger(value: unknown, min: number, max: number): Check<number> {
 	const rule = `must be a whole number from ${min} to ${max}`;
 	if (isEmpty(value)) return fail(`is required (${rule.replace('must be ', '')})`);
@@ -176,7 +149,6 @@ export function checkInteger(value: unknown, min: number, max: number): Check<nu
 	return ok(number);
 }
 
-/** Like checkInteger, but an unset value gives `fallback`. */
 export function checkOptionalInteger(
 	value: unknown,
 	fallback: number,
@@ -189,7 +161,6 @@ export function checkOptionalInteger(
 export const INT32_MAX = 2147483647;
 export const INT32_MIN = -2147483648;
 
-/** A positive whole number that fits the APIs' int32 path parameters. */
 export function checkPositiveInteger(value: unknown): Check<number> {
 	return checkInteger(value, 1, INT32_MAX);
 }
@@ -197,7 +168,6 @@ export function checkPositiveInteger(value: unknown): Check<number> {
 export const NUMBER_HINT =
 	'The value arrived as a number, so a leading zero may have been lost: map it as text, not as a number.';
 
-/** Organization number: 9 digits with a valid mod-11 check digit; whitespace is removed. */
 export function checkOrganizationNumber(value: unknown, hint?: string): Check<string> {
 	if (isEmpty(value)) return fail('is empty', hint ?? 'Enter the 9-digit organization number.');
 	if (typeof value !== 'string' && typeof value !== 'number')
@@ -215,11 +185,6 @@ export function checkOrganizationNumber(value: unknown, hint?: string): Check<st
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/;
 
-/**
- * ISO 8601 calendar date or date-time as the API's date-time fields take it: `2024-05-31`,
- * `2024-05-31T12:00`, `2024-05-31T12:00:00.000Z`, `2024-05-31T12:00:00+02:00`. The date must
- * exist (no 2023-02-29), hours 00–23, minutes and seconds 00–59, offsets up to ±14:00.
- */
 export function isIsoDateTime(text: string): boolean {
 	const match = ISO_DATE_TIME.exec(text);
 	if (!match) return false;
@@ -235,10 +200,7 @@ export function isIsoDateTime(text: string): boolean {
 	return true;
 }
 
-/**
- * What n8n may hand over for a date parameter: a string, a JS Date, or a Luxon DateTime from an
- * expression such as `{{ $now }}`. Dates become ISO strings; anything else is returned unchanged.
- */
+// n8n may hand over a JS Date, or a Luxon DateTime from an expression such as `{{ $now }}`.
 export function dateInputToString(value: unknown): unknown {
 	if (value instanceof Date)
 		return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();

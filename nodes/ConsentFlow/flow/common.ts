@@ -7,13 +7,11 @@ import { concurrencyOption } from '../../shared/options';
 export const DEFAULT_MAX_RETRIES = 3;
 export const MAX_RETRIES_LIMIT = 10;
 export const DEFAULT_RETRY_DELAY_MS = 1000;
-/** Longest single wait, also the longest Retry-After the node honours. */
 export const MAX_RETRY_WAIT_MS = 30_000;
 
 /** Default of "Concurrent Requests" (see BENCHMARKS.md, "Side by side in one n8n"). */
 export const DEFAULT_CONCURRENCY = 20;
 
-/** Options shared by create and delete: concurrency, and how often and how long to wait when the service is busy. */
 export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] {
 	return [
 		concurrencyOption(
@@ -45,7 +43,6 @@ export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] 
 	];
 }
 
-/** The retry policy of one item from its Options collection. */
 export function retryPolicyFrom(
 	fields: Fields,
 	itemIndex: number,
@@ -68,13 +65,8 @@ export function retryPolicyFrom(
 	};
 }
 
-/**
- * n8n's own node setting "Retry On Fail" runs the whole node again after it failed, with every
- * item: creates the service already accepted would be sent a second time (two consent flows for
- * one person). The node's own retries resend only requests the service refused (429/503) or that
- * never left. So a create with Retry On Fail on is refused before any request; delete is
- * idempotent for the service (a second delete answers 404) and runs.
- */
+// n8n's Retry On Fail reruns the whole node with every item: creates the service already accepted
+// would be sent again (two consent flows for one person). Delete is idempotent and runs.
 export function retryOnFailProblem(
 	node: { retryOnFail?: boolean },
 	operation: string,

@@ -25,23 +25,18 @@ const showOnlyForFlowCreate = {
 	resource: ['flow'],
 };
 
-/** The flow fields are the same for Create and for Create and Wait for Outcome. */
 const showForBothCreates = {
 	operation: ['create', 'createAndWait'],
 	resource: ['flow'],
 };
 
-/**
- * Where the applicant's fields come from, named and valued as n8n's own data nodes do (Postgres,
- * Google Sheets: `autoMapInputData` / `defineBelow`). The default is manual: a workflow saved
- * before the option existed has no value for it and must keep reading its parameters.
- */
+// Named as n8n's data nodes name it (Postgres, Google Sheets). Manual by default: workflows saved
+// before the option existed have no value for it and must keep reading their parameters.
 export const MAPPING_MODE = {
 	auto: 'autoMapInputData',
 	manual: 'defineBelow',
 } as const;
 
-/** The applicant's fields Create reads from the input item in automatic mode, by name. */
 export const AUTO_MAPPED_FIELDS = [
 	'nationalId',
 	'lastName',
@@ -189,13 +184,11 @@ export const flowCreateDescription: INodeProperties[] = [
 	},
 ];
 
-/** A create request checked and ready to send. */
 export interface PreparedCreate {
 	body: IDataObject;
 	policy: RetryPolicy;
 }
 
-/** The checks of the applicant's fields, the same in both mapping modes. */
 function applicantChecks(
 	production: boolean,
 	validateNationalId: boolean,
@@ -210,10 +203,7 @@ function applicantChecks(
 	};
 }
 
-/**
- * Reads and checks one item's create request. `webhookUrl` is given by Create and Wait for
- * Outcome (its resume URL); Create reads the Webhook URL parameter or input field.
- */
+// `webhookUrl`: Create and Wait for Outcome's resume URL; Create reads its parameter or input field.
 export function prepareCreate(
 	ctx: IExecuteFunctions,
 	{ connection, fields }: RunEnv,
@@ -281,16 +271,11 @@ export function kindOf(value: unknown): string {
 	return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
 }
 
-/** Fields of the item whose names differ from `name` only in case or separators (nationalID, national_id). */
 function nearNames(json: IDataObject, name: string): string[] {
 	const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 	return Object.keys(json).filter((key) => key !== name && fold(key) === fold(name));
 }
 
-/**
- * A required field of the input item: present, text (organizationId may also be a number, as its
- * manual parameter accepts), then the same check as the manual parameter.
- */
 export function inputText(
 	json: IDataObject,
 	name: ApplicantField,
@@ -339,7 +324,6 @@ export function inputText(
 	);
 }
 
-/** externalId: absent, null or blank is not sent; text or a number is sent as text. */
 export function optionalInputText(json: IDataObject, name: string): Check<string> {
 	const value = json[name];
 	if (value === undefined || value === null) return ok('');
@@ -348,10 +332,7 @@ export function optionalInputText(json: IDataObject, name: string): Check<string
 	return ok(value.trim());
 }
 
-/**
- * Validation errors of automatically mapped fields: they name the input field as the item has
- * it ("input field "nationalId""), since there is no parameter in the panel to point to.
- */
+// Errors name the input field as the item has it: there is no parameter in the panel to point to.
 class InputFields extends Fields {
 	constructor(
 		private readonly owner: INode,
@@ -382,7 +363,6 @@ class InputFields extends Fields {
 	}
 }
 
-/** Creates one flow: POST /api/flow-definitions/sbl. Outputs the flow as the service returns it (unwrapped). */
 export const create: Operation<PreparedCreate> = {
 	prepare: (ctx, env, itemIndex) => prepareCreate(ctx, env, itemIndex),
 

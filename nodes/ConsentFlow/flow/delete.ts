@@ -35,13 +35,11 @@ export const flowDeleteDescription: INodeProperties[] = [
 	},
 ];
 
-/** A delete request checked and ready to send. */
 export interface PreparedDelete {
 	flowId: string;
 	policy: RetryPolicy;
 }
 
-/** Deletes one flow: DELETE /api/flows/{flowId}. Outputs { flowId, deleted: true, ...the service's answer }. */
 export const remove: Operation<PreparedDelete> = {
 	prepare(ctx, { fields }, itemIndex) {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -3,7 +3,6 @@ import { create, flowCreateDescription } from './create';
 import { flowCreateAndWaitDescription } from './createAndWait';
 import { flowDeleteDescription, remove } from './delete';
 
-/** The operations of the flow resource, by their `operation` value. */
 export const flowOperations = { create, delete: remove };
 
 const showOnlyForFlows = {

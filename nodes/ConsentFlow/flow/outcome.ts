@@ -1,17 +1,7 @@
-/**
- * Create and Wait for Outcome, the pure part: which events end the wait and on which output,
- * what the waiting execution remembers (in n8n's node context, saved with the execution), and
- * the items it emits. No n8n imports.
- *
- * Outcomes (the service description's events): consent.data → Data Received; consent.rejected →
- * Rejected; consent.deleted → Deleted; the timeouts and data failures → Failed/Expired.
- * consent.created, consent.accepted and anything signed but unknown are intermediate: recorded,
- * and the execution keeps waiting.
- */
+// Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
 
 export interface OutcomeOutput {
 	name: string;
-	/** `outcome` of the emitted item. */
 	outcome: string;
 	events: readonly string[];
 }
@@ -35,19 +25,16 @@ export const OUTCOME_OUTPUTS: readonly OutcomeOutput[] = [
 
 export const WAIT_TIME_EXCEEDED = { name: 'Wait Timed Out', outcome: 'waitTimeExceeded' };
 
-/** Index of "Failed/Expired": also where items of a refused input go with Continue On Fail. */
+// Also where items of a refused input go with Continue On Fail.
 export const FAILED_INDEX = 3;
 
-/** Intermediate events the wait remembers and the item lists at most (the newest are kept). */
 export const MAX_EVENTS_KEPT = 20;
 
-/** The output names, in order, with or without the Limit Wait Time output. */
 export function outputNames(limitWaitTime: boolean): string[] {
 	const names = OUTCOME_OUTPUTS.map((output) => output.name);
 	return limitWaitTime ? [...names, WAIT_TIME_EXCEEDED.name] : names;
 }
 
-/** The output of an event that ends the wait, or null for an intermediate (or unknown) event. */
 export function outcomeIndex(event: unknown): number | null {
 	if (typeof event !== 'string') return null;
 	const index = OUTCOME_OUTPUTS.findIndex((output) => output.events.includes(event));
@@ -56,37 +43,26 @@ export function outcomeIndex(event: unknown): number | null {
 
 type Json = { [key: string]: unknown };
 
-/**
- * An event seen while waiting, as far as the wait needs it: which event, its delivery id (for
- * duplicates) and when. Never its payload: the waiting execution is saved in n8n's database for
- * as long as the applicant takes, and the payload carries the national ID (and, on
- * consent.created, the authorization code).
- */
+// Never the payload: a waiting execution is saved for as long as the applicant takes, and the
+// payload carries the national ID.
 export interface SeenEvent {
 	event: string | null;
 	webhookId: string | null;
-	/** The duplicate key from signed bytes (absent in waits saved before it existed). */
+	// absent in waits saved before it existed
 	key?: string;
 	timestamp: string | null;
 	receivedAt: string | null;
 }
 
-/**
- * What the waiting execution remembers between deliveries (in the node context, saved with the
- * execution): what routes the next delivery and what the outcome item reports, nothing about
- * the applicant. Not the flow as the service returned it: it holds the national ID and the
- * resume URL with n8n's signature.
- */
+// Nothing about the applicant: the flow as returned holds the national ID and n8n's signed resume URL.
 export interface WaitState {
 	waiting: boolean;
-	/** The flow's id (from `id`); null only in waits saved before it was required: nothing matches. */
+	// null only in waits saved before it was required: nothing matches
 	flowId: string | null;
 	externalId: string | null;
 	href: string | null;
-	/** Intermediate events, oldest first (at most MAX_EVENTS_KEPT). */
 	events: SeenEvent[];
 	startedAt: string;
-	/** ISO time of Limit Wait Time, or null. */
 	deadline: string | null;
 }
 
@@ -100,7 +76,6 @@ function text(value: unknown): string | null {
 	return null;
 }
 
-/** The part of a delivery (the trigger's item json) that the wait keeps. */
 export function seenEvent(delivery: Json, key?: unknown): SeenEvent {
 	const seen: SeenEvent = {
 		event: text(delivery.event),
@@ -113,7 +88,6 @@ export function seenEvent(delivery: Json, key?: unknown): SeenEvent {
 	return seen;
 }
 
-/** The state of a new wait, from the flow the service created. */
 export function newWaitState(flow: Json, startedAt: string, deadline: string | null): WaitState {
 	return {
 		waiting: true,
@@ -126,11 +100,7 @@ export function newWaitState(flow: Json, startedAt: string, deadline: string | n
 	};
 }
 
-/**
- * The state stored in the node context, or undefined when there is none (or it is not ours).
- * An execution that started waiting before this form (it kept the whole flow and the events'
- * payloads) is read into this form, so that its next save keeps only this.
- */
+// A wait saved in the older form (whole flow, payloads) is read into this one, so its next save keeps only this.
 export function readWaitState(stored: unknown): WaitState | undefined {
 	if (!isObject(stored) || typeof stored.waiting !== 'boolean') return undefined;
 	const legacyFlow = isObject(stored.flow) ? stored.flow : undefined;
@@ -152,16 +122,8 @@ export type Decision =
 	| { kind: 'intermediate'; state: WaitState }
 	| { kind: 'outcome'; output: number; state: WaitState; json: Json };
 
-/**
- * What one verified delivery does to a waiting execution. `delivery` is the item json the
- * trigger would emit for it (event, webhookId, flowId, payload …), `key` its duplicate key from
- * signed bytes (intake.ts).
- *  - another flow's event, an event without a flow, or any event when the wait has no flow id
- *    (fail closed): foreign, the execution keeps waiting unchanged;
- *  - a key (or, in waits saved before keys, an id) already seen: duplicate, unchanged;
- *  - an outcome: the wait ends, the item for its output;
- *  - anything else: recorded (without its payload), keeps waiting.
- */
+// Fail closed: a wait without a flow id matches nothing. `key` is the duplicate key from signed
+// bytes (intake.ts); waits saved before keys existed compare ids.
 export function decide(state: WaitState, delivery: Json, now: string, key?: unknown): Decision {
 	const flowId = text(delivery.flowId);
 	if (state.flowId === null || flowId !== state.flowId) return { kind: 'foreign' };
@@ -181,7 +143,7 @@ export function decide(state: WaitState, delivery: Json, now: string, key?: unkn
 	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
 }
 
-/** The events as items show them: the duplicate keys are the wait's own business. */
+// The duplicate keys are the wait's own business.
 function shownEvents(events: SeenEvent[]): SeenEvent[] {
 	return events.map(({ event, webhookId, timestamp, receivedAt }) => ({ event, webhookId, timestamp, receivedAt }));
 }
@@ -199,10 +161,6 @@ function common(state: WaitState, outcome: string, event: string | null, now: st
 	};
 }
 
-/**
- * The item of an outcome: the flow's ids, the outcome event as the trigger emits it (with its
- * payload: for consent.data the data; minimised before it gets here), the events seen before.
- */
 export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
 	const event = typeof delivery.event === 'string' ? delivery.event : null;
 	return {
@@ -211,7 +169,7 @@ export function outcomeJson(state: WaitState, output: number, delivery: Json, no
 	};
 }
 
-/** The item of Wait Timed Out (prepared at every wait; n8n emits it when the time is up). */
+// Prepared at every wait: n8n emits it when the time is up.
 export function waitTimeExceededJson(state: WaitState): Json {
 	return {
 		...common(state, WAIT_TIME_EXCEEDED.outcome, null, state.deadline ?? ''),
@@ -220,7 +178,6 @@ export function waitTimeExceededJson(state: WaitState): Json {
 	};
 }
 
-/** What the waiting run shows (and what a Webhook node answering "When Last Node Finishes" returns). */
 export function waitingJson(state: WaitState): Json {
 	return {
 		status: 'waiting',
@@ -236,10 +193,8 @@ export function waitingJson(state: WaitState): Json {
 export const LIMIT_UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
 export type LimitUnit = keyof typeof LIMIT_UNITS;
 
-/** Longest limit accepted: 365 days. */
 export const MAX_LIMIT_SECONDS = 365 * 86400;
 
-/** The deadline of Limit Wait Time, or the rule the amount/unit break. */
 export function limitDeadline(
 	amount: unknown,
 	unit: unknown,

@@ -48,32 +48,20 @@ export function documentFileName(documentId: number): string {
 	return `estimate-${documentId}.pdf`;
 }
 
-/**
- * A PDF file starts with a header line "%PDF-<version>" (ISO 32000-1 §7.5.2 "File Header") and
- * ends with the end-of-file marker: "The last line of the file shall contain only the end-of-file
- * marker, %%EOF" (§7.5.5 "File Trailer"). Readers look for that marker in the last 1024 bytes
- * (the rule of Adobe's PDF Reference implementation notes, followed by pdf.js, PDFBox and others),
- * which allows a little trailing data after it. A body cut short by a closed connection (no
- * Content-Length to compare with) has no marker there.
- */
+// A PDF starts with "%PDF-" and has "%%EOF" in its last 1024 bytes (ISO 32000-1 §7.5.2, §7.5.5; as
+// readers check it): a body cut short by a closed connection has no marker there.
 const PDF_HEADER = '%PDF-';
 const PDF_EOF = Buffer.from('%%EOF', 'latin1');
 const EOF_WINDOW = 1024;
-/** Bytes kept from the start: the header, and a few more to show what arrived instead. */
 const HEAD_WINDOW = 32;
 
-/** The first and last bytes of a stored binary and its size, without holding the whole file. */
 interface DocumentEnds {
 	head: Buffer;
 	tail: Buffer;
 	bytes: number;
 }
 
-/**
- * Reads the ends back from n8n's binary data store: by id as a stream (filesystem, database or
- * object store mode, where the file may be large and is not in memory), or from the base64 data
- * (memory mode), decoding only the two ends.
- */
+// By id as a stream where the file may be large (filesystem, database, object store); else base64.
 async function readDocumentEnds(
 	ctx: IExecuteFunctions,
 	binary: IBinaryData,
@@ -104,7 +92,6 @@ async function readDocumentEnds(
 	return { head: head.subarray(0, HEAD_WINDOW), tail, bytes };
 }
 
-/** The start of a body as readable text for a message (other bytes as "."). */
 function showStart(head: Buffer): string {
 	return head.toString('latin1').replace(/[^\x20-\x7e]/g, '.');
 }

@@ -9,11 +9,7 @@ const showOnlyForGetMany = { resource: ['document'], operation: ['getMany'] };
 /** Default of Limit, as in n8n's own nodes (the description holds the literal, as n8n's lint asks). */
 export const DEFAULT_LIMIT = 50;
 
-/**
- * Return All / Limit as in n8n's own nodes. The API has no paging for this list (no query
- * parameters at all): it answers the whole list at once, and Limit keeps the first documents of
- * that list in the order the API sends them.
- */
+// The API has no paging for this list: it answers the whole list, and Limit keeps its first documents.
 export const getManyDescription: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -43,11 +39,9 @@ const list = readOperation({
 
 export interface GetManyPrepared {
 	identity: ObjectIdentity;
-	/** How many documents to keep; undefined: all (Return All). */
 	limit: number | undefined;
 }
 
-/** One output item per stored document; an empty or null list yields no item for that input. */
 export const getMany: EstimateOperation<GetManyPrepared> = {
 	identifiesObject: true,
 	prepare(ctx, env, itemIndex) {

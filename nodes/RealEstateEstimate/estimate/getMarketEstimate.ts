@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { readOperation } from '../read';
 
-/** No fields beyond the shared object identification. */
 export const getMarketEstimateDescription: INodeProperties[] = [];
 
 export const getMarketEstimate = readOperation({

@@ -1,7 +1,3 @@
-/**
- * The connection of an action node: the credential's API Base URL (checked, https in
- * Production), and the redactor of the credential's secrets. Read once per execution.
- */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { validateHttpUrl } from '../identifiers';
@@ -10,30 +6,20 @@ import type { LearningRedactor } from './redact';
 import type { Pacer } from '../pacer';
 
 export interface ConnectionSpec {
-	/** n8n name of the credential type, e.g. `consentFlowOAuth2Api`. */
 	credentialType: string;
-	/** What to tell the user when the API Base URL is wrong. */
 	baseUrlHint: string;
 }
 
 export interface Connection {
 	credentialType: string;
-	/** API Base URL without trailing slashes. */
 	baseUrl: string;
-	/** Host (and port) of the API, for messages. */
 	host: string;
-	/** The credential's Environment is Production (credentials without one: false). */
 	production: boolean;
-	/**
-	 * Blanks the credential's secrets (client secret, Basic value, tokens), token-like text and
-	 * identity numbers; it learns the tokens of later requests (`learnCredentials`).
-	 */
 	redact: LearningRedactor;
-	/** Paces every attempt of this execution (adaptive concurrency); set by the item runner. */
+	/** Set by the item runner. */
 	pacer?: Pacer;
 }
 
-/** Reads and checks the credential (no request). */
 export async function loadConnection(
 	ctx: IExecuteFunctions,
 	spec: ConnectionSpec,
@@ -80,11 +66,7 @@ export async function loadConnection(
 	};
 }
 
-/**
- * After a failed request: the credential as n8n has it now. n8n's OAuth2 helper saves a token it
- * fetched or refreshed during the request, so reading the credential again gives the redactor
- * tokens it could not know before (a failure to read is no reason to fail differently).
- */
+// n8n's OAuth2 helper saves a token it fetched during the request: read again, the redactor learns it.
 export async function learnCredentials(ctx: IExecuteFunctions, connection: Connection): Promise<void> {
 	try {
 		const credentials = await ctx.getCredentials(connection.credentialType);

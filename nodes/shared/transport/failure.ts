@@ -1,56 +1,30 @@
-/**
- * What went wrong, independent of which node asked: whatever n8n's request helper threw becomes
- * an `HttpFailure` (a plain object without request headers, so no token can leak), and
- * `classifyFailure` sorts it into one `FailureKind`. Nodes only choose their wording per kind.
- */
+// Whatever n8n threw → an HttpFailure without request headers (no token can leak) → one FailureKind.
 import { mentionsTokenFailure, oauthErrorFromText } from '../n8n-compat';
 
-/** What a failed request looked like, without request headers or credentials. */
 export interface HttpFailure {
-	/** HTTP status, when the service answered. */
 	status?: number;
-	/** Response headers, lower-cased names. */
 	headers: Record<string, string>;
-	/** Parsed response body, when there was one. */
 	body?: unknown;
-	/** Network error code (ECONNREFUSED, ECONNRESET, ETIMEDOUT, …), when the service did not answer. */
 	code?: string;
-	/** The failure's own message (no headers, no body). */
 	message: string;
-	/** True when the failure happened while getting the OAuth2 token, not in the API call. */
 	tokenFailure: boolean;
-	/** The token endpoint's OAuth2 error code (invalid_client, invalid_scope, …), when it gave one. */
 	oauthError?: string;
-	/** How many times the request was sent (set by the retry loop). */
 	attempts?: number;
-	/** The execution was stopped: nothing more was sent. */
 	cancelled?: boolean;
 }
 
 export type FailureKind =
-	/** The identity provider did not issue a token (refused the client, unknown realm, unreachable). */
 	| 'token-refused'
-	/** 401: the API did not accept the token. */
 	| 'not-authenticated'
-	/** 403: authenticated, not allowed. */
 	| 'forbidden'
-	/** 404 */
 	| 'not-found'
-	/** 400, 409, 422: the service refused the request's content. */
 	| 'rejected'
-	/** 429 */
 	| 'rate-limited'
-	/** 502, 503, 504: the service or its gateway is down for now. */
 	| 'unavailable'
-	/** 500 and any other 5xx. */
 	| 'server-error'
-	/** Any other status. */
 	| 'unexpected-status'
-	/** The connection failed before anything was sent (refused, DNS). */
 	| 'network-not-sent'
-	/** The connection broke or timed out after the request may have reached the service. */
 	| 'network-maybe-sent'
-	/** The execution was stopped while the request was in flight or waiting for a retry. */
 	| 'cancelled';
 
 /** Network error codes → words for messages, and whether the request surely never left n8n. */
@@ -116,7 +90,6 @@ function findOAuthError(error: unknown, depth = 0): string | undefined {
 	return findOAuthError(record.cause, depth + 1);
 }
 
-/** Longest service text kept for messages. */
 const MAX_TEXT = 500;
 
 function clip(text: string): string {
@@ -137,7 +110,6 @@ function parseBody(data: unknown): unknown {
 	return data;
 }
 
-/** Response headers (plain or axios' object) with lower-case names; lists joined with ", ". */
 export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
 	const record = asRecord(headers);
@@ -151,7 +123,6 @@ export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	return out;
 }
 
-/** Turns whatever n8n's request helpers threw into an `HttpFailure`. */
 export function normaliseHttpError(error: unknown): HttpFailure {
 	const record = asRecord(error) ?? {};
 	const response = findResponse(error);
@@ -190,7 +161,6 @@ export function isHttpFailure(value: unknown): value is HttpFailure {
 	);
 }
 
-/** One failure → one kind. */
 export function classifyFailure(failure: HttpFailure): FailureKind {
 	if (failure.cancelled) return 'cancelled';
 	if (failure.tokenFailure || failure.oauthError) return 'token-refused';
@@ -207,13 +177,11 @@ export function classifyFailure(failure: HttpFailure): FailureKind {
 	return 'unexpected-status';
 }
 
-/** A field the service named as wrong, with its message. */
 export interface ServiceField {
 	field: string;
 	message: string;
 }
 
-/** The service's error body as a short text, and the fields it names (both forms seen in the descriptions). */
 export interface ServiceText {
 	text?: string;
 	fields: ServiceField[];
@@ -225,12 +193,8 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 	);
 }
 
-/**
- * Reads an error body: a string is kept (clipped); an object gives its first message-like field
- * (detail, message, error_description, title, error) and its field errors, either
- * `fields: [{ field, message }]` or problem details `errors: { field: [messages] }`. Anything else
- * (a stream, a buffer) gives nothing.
- */
+// Field errors in both forms the descriptions show: `fields: [{ field, message }]` and problem
+// details `errors: { field: [messages] }`. A stream or a buffer gives nothing.
 export function serviceText(body: unknown, redact: (text: string) => string = (text) => text): ServiceText {
 	if (body === undefined || body === null || body === '') return { fields: [] };
 	// redacted before it is cut: a cut through a token or an identity number would leave a part of it

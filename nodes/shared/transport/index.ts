@@ -1,9 +1,4 @@
-/**
- * The one transport of both action nodes. `apiRequest` sends through n8n's authenticated helper
- * with retries (retry.ts), sorts a failure into a kind (failure.ts), asks the node for its
- * wording of that kind, and throws a NodeApiError built from a clean summary (never from the
- * raw error, which holds the request and its Authorization header), every text redacted.
- */
+// Errors are built from a clean summary, never the raw error (it holds the Authorization header).
 import { NodeApiError } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -38,41 +33,30 @@ export type { RetryPolicy } from './retry';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below the API Base URL, starting with `/`. */
 	path: string;
 	body?: IDataObject;
-	/** Return the response body as a readable stream, with the response headers. */
 	stream?: boolean;
-	/** Accept header for a streamed request (JSON calls accept application/json). */
 	accept?: string;
 }
 
-/** Everything a node may say about a failure, already free of secrets. */
+/** Everything a node may say about a failure; every text in it is already redacted. */
 export interface FailureFacts {
 	kind: FailureKind;
 	status?: number;
 	attempts: number;
 	/** `POST /api/flow-definitions/sbl` */
 	request: string;
-	/** The service's own text (its error body), redacted. */
 	service?: string;
-	/** Fields the service named as wrong. */
 	fields: ServiceField[];
-	/** Network error code and its words, for network kinds. */
 	code?: string;
 	networkWords: string;
-	/** The token endpoint's OAuth2 error code, for token-refused. */
 	oauthError?: string;
-	/** Why no token was issued, in the identity provider's or n8n's words, redacted. */
 	tokenReason?: string;
-	/** The Retry-After the service sent, as sent, and in ms when it could be read. */
 	retryAfter?: string;
 	retryAfterMs?: number;
-	/** A sentence when the service asked to wait longer than the node waits, else ''. */
 	retryAfterTooLong: string;
 }
 
-/** A node's text for one failure. `field` names the parameter it points at, if any. */
 export interface ErrorText {
 	message: string;
 	description?: string;
@@ -102,7 +86,6 @@ const FAILURE_CAUSE: Partial<
 	'network-maybe-sent': { cause: 'temporarily-unavailable' },
 };
 
-/** The facts of a failure, every text redacted. */
 export function failureFacts(
 	failure: HttpFailure,
 	request: string,
@@ -139,11 +122,7 @@ export function failureFacts(
 	return facts;
 }
 
-/**
- * The redactor of one request's failure texts: the connection's secrets and any 11-digit run,
- * then the identity numbers (in every form) and names the request body carried (the service may
- * quote them back).
- */
+// The service may quote back the identity numbers and names the request body carried.
 export function requestRedactor(redact: Redactor, body: unknown): Redactor {
 	const personal = personalValuesOf(body);
 	if (personal.identityNumbers.length === 0 && personal.names.length === 0) return redact;
@@ -151,7 +130,6 @@ export function requestRedactor(redact: Redactor, body: unknown): Redactor {
 	return (text: string) => mask(redact(text));
 }
 
-/** Builds the NodeApiError of a failure: clean summary, node wording, item counted from 1. */
 export function failureError(
 	ctx: IExecuteFunctions,
 	redact: Redactor,
@@ -205,7 +183,6 @@ function requestOptions(connection: Connection, request: ApiRequest): IHttpReque
 	return options;
 }
 
-/** Sends one request; resolves with the response (body, or full response when streaming) or throws a NodeApiError. */
 export async function apiRequest(
 	ctx: IExecuteFunctions,
 	connection: Connection,
@@ -232,7 +209,6 @@ export async function apiRequest(
 	}
 }
 
-/** A streamed response: the body stream and the response headers (lower-case names). */
 export interface StreamResponse {
 	body: unknown;
 	headers: Record<string, string>;

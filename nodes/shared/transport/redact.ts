@@ -1,15 +1,8 @@
-/**
- * The one redactor: every text that leaves a node (error message, description, error response,
- * continue-on-fail item) passes through a `Redactor` built from the credential's secrets. It
- * learns: a token n8n fetched or refreshed during a request is only known after that request,
- * so the transport hands it over (`learn`) before it writes any text about the failure.
- */
+// Every text that leaves a node passes a Redactor; it learns tokens n8n fetched during a request.
 import { maskIdentityNumbers } from '../personal';
 
-/** Blanks out the given secrets, anything that looks like a bearer/basic token or a JWT, and identity numbers. */
 export type Redactor = (text: string) => string;
 
-/** A redactor that can be told more secrets later; every copy of a connection shares it. */
 export interface LearningRedactor extends Redactor {
 	learn(...secrets: unknown[]): void;
 }
@@ -21,15 +14,10 @@ const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
 const MIN_SECRET_LENGTH = 4;
 /** A secret's beginning this long is blanked where a text was clipped: no more of it shows. */
 const PREFIX_LENGTH = 8;
-/** Where a clipped text stops: its end, or a clip mark. */
 const CLIPPED = /^(?:$|…|\.\.\.)/;
 /** Letters only: a word ("… to get the estimate"), not a token clipped after its beginning. */
 const LETTERS = /^\p{L}*$/u;
 
-/**
- * The forms a secret takes when a service echoes it: as is, URL-encoded (also as a form encodes
- * it, `+` for a space, and with lower-case `%xx`), JSON-escaped.
- */
 function secretForms(secret: string): string[] {
 	const uri = encodeURIComponent(secret);
 	// n8n's OAuth2 client: encodeURIComponent with `+` for a space; WHATWG forms encode !'()~ too
@@ -39,11 +27,7 @@ function secretForms(secret: string): string[] {
 	return [...new Set([secret, ...encoded, ...lower, json, json.replace(/\//g, '\\/')])];
 }
 
-/**
- * Where the secret text starting at `at` ends: the longest of the known forms there, or of their
- * beginnings at least PREFIX_LENGTH long, not letters only, that the text was clipped after (a
- * beginning followed by more text is an ordinary word: `estimate` of `estimate-…`); `at` when none.
- */
+// A beginning followed by more text is an ordinary word (`estimate` of `estimate-…`), not a secret.
 function secretEnd(text: string, at: number, secrets: readonly string[]): number {
 	let best = at;
 	for (const secret of secrets) {
@@ -59,7 +43,6 @@ function secretEnd(text: string, at: number, secrets: readonly string[]): number
 	return best;
 }
 
-/** `text` with every known secret, and every clipped beginning of one, blanked. */
 function blankSecrets(text: string, secrets: readonly string[]): string {
 	let out = '';
 	let from = 0;
@@ -91,13 +74,9 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 	return Object.assign(redact, { learn });
 }
 
-/** A redactor for texts that have no credential at hand (patterns only). */
 export const redactPatterns: Redactor = makeRedactor([]);
 
-/**
- * The secrets an OAuth2 credential's data holds: the client secret, the stored tokens and the
- * Basic header value n8n's OAuth2 client sends to the token endpoint (raw and form-encoded).
- */
+// Also the Basic value n8n's OAuth2 client sends to the token endpoint (raw and form-encoded).
 export function credentialSecrets(credentials: Record<string, unknown> | undefined): string[] {
 	if (!credentials) return [];
 	const out: string[] = [];
@@ -122,7 +101,6 @@ export function credentialSecrets(credentials: Record<string, unknown> | undefin
 	return out;
 }
 
-/** Applies `redact` to every string inside a JSON-like value (a copy; the input is not changed). */
 export function redactDeep<T>(value: T, redact: Redactor, depth = 0): T {
 	if (typeof value === 'string') return redact(value) as T;
 	if (depth > 20 || value === null || typeof value !== 'object') return value;

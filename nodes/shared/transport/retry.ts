@@ -1,9 +1,4 @@
-/**
- * Sending with bounded retries: every request goes through n8n's
- * `this.helpers.httpRequestWithAuthentication` (n8n fetches, caches and refreshes the OAuth2
- * token); 429/503-like answers are retried with exponential backoff honouring Retry-After, and a
- * request that may already have reached the service is sent again only when it is idempotent.
- */
+// A request that may already have reached the service is sent again only when it is idempotent.
 import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { isNotSent, normaliseHttpError } from './failure';
@@ -12,19 +7,12 @@ import type { HttpFailure } from './failure';
 import type { AttemptOutcome, Pacer } from '../pacer';
 
 export interface RetryPolicy {
-	/** Retries after the first attempt (0 = no retries). */
 	maxRetries: number;
-	/** First backoff; doubled per retry. */
 	baseDelayMs: number;
-	/** Upper bound for one wait, also for a Retry-After the service asks for. */
+	/** Also caps a Retry-After the service asks for. */
 	maxDelayMs: number;
-	/** Statuses that mean "not processed, try later". */
 	retryStatuses: number[];
-	/**
-	 * Whether a request that may already have reached the service can be sent again:
-	 * true for idempotent calls (GET, DELETE), false for creates. Connection failures that
-	 * prove nothing was sent (refused, DNS) are retried either way.
-	 */
+	/** Send again what may have reached the service (GET, DELETE); a proven not-sent is retried anyway. */
 	idempotent: boolean;
 }
 
@@ -41,11 +29,9 @@ const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const DAY_LONG = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const MONTH = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
-/** IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7). */
+// HTTP-date (RFC 9110 §5.6.7): IMF-fixdate and the obsolete RFC 850 and asctime() forms.
 const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
-/** Obsolete RFC 850 form, e.g. `Sunday, 06-Nov-94 08:49:37 GMT`. */
 const RFC850_DATE = new RegExp(`^${DAY_LONG}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
-/** ANSI C asctime() form, e.g. `Sun Nov  6 08:49:37 1994`. */
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
 
 function utc(
@@ -65,7 +51,6 @@ function utc(
 	return time;
 }
 
-/** An HTTP-date (RFC 9110 §5.6.7: IMF-fixdate or one of the two obsolete forms) as epoch ms. */
 export function parseHttpDate(text: string): number | undefined {
 	let match = IMF_FIXDATE.exec(text);
 	if (match) return utc(Number(match[4]), match[3], Number(match[2]), match[5], match[6], match[7]);
@@ -84,11 +69,7 @@ export function parseHttpDate(text: string): number | undefined {
 	return undefined;
 }
 
-/**
- * Retry-After as milliseconds (RFC 9110 §10.2.3: `HTTP-date / delay-seconds`, delay-seconds =
- * 1*DIGIT); undefined when absent or anything else (a negative number, a list from a duplicated
- * header, a fraction, words): the caller then falls back to its own backoff.
- */
+// Anything else (negative, a duplicated header's list, a fraction, words): the caller's own backoff.
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined) return undefined;
 	const text = value.trim();
@@ -97,7 +78,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return date === undefined ? undefined : Math.max(0, date - now);
 }
 
-/** " It asked to wait 3600 s (Retry-After), longer than the node waits (30 s)." or ''. */
 export function retryAfterTooLong(
 	failure: HttpFailure,
 	policy: Pick<RetryPolicy, 'maxDelayMs'>,
@@ -107,7 +87,6 @@ export function retryAfterTooLong(
 	return `The service asked to wait ${Math.round(asked / 1000)} s (Retry-After), longer than the node waits (${Math.round(policy.maxDelayMs / 1000)} s), so it did not retry.`;
 }
 
-/** The wait before retry number `retry` (0-based), or undefined when no retry should happen. */
 export function retryDelay(
 	failure: HttpFailure,
 	retry: number,
@@ -135,11 +114,6 @@ export function releaseBody(body: unknown): void {
 	if (typeof destroy === 'function') (destroy as () => void).call(body);
 }
 
-/**
- * Waits `ms`, or less when `signal` aborts first. Exported for its tests only. The abort
- * listener is removed once the wait is over (an AbortSignal dispatches `abort` at most once,
- * so no `once` option is needed).
- */
 export async function waitUnlessAborted(
 	ms: number,
 	signal: AbortSignal | undefined,
@@ -161,7 +135,6 @@ export async function waitUnlessAborted(
 /** Refusals of one request that do not use up its retries while the pacer runs several at once. */
 export const PACED_REFUSALS = 20;
 
-/** What a failed attempt tells the pacer: a refusal (429/503 and the policy's busy statuses) or nothing. */
 export function pacingOutcome(failure: HttpFailure, policy: RetryPolicy): AttemptOutcome {
 	const busy = failure.status === 429 || failure.status === 503;
 	if (failure.status === undefined || !(busy || policy.retryStatuses.includes(failure.status))) {
@@ -180,11 +153,7 @@ function cancelled(attempts: number): HttpFailure {
 	};
 }
 
-/**
- * Sends one request through n8n's authenticated helper, retrying per `policy`. Resolves with the
- * response; rejects with the last `HttpFailure` (a plain object with `attempts`). The execution's
- * cancel signal aborts the request in flight and any wait, and nothing is sent after it.
- */
+/** Rejects with the last HttpFailure; the cancel signal aborts the request in flight and any wait. */
 export async function sendWithRetry<T = unknown>(
 	ctx: IExecuteFunctions,
 	credentialType: string,
@@ -194,24 +163,18 @@ export async function sendWithRetry<T = unknown>(
 	learn?: (...secrets: unknown[]) => void,
 ): Promise<T> {
 	const signal = ctx.getExecutionCancelSignal?.();
-	// `retry` counts against the policy's Max Retries; `attempt` counts every request sent. A
-	// refusal (429/503) of an attempt sent while others were in flight is the service saying
-	// "slower", not a failure of this item: the pacer halves and the item tries again without
-	// using up its retries (at most PACED_REFUSALS times), so a batch under a rate limit finishes.
-	// A request refused while alone counts, as without the pacer.
+	// A 429/503 of an attempt sent while others were in flight means "slower": the pacer halves and the
+	// item retries without using up Max Retries (at most PACED_REFUSALS times). Alone, it counts.
 	let pacedRefusals = 0;
 	for (let retry = 0, attempt = 0; ; attempt++) {
 		if (signal?.aborted) throw cancelled(attempt);
-		// Every attempt, first or retry, takes a slot of the execution's pacer (adaptive
-		// concurrency, shared/pacer.ts): it waits out a Retry-After another lane was given.
 		const slot = pacer ? await pacer.acquire(signal) : undefined;
 		if (signal?.aborted) {
 			if (slot) pacer?.release(slot, { kind: 'failed' });
 			throw cancelled(attempt);
 		}
 		const started = Date.now();
-		// options of its own per attempt: a failure is told the token this attempt really carried
-		// (n8n-compat.ts credentialsCarriedBy)
+		// options of its own per attempt: a failure learns the token this attempt really carried
 		const request: IHttpRequestOptions = { ...options };
 		if (options.headers) request.headers = { ...options.headers };
 		if (signal) request.abortSignal = signal;

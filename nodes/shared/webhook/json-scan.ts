@@ -1,11 +1,5 @@
-/**
- * Small scanners over the raw bytes of a JSON body. Pure functions, no n8n imports, no
- * recursion (a body nested 200,000 levels deep costs one loop, never the stack).
- *
- * They read bytes, not decoded text: an ASCII byte (below 0x80) is always that character in
- * UTF-8, even next to invalid sequences, so the structure (`{ } [ ] " \ , :`) is found exactly,
- * and a token's bytes can be kept as sent.
- */
+// Bytes, not decoded text: an ASCII byte is that character in UTF-8 even beside invalid sequences.
+// No recursion: a body nested 200,000 levels deep costs one loop, never the stack.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -18,17 +12,13 @@ const COLON = 0x3a;
 
 const isWhitespace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
-/** The bytes without a leading UTF-8 byte-order mark. */
 export function withoutBom(bytes: Buffer): Buffer {
 	return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
 		? bytes.subarray(3)
 		: bytes;
 }
 
-/**
- * Whether brackets (`{` / `[`) outside strings nest deeper than `maxDepth` anywhere in the
- * bytes (a top-level object is depth 1). Works on any bytes, JSON or not.
- */
+// Brackets outside strings, in any bytes; a top-level object is depth 1.
 export function exceedsDepth(bytes: Uint8Array, maxDepth: number): boolean {
 	let depth = 0;
 	let inString = false;
@@ -54,7 +44,6 @@ function skipWhitespace(bytes: Uint8Array, i: number): number {
 	return i;
 }
 
-/** End (exclusive) of the string token starting at the quote at `i`, or -1 if unterminated. */
 function stringEnd(bytes: Uint8Array, i: number): number {
 	for (let j = i + 1; j < bytes.length; j++) {
 		if (bytes[j] === BACKSLASH) j++;
@@ -63,7 +52,6 @@ function stringEnd(bytes: Uint8Array, i: number): number {
 	return -1;
 }
 
-/** End (exclusive) of the value token starting at `i`, or -1 when it does not end. */
 function valueEnd(bytes: Uint8Array, i: number): number {
 	const first = bytes[i];
 	if (first === QUOTE) return stringEnd(bytes, i);
@@ -98,7 +86,6 @@ function valueEnd(bytes: Uint8Array, i: number): number {
 	return j > i ? j : -1;
 }
 
-/** The member name of a key token, decoded as JSON.parse would; null when not a valid string. */
 function memberName(token: Buffer): string | null {
 	try {
 		const name: unknown = JSON.parse(token.toString('utf8'));
@@ -108,11 +95,7 @@ function memberName(token: Buffer): string | null {
 	}
 }
 
-/**
- * The exact bytes of the values of the top-level object's members named in `names` (the last
- * occurrence wins, as in JSON.parse). Tolerant: stops at the first thing it does not
- * understand and returns what it found until then; not an object → empty.
- */
+// The last occurrence wins, as in JSON.parse; stops at the first thing it does not understand.
 export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<string, Buffer> {
 	const found = new Map<string, Buffer>();
 	let i = skipWhitespace(bytes, 0);

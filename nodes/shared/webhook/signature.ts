@@ -1,35 +1,20 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
-/**
- * Signature verification for consent flow webhooks.
- *
- * The service signs every delivery with a hex HMAC-SHA256 of the request payload, keyed with
- * the secret webhook key, and sends it in `x-<maker>-sbl-signature`. Verification runs over
- * the exact bytes received: re-serialising the parsed JSON would change spacing, `\u` escapes
- * and number spelling (`1.50`, `12345678901234567890`) and so the digest.
- *
- * Pure functions, no n8n imports: the node, the tests and the benchmark share them.
- */
+// Verified over the exact bytes received; the rules and why: docs/architecture.md#signature-rules
 
-/** Header names accepted when the credential names none: `x-<anything>-sbl-signature`. */
 export const SIGNATURE_HEADER_PATTERN = /^x-.+-sbl-signature$/i;
 
-/** A SHA-256 digest is 32 bytes: 64 hex characters. */
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
-/** Optional `sha256=` prefix (GitHub style); tolerated, not required. */
 const DIGEST_PREFIX = /^sha256=/i;
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 export interface FoundHeader {
-	/** The header name as it appears in the request (Node lower-cases incoming names). */
 	name: string;
-	/** The header value; repeated headers are joined with ', ' (and then never verify). */
 	value: string;
 }
 
-/** At most this many candidate signatures are checked; more → nothing verifies. */
 export const MAX_SIGNATURE_CANDIDATES = 8;
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -38,11 +23,6 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 	return value;
 }
 
-/**
- * The headers that may carry the signature, in arrival order: only the one named
- * `configuredName` (case-insensitive) when it is non-empty, else every header matching
- * {@link SIGNATURE_HEADER_PATTERN}.
- */
 function signatureHeaders(headers: HeaderBag, configuredName?: string | null): FoundHeader[] {
 	const wanted = (configuredName ?? '').trim().toLowerCase();
 	const found: FoundHeader[] = [];
@@ -54,10 +34,7 @@ function signatureHeaders(headers: HeaderBag, configuredName?: string | null): F
 	return found;
 }
 
-/**
- * The first signature header in arrival order (see {@link signatureCandidates}, which the node
- * uses: it does not depend on the order). Kept for scripts/bench-signature.js.
- */
+/** Depends on header order, so the node uses signatureCandidates; only tests call this. */
 export function findSignatureHeader(
 	headers: HeaderBag,
 	configuredName?: string | null,
@@ -65,10 +42,6 @@ export function findSignatureHeader(
 	return signatureHeaders(headers, configuredName)[0];
 }
 
-/**
- * Every candidate signature: each non-empty comma-separated piece of the value of every
- * signature header (repeated headers arrive comma-joined or as an array), in arrival order.
- */
 export function signatureCandidates(headers: HeaderBag, configuredName?: string | null): string[] {
 	return signatureHeaders(headers, configuredName)
 		.flatMap((header) => header.value.split(','))
@@ -76,19 +49,10 @@ export function signatureCandidates(headers: HeaderBag, configuredName?: string 
 		.filter((piece) => piece !== '');
 }
 
-/** Lower-case hex HMAC-SHA256 of `rawBody` keyed with `secret` (what the service sends). */
 export function computeSignature(rawBody: Buffer | string, secret: string): string {
 	return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
-/**
- * True only when `header` carries the hex HMAC-SHA256 of exactly `rawBody` under `secret`.
- *
- * - Upper- or lower-case hex; surrounding whitespace and a `sha256=` prefix are tolerated.
- * - Fails closed: an empty secret, a missing header, or a value that is not 64 hex
- *   characters returns false (never throws).
- * - The comparison is `crypto.timingSafeEqual` on two 32-byte buffers.
- */
 export function verifySignature(
 	rawBody: Buffer,
 	header: string | undefined | null,
@@ -97,18 +61,12 @@ export function verifySignature(
 	return typeof header === 'string' && verifyAnySignature(rawBody, [header], secret);
 }
 
-/** The 32 digest bytes of a candidate (hex, optional `sha256=`, surrounding spaces), or null. */
 function digestBytes(candidate: string): Buffer | null {
 	const hex = candidate.trim().replace(DIGEST_PREFIX, '');
 	return HEX_DIGEST.test(hex) ? Buffer.from(hex, 'hex') : null;
 }
 
-/**
- * True when at least one of `candidates` verifies (see {@link verifySignature}); false for no
- * candidates or more than {@link MAX_SIGNATURE_CANDIDATES}. Every well-formed candidate is
- * compared, in constant time, whatever the earlier results: neither the answer nor the time
- * depends on which position the valid one has.
- */
+// Every well-formed candidate is compared: neither the answer nor the time depends on its position.
 export function verifyAnySignature(
 	rawBody: Buffer,
 	candidates: readonly string[],
@@ -129,20 +87,10 @@ export function verifyAnySignature(
 	return verified;
 }
 
-/**
- * Names of headers that carry a credential, never copied into output items: authorization
- * (also proxy-, x-auth…, www-authenticate), cookies, sessions, any signature, secret,
- * password, token (access, CSRF, security, …), credentials, and API or access keys
- * (x-api-key, apikey, x-n8n-api-key, subscription and function keys, …). Matched anywhere in
- * the lower-cased name.
- */
+// Header names that carry a credential (matched anywhere in the lower-cased name); never output.
 export const CREDENTIAL_HEADER_PATTERN =
 	/(^|[-_.])auth|cookie|session|signature|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key/;
 
-/**
- * The request headers without any that carries a credential ({@link CREDENTIAL_HEADER_PATTERN})
- * and without the configured signature header.
- */
 export function headersWithoutSecrets(
 	headers: HeaderBag,
 	configuredName?: string | null,
@@ -159,36 +107,18 @@ export function headersWithoutSecrets(
 	return kept;
 }
 
-/** Minimum length of a signing secret accepted by the credential test. */
 export const MIN_SECRET_LENGTH = 16;
 
 /** RFC 9110 token: the characters allowed in a header name. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/**
- * The credential test's rule. Returns a message describing what is wrong with the
- * credential, or null when it looks usable:
- * - the secret must be a non-empty string;
- * - without leading or trailing whitespace and without line breaks (copy-paste artefacts:
- *   they would be part of the HMAC key and every delivery would fail verification);
- * - at least {@link MIN_SECRET_LENGTH} characters;
- * - a configured signature header name must be a valid HTTP header name.
- */
-/** How the form rule names a secret: its field, the key it holds, and what it signs. */
 export interface SecretWording {
-	/** `The signing secret` */
 	field: string;
-	/** `the key`, `the old key` */
 	key: string;
-	/** '' or ` signed with the old key` */
 	signedWith: string;
 }
 
-/**
- * The form rule every signing secret follows (current or previous): no line breaks, no leading
- * or trailing whitespace (copy-paste artefacts that would become part of the HMAC key), at least
- * {@link MIN_SECRET_LENGTH} characters. Null when the text passes; the message never shows it.
- */
+// Line breaks and outer whitespace are copy-paste artefacts that would become part of the HMAC key.
 export function secretFormProblem(secret: string, words: SecretWording): string | null {
 	if (/[\r\n]/.test(secret)) {
 		return `${words.field} contains a line break. Paste ${words.key} on one line, exactly as issued.`;

@@ -1,27 +1,17 @@
-/**
- * Only signed facts decide. The service signs the body alone, so a delivery's event type, id and
- * time count only when they are inside it (the envelope, a structured CloudEvent). In binary mode
- * they travel in `ce-` headers: anyone holding one signed body could resend it as any event.
- * Pure functions, no n8n imports; the table is in docs/architecture.md.
- */
+// Only signed facts decide: docs/architecture.md#only-signed-facts-decide-issue-31
 import type { INodeProperties } from 'n8n-workflow';
 import type { IncomingDelivery } from './cloudevents';
 import { topLevelMembers, withoutBom } from './json-scan';
 import { keyOfSignedBytes } from './webhook-id';
 
-/** Why a verified delivery is refused: what would decide it is not signed. */
 export type UnsignedReason = 'binary-mode' | 'envelope-in-binary' | 'unsigned-time';
 
-/** The CloudEvents attributes a binary-mode delivery takes from unsigned `ce-` headers. */
 export const UNSIGNED_ATTRIBUTES = ['id', 'source', 'time', 'type'] as const;
 
-/** Members that make a body an envelope or a structured CloudEvent rather than event data. */
 const ENVELOPE_MEMBERS = ['webhookId', 'event', 'type', 'payload', 'specversion'];
 
 export interface TrustRules {
-	/** The user's "Accept Unsigned CloudEvents Headers" option. */
 	acceptUnsigned: boolean;
-	/** Maximum Age in seconds (0: off). */
 	maxAgeSeconds: number;
 }
 
@@ -30,7 +20,6 @@ export function isEnvelopeLike(rawBody: Buffer): boolean {
 	return topLevelMembers(withoutBom(rawBody), ENVELOPE_MEMBERS).size > 0;
 }
 
-/** Null when the delivery may run; else why not. Only binary mode is ever refused here. */
 export function unsignedRefusal(
 	delivery: IncomingDelivery,
 	rawBody: Buffer,
@@ -43,11 +32,7 @@ export function unsignedRefusal(
 	return null;
 }
 
-/**
- * The delivery with the key duplicates are detected on taken from signed bytes only: its signed
- * id, else (binary mode, or no id) the digest of its body, so no header can make two bodies one
- * delivery or one body two.
- */
+// No header can make two bodies one delivery, nor one body two.
 export function withSignedKey(delivery: IncomingDelivery, digestHex: string): IncomingDelivery {
 	if (delivery.cloudEvent?.mode === 'binary') {
 		return {
@@ -62,7 +47,6 @@ export function withSignedKey(delivery: IncomingDelivery, digestHex: string): In
 
 const NOTHING_RAN = 'Nothing was run.';
 
-/** The 400 answer of each refusal: it says what was unsigned, what to send instead, that nothing ran. */
 export const UNSIGNED_ANSWERS: Record<UnsignedReason, { received: false; status: 'unsigned'; reason: UnsignedReason; message: string }> = {
 	'binary-mode': {
 		received: false,
@@ -84,7 +68,6 @@ export const UNSIGNED_ANSWERS: Record<UnsignedReason, { received: false; status:
 	},
 };
 
-/** The option that lets binary mode in, off by default (trigger and Create and Wait). */
 export const ACCEPT_UNSIGNED_OPTION: INodeProperties = {
 	displayName: 'Accept Unsigned CloudEvents Headers',
 	name: 'acceptUnsignedHeaders',

@@ -1,21 +1,10 @@
-/**
- * Reads the envelope's `timestamp` (ISO 8601 / RFC 3339 date-time) as milliseconds since the
- * epoch. Pure, and independent of the server's time zone: only `Date.UTC` is used, never
- * `Date.parse` or another local-time API.
- *
- * Accepted: `YYYY-MM-DD` then `T`, `t` or one space (RFC 3339 §5.6 and its note), `hh:mm`
- * with optional `:ss` and fraction, then `Z`, `z`, `±hh:mm`, `±hhmm`, `±hh` or nothing. Without
- * a zone the time is UTC (the service's timestamps are UTC; reading them as the server's local
- * time would make freshness depend on where n8n runs). Fields are range-checked (month 1-12,
- * the day exists in its month, hour 0-23, minute 0-59, second 0-60, offset below 24:00).
- */
+// Only Date.UTC, never Date.parse: freshness must not depend on the server's time zone.
 
 import { daysInMonth } from '../dates';
 
 const DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
-/** Milliseconds since the epoch, or null when `text` is not such a date-time. */
 export function parseTimestamp(text: string): number | null {
 	const m = DATE_TIME.exec(text);
 	if (m === null) return null;
