@@ -21,10 +21,10 @@ import { bodyText, canonicalEvent, eventItem, unrecognisedItem } from '../shared
 import {
 	ALL_EVENT_OPTIONS,
 	CONFIGURED_OUTPUTS,
-	EVENT_OPTIONS,
 	OUTPUT_MODES,
 	SINGLE_OUTPUT_NAME,
 	eventOption,
+	eventsProperties,
 	normaliseEventSelection,
 	outputNameOf,
 	type EventSelection,
@@ -181,15 +181,9 @@ export class ConsentFlowTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: EVENT_OPTIONS,
-				default: [...ALL_EVENT_OPTIONS],
-				description:
-					'Deliveries that start the workflow; each gets an output. Others are acknowledged with 200 and dropped.',
-			},
+			...eventsProperties(
+				'Deliveries that start the workflow; each gets an output. Others are acknowledged with 200 and dropped.',
+			),
 			{
 				displayName: 'Outputs',
 				name: 'outputMode',

@@ -14,9 +14,10 @@ export function oneNodeWorkflow(
 	type: string,
 	parameters: INodeParameters,
 	name = 'Node Under Test',
+	typeVersion = 1,
 ): Workflow {
 	return new Workflow({
-		nodes: [{ id: 'n1', name, type, typeVersion: 1, position: [0, 0], parameters }],
+		nodes: [{ id: 'n1', name, type, typeVersion, position: [0, 0], parameters }],
 		connections: {},
 		active: true,
 		nodeTypes: {
@@ -31,9 +32,10 @@ export function n8nComputedOutputs(
 	nodeType: INodeType,
 	type: string,
 	parameters: INodeParameters,
+	typeVersion = 1,
 ): unknown {
 	const name = 'Node Under Test';
-	const workflow = oneNodeWorkflow(nodeType, type, parameters, name);
+	const workflow = oneNodeWorkflow(nodeType, type, parameters, name, typeVersion);
 	const node = workflow.getNode(name)!;
 	const direct = workflow.expression.getSimpleParameterValue(
 		node,
