@@ -23,6 +23,7 @@ import {
 	CONFIGURED_OUTPUTS,
 	OUTPUT_MODES,
 	SINGLE_OUTPUT_NAME,
+	UNRECOGNISED_ENTRY,
 	eventOption,
 	eventsProperties,
 	normaliseEventSelection,
@@ -73,7 +74,8 @@ function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName:
 /** The Events selection; one that cannot be read (e.g. from an expression) is a configuration error. */
 function eventSelection(ctx: IWebhookFunctions): EventSelection {
 	try {
-		return normaliseEventSelection(ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown);
+		const events = ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown;
+		return normaliseEventSelection(events, ctx.getNode().typeVersion);
 	} catch (error) {
 		return {
 			ok: false,
@@ -95,6 +97,12 @@ function slotOf(ctx: IWebhookFunctions, key: string | null): Slot | null {
 		stored: staticData?.[DEDUPE_KEY],
 		save: staticData && ((state) => saveInStaticData(staticData, DEDUPE_KEY, state)),
 	};
+}
+
+/** An event this node's version does not know is an unrecognised delivery, as before it was added. */
+function asSeenBy(delivery: IncomingDelivery, option: string): IncomingDelivery {
+	if (delivery.kind !== 'event' || option !== UNRECOGNISED_ENTRY.value) return delivery;
+	return { ...delivery, kind: 'unrecognised', reason: 'unknown-event' };
 }
 
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
@@ -314,7 +322,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const held = slot === null ? undefined : hold(slot, answer.plan);
 		const { answeredBy } = answer.plan;
 		const carrier: Carrier = { option, key: slot?.key ?? null, answeredBy, nonce: held?.nonce ?? '', ack: answer.ack };
-		const json = deliveryJson(this, delivery, verified, options);
+		const json = deliveryJson(this, asSeenBy(delivery, option), verified, options);
 		return apply(this, answer, { items: [{ json, [CARRIER]: carrier as unknown as IDataObject }], held });
 	}
 
@@ -323,7 +331,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const node = this.getNode();
 		// computed from the saved parameters, so that an execution evaluates no expression (output-layout.ts)
 		const names =
-			staticOutputNames(node.parameters) ??
+			staticOutputNames(node.parameters, node.typeVersion) ??
 			this.getNodeOutputs().map((output) => output.displayName ?? '');
 		const single = names.length === 1 && names[0] === SINGLE_OUTPUT_NAME;
 		const outputs: INodeExecutionData[][] = names.map(() => []);
