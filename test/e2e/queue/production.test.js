@@ -326,8 +326,13 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		log(`worker kill (Immediately): ${JSON.stringify(report.workerKill)}`);
 		// Every delivery answered 2xx has an execution (n8n took it, the worker started it); the
 		// ones the killed worker was running are not retried by n8n (Bull maxStalledCount 0): the
-		// lost are among the interrupted executions.
-		expect(v.withoutExecution).toEqual([]);
+		// lost are among the interrupted executions. Once n8n's crash recovery has marked one
+		// `error`, it has rewritten its data from the event log without the input item, so the id
+		// can only be matched to an interrupted execution that holds no id.
+		const ids = deliveries.map((d) => JSON.stringify(d.id));
+		const withoutIds = interrupted.filter((e) => !ids.some((id) => (e.raw || '').includes(id)));
+		expect(v.withoutExecution.length).toBeLessThanOrEqual(withoutIds.length);
+		expect(v.withoutExecution.every((id) => v.lost.includes(id))).toBe(true);
 		expect(v.twice).toEqual([]);
 		expect(v.lost.length).toBeLessThanOrEqual(interrupted.length);
 	}, 900000);
