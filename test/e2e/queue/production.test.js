@@ -326,9 +326,9 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		log(`worker kill (Immediately): ${JSON.stringify(report.workerKill)}`);
 		// Every delivery answered 2xx has an execution (n8n took it, the worker started it); the
 		// ones the killed worker was running are not retried by n8n (Bull maxStalledCount 0): the
-		// lost are among the interrupted executions. Once n8n's crash recovery has marked one
-		// `error`, it has rewritten its data from the event log without the input item, so the id
-		// can only be matched to an interrupted execution that holds no id.
+		// lost are among the interrupted executions. An interrupted execution n8n later marked
+		// `error` was seen holding no id in its saved data (9 of 9, under load), so an answered id
+		// found in no execution is allowed only against as many such executions.
 		const ids = deliveries.map((d) => JSON.stringify(d.id));
 		const withoutIds = interrupted.filter((e) => !ids.some((id) => (e.raw || '').includes(id)));
 		expect(v.withoutExecution.length).toBeLessThanOrEqual(withoutIds.length);
