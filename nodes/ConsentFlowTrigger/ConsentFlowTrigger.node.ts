@@ -43,7 +43,7 @@ import {
 import { previousSecretNote, previousSecretProblem } from '../shared/webhook/rotation';
 import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
 import { ACCEPT_UNSIGNED_OPTION } from '../shared/webhook/signed';
-import type { VerifiedDelivery } from '../shared/webhook/verify';
+import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
 import {
 	DEDUPE_KEY,
 	DEFAULT_REMEMBERED,
@@ -364,6 +364,8 @@ export class ConsentFlowTrigger implements INodeType {
 				statusCode: 200,
 			});
 		}
+		// here n8n reads a credential without a new isolate, which the webhook path would need (docs/architecture.md)
+		await refreshSigningFacts(this);
 		return outputs;
 	}
 }

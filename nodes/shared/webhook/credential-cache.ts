@@ -16,6 +16,8 @@ interface Entry extends SigningFacts {
 }
 
 const entries = new Map<string, Entry>();
+// reads under way: deliveries that find the entry expired together share one read
+const reading = new Map<string, Promise<SigningFacts>>();
 
 export function cachedCredential(id: string | undefined, now: number): SigningFacts | undefined {
 	if (id === undefined || id === '') return undefined;
@@ -41,6 +43,36 @@ export function rememberCredential(id: string | undefined, facts: SigningFacts, 
 	entries.set(id, { ...facts, readAt: now });
 }
 
+/** The cached facts, else one read that every caller asking meanwhile shares; `read` must not throw. */
+export async function readThrough(
+	id: string | undefined,
+	read: () => Promise<SigningFacts>,
+): Promise<SigningFacts> {
+	const cached = cachedCredential(id, Date.now());
+	if (cached !== undefined) return cached;
+	if (id === undefined || id === '') return await read();
+	let pending = reading.get(id);
+	if (pending === undefined) {
+		pending = read()
+			.then((facts) => {
+				rememberCredential(id, facts, Date.now());
+				return facts;
+			})
+			.finally(() => reading.delete(id));
+		reading.set(id, pending);
+	}
+	return { ...(await pending) };
+}
+
+/** Whether an entry this process uses is past half its TTL: worth re-reading before it expires. */
+export function dueForRefresh(id: string | undefined, now: number): boolean {
+	const entry = id ? entries.get(id) : undefined;
+	if (entry === undefined) return false;
+	const age = now - entry.readAt;
+	return age >= CREDENTIAL_TTL_MS / 2 && age < CREDENTIAL_TTL_MS;
+}
+
 export function resetCredentialCache(): void {
 	entries.clear();
+	reading.clear();
 }

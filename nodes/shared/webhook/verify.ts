@@ -1,6 +1,6 @@
 /** Verifying one delivery: the signing credential, the signature header(s), the exact raw body; fails closed. */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { cachedCredential, rememberCredential, type SigningFacts } from './credential-cache';
+import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { dueForRefresh, readThrough, rememberCredential, type SigningFacts } from './credential-cache';
 import { signatureCandidates, type HeaderBag } from './signature';
 import { activeSecrets, matchSecret, type SecretMatch } from './rotation';
 import { requestRawBody } from '../n8n-compat';
@@ -20,14 +20,19 @@ export interface ResponseLike {
 	setHeader?(name: string, value: string): unknown;
 }
 
-/** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
-export async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
-	const id = context.getNode().credentials?.consentFlowWebhookSigningApi?.id ?? undefined;
-	const cached = cachedCredential(id, Date.now());
-	if (cached !== undefined) return cached;
+const CREDENTIAL_TYPE = 'consentFlowWebhookSigningApi';
+
+type CredentialReader = Pick<IWebhookFunctions, 'getNode'> & {
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string): Promise<T>;
+};
+
+const credentialId = (ctx: CredentialReader) => ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
+
+/** Reads and decrypts the signing credential through n8n; a failed read gives no secret (fails closed). */
+async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
 	let credentials: IDataObject | undefined;
 	try {
-		credentials = await context.getCredentials<IDataObject>('consentFlowWebhookSigningApi');
+		credentials = await ctx.getCredentials<IDataObject>(CREDENTIAL_TYPE);
 	} catch {
 		credentials = undefined;
 	}
@@ -40,8 +45,19 @@ export async function signingFacts(context: IWebhookFunctions): Promise<SigningF
 	if (typeof credentials?.previousSecret === 'string' && credentials.previousSecret !== '') {
 		facts.previousSecret = credentials.previousSecret;
 	}
-	rememberCredential(id, facts, Date.now());
 	return facts;
+}
+
+/** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
+export async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
+	return await readThrough(credentialId(context), async () => await readFacts(context));
+}
+
+/** From an execution, where n8n reads a credential without a new expression isolate: keeps the webhook path's entry fresh. */
+export async function refreshSigningFacts(context: CredentialReader): Promise<void> {
+	const id = credentialId(context);
+	if (!dueForRefresh(id, Date.now())) return;
+	rememberCredential(id, await readFacts(context), Date.now());
 }
 
 /** A delivery whose signature matched: its exact bytes, where the signature was found, which secret. */

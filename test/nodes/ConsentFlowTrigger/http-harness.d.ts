@@ -30,6 +30,10 @@ export interface Harness {
 	readonly requestsStarted: number;
 	/** How many times the node called getCredentials (n8n reads and decrypts each time). */
 	readonly credentialReads: number;
+	/** How many times execute() called getCredentials. */
+	readonly executionCredentialReads: number;
+	/** Changes the stored credential under the same id (null: n8n finds none). */
+	setCredentials(value: Record<string, unknown> | null): void;
 	/** Executions deferred and not run yet. */
 	readonly pendingExecutions: number;
 	/** Runs the executions deferred so far (deferExecutions), in arrival order. */
@@ -64,6 +68,8 @@ export interface HarnessOptions {
 	n8nMajor?: 1 | 2;
 	/** Awaited where WorkflowRunner.run() stores the execution (after webhook() returned). */
 	beforeStore?: (delivery: HarnessDelivery) => Promise<void>;
+	/** How long the webhook's getCredentials takes, in ms (default 0). */
+	credentialReadMs?: number;
 }
 
 export function startHarness(options: HarnessOptions): Promise<Harness>;

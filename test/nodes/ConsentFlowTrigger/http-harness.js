@@ -107,12 +107,13 @@ function returnJsonArray(data) {
  *   storeFails(): true → n8n cannot store the execution (answers 500, nothing runs)
  *   n8nMajor: 2 (default, n8n 2.41: native resolvers) or 1 (templates evaluated)
  *   beforeStore(delivery): awaited where WorkflowRunner.run() stores the execution
+ *   credentialReadMs: how long the webhook's getCredentials takes (default 0)
  */
 async function startHarness(options) {
 	const {
 		createNode,
 		parameters = {},
-		credentials = null,
+		credentials: initialCredentials = null,
 		db = createDatabase(),
 		provideRawBody = true,
 		nodeName = 'Consent Flow Trigger',
@@ -124,8 +125,10 @@ async function startHarness(options) {
 		// SBL_HARNESS_N8N=1 runs every harness test as n8n 1.x (npm test's "trigger-as-n8n-1" step).
 		n8nMajor = Number(process.env.SBL_HARNESS_N8N) === 1 ? 1 : 2,
 		beforeStore,
+		credentialReadMs = 0,
 	} = options;
 	const pending = [];
+	let credentials = initialCredentials;
 	// Like a credential record: the node refers to it by id (one id per distinct credential data
 	// unless given), n8n decrypts it on every getCredentials call (counted in credentialReads).
 	const credentialId =
@@ -134,6 +137,7 @@ async function startHarness(options) {
 			? undefined
 			: `cred-${crypto.createHash('sha256').update(JSON.stringify(credentials)).digest('hex').slice(0, 12)}`);
 	let credentialReads = 0;
+	let executionCredentialReads = 0;
 
 	const executions = [];
 	const deliveries = [];
@@ -227,6 +231,8 @@ async function startHarness(options) {
 			},
 			async getCredentials(type) {
 				credentialReads += 1;
+				// a database read and a decryption take time: deliveries arriving meanwhile overlap it
+				if (credentialReadMs > 0) await new Promise((resolve) => setTimeout(resolve, credentialReadMs));
 				if (type !== CREDENTIAL_TYPE || credentials === null) {
 					throw new Error('Node does not have any credentials set');
 				}
@@ -340,6 +346,14 @@ async function startHarness(options) {
 					),
 				getWorkflow: () => ({ id: execWorkflow.id, name: execWorkflow.name, active: true }),
 				getWorkflowStaticData: (type) => execWorkflow.getStaticData(type, execNode),
+				// an execution reads the credential as the webhook does (counted apart: n8n needs no new isolate here)
+				async getCredentials(type) {
+					executionCredentialReads += 1;
+					if (type !== CREDENTIAL_TYPE || credentials === null) {
+						throw new Error('Node does not have any credentials set');
+					}
+					return { ...credentials };
+				},
 				// ExecuteContext.sendResponse → the 'sendResponse' hook → responsePromise (responseNode
 				// mode): setupResponseNodePromise writes a Buffer body to the response as it is; any
 				// other body goes through the response callback, which does nothing once the node
@@ -436,6 +450,13 @@ async function startHarness(options) {
 		},
 		get credentialReads() {
 			return credentialReads;
+		},
+		get executionCredentialReads() {
+			return executionCredentialReads;
+		},
+		/** Changes the stored credential under the same id (null: n8n finds none). */
+		setCredentials(value) {
+			credentials = value;
 		},
 		get pendingExecutions() {
 			return pending.length;

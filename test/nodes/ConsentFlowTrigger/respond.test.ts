@@ -124,6 +124,48 @@ describe('the signing credential', () => {
 		expect(h.credentialReads).toBe(1);
 	});
 
+	it('a burst that finds no credential in memory reads it once: the deliveries share one read', async () => {
+		const h = await harness({ credentials: { ...CREDENTIALS }, credentialReadMs: 100 });
+		const answers = await Promise.all(
+			Array.from({ length: 8 }, () => postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))),
+		);
+		expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+		expect(h.credentialReads).toBe(1);
+	});
+
+	it('an execution re-reads it past half its TTL, so that deliveries over 9 s never read it again', async () => {
+		const h = await harness();
+		let now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+		try {
+			for (let i = 0; i < 4; i++) {
+				expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(200);
+				now += 3000;
+			}
+		} finally {
+			clock.mockRestore();
+		}
+		// at 0 s the webhook reads it; the executions at 3, 6 and 9 s refresh it (past 2.5 s) before its 5 s expire
+		expect([h.credentialReads, h.executionCredentialReads]).toEqual([1, 3]);
+	});
+
+	it('a failed re-read in an execution keeps what was read, until it expires', async () => {
+		const h = await harness({ credentials: { ...CREDENTIALS }, credentialId: 'flaky' });
+		let now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+		try {
+			expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(200);
+			h.setCredentials(null);
+			now += 3000;
+			expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(200);
+			now += 2500;
+			expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(401);
+		} finally {
+			clock.mockRestore();
+		}
+		expect([h.credentialReads, h.executionCredentialReads]).toEqual([2, 1]);
+	});
+
 	it('a different credential (another id) is read on its own', async () => {
 		const a = await harness();
 		const b = await harness({ credentials: { ...CREDENTIALS }, credentialId: 'another' });

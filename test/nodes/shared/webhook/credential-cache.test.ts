@@ -1,6 +1,8 @@
 import {
 	CREDENTIAL_TTL_MS,
 	cachedCredential,
+	dueForRefresh,
+	readThrough,
 	rememberCredential,
 	resetCredentialCache,
 } from '../../../../nodes/shared/webhook/credential-cache';
@@ -66,5 +68,49 @@ describe('credential cache and rotation', () => {
 		expect(cachedCredential('r1', 1)).toEqual(rotating);
 		rememberCredential('r2', { ...facts, previousSecret: '' }, 0);
 		expect(cachedCredential('r2', 1)).toEqual(facts);
+	});
+});
+
+describe('reading through the cache', () => {
+	beforeEach(() => resetCredentialCache());
+
+	it('callers asking while a read runs share it; later callers get the remembered copy', async () => {
+		let reads = 0;
+		let finish: (f: typeof facts) => void = () => {};
+		const read = () => {
+			reads += 1;
+			return new Promise<typeof facts>((resolve) => (finish = resolve));
+		};
+		const waiting = [readThrough('c1', read), readThrough('c1', read), readThrough('c1', read)];
+		finish(facts);
+		const got = await Promise.all(waiting);
+		expect(got).toEqual([facts, facts, facts]);
+		got[0].secret = 'changed';
+		expect((await readThrough('c1', read)).secret).toBe(KEY_A);
+		expect(reads).toBe(1);
+	});
+
+	it('reads every time without an id, and does not remember a read that found no secret', async () => {
+		let reads = 0;
+		const none = async () => {
+			reads += 1;
+			return { secret: '', signatureHeader: '' };
+		};
+		await readThrough(undefined, async () => ((reads += 1), facts));
+		await readThrough(undefined, async () => ((reads += 1), facts));
+		await readThrough('c2', none);
+		await readThrough('c2', none);
+		expect(reads).toBe(4);
+	});
+
+	it('is due for a refresh from half its TTL until it expires, never without an entry or with a clock gone back', () => {
+		expect(dueForRefresh('c1', 0)).toBe(false);
+		rememberCredential('c1', facts, 10_000);
+		expect(dueForRefresh('c1', 10_000 + CREDENTIAL_TTL_MS / 2 - 1)).toBe(false);
+		expect(dueForRefresh('c1', 10_000 + CREDENTIAL_TTL_MS / 2)).toBe(true);
+		expect(dueForRefresh('c1', 10_000 + CREDENTIAL_TTL_MS - 1)).toBe(true);
+		expect(dueForRefresh('c1', 10_000 + CREDENTIAL_TTL_MS)).toBe(false);
+		expect(dueForRefresh('c1', 9_999)).toBe(false);
+		expect(dueForRefresh(undefined, 10_000 + CREDENTIAL_TTL_MS / 2)).toBe(false);
 	});
 });
