@@ -37,18 +37,22 @@ function buildSyntheticNationalId({ day = 1, month = 1, year = 70, individual = 
 
 /**
  * The `index`-th synthetic number (0, 1, 2 …) that satisfies `accept`, counting individual
- * numbers up from 000 on 1 January 1970 and skipping those without check digits. Same index, same
- * number: usable as a fixed fixture.
+ * numbers up from 000 on 1 January 1970 and skipping those without check digits, then on to the
+ * next day (up to 28 December 1970). Same index, same number: usable as a fixed fixture.
  */
 function syntheticNationalId(index = 0, accept = () => true) {
 	let found = -1;
-	for (let individual = 0; individual < 1000; individual++) {
-		const id = buildSyntheticNationalId({ individual });
-		if (id === undefined || !accept(id)) continue;
-		found += 1;
-		if (found === index) return id;
+	for (let month = 1; month <= 12; month++) {
+		for (let day = 1; day <= 28; day++) {
+			for (let individual = 0; individual < 1000; individual++) {
+				const id = buildSyntheticNationalId({ day, month, individual });
+				if (id === undefined || !accept(id)) continue;
+				found += 1;
+				if (found === index) return id;
+			}
+		}
 	}
-	throw new Error(`no synthetic national ID number ${index} on 1 January 1970 fits`);
+	throw new Error(`no synthetic national ID number ${index} in 1970 fits`);
 }
 
 /** Whether a value is an 11-digit number in the synthetic range (month digits 81-92). */
