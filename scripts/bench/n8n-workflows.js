@@ -9,7 +9,7 @@ const crypto = require('node:crypto');
 const W = require('../../test/e2e/lib/workflows');
 const S = require('../../test/e2e/lib/scenarios');
 const { TRIGGER_OUTPUTS } = require('../../test/e2e/lib/loop');
-const { syntheticNationalId } = require('../../test/support/synthetic-ids');
+const { syntheticNationalIdRange } = require('../../test/support/synthetic-ids');
 
 /** The ten events of the Consent Flow Trigger (its outputs 0–9; output 10 is Unrecognised). */
 const EVENTS = TRIGGER_OUTPUTS.filter((name) => name !== 'Unrecognised');
@@ -53,7 +53,7 @@ function allOutputsTo(from, outputs, to) {
  * Request variants take everything from the item.
  */
 function applicantsCode(count, webhookUrl) {
-	const ids = Array.from({ length: count }, (_, i) => syntheticNationalId(50000 + i));
+	const ids = syntheticNationalIdRange(50000, count);
 	return [
 		`const ids = ${JSON.stringify(ids)};`,
 		`return ids.map((nationalId, i) => ({ json: { nationalId, lastName: 'Nordmann-' + (i + 1), organizationId: ${JSON.stringify(ORG)}, redirectUrl: ${JSON.stringify(REDIRECT)}, webhookUrl: ${JSON.stringify(webhookUrl)}, externalId: 'bench-' + (i + 1) } }));`,

@@ -36,23 +36,42 @@ function buildSyntheticNationalId({ day = 1, month = 1, year = 70, individual = 
 }
 
 /**
- * The `index`-th synthetic number (0, 1, 2 …) that satisfies `accept`, counting individual
- * numbers up from 000 on 1 January 1970 and skipping those without check digits, then on to the
- * next day (up to 28 December 1970). Same index, same number: usable as a fixed fixture.
+ * The synthetic numbers that satisfy `accept`, in order: individual numbers up from 000 on
+ * 1 January 1970, those without check digits skipped, then on to the next day (up to 28 December
+ * 1970).
  */
-function syntheticNationalId(index = 0, accept = () => true) {
-	let found = -1;
-	for (let month = 1; month <= 12; month++) {
-		for (let day = 1; day <= 28; day++) {
-			for (let individual = 0; individual < 1000; individual++) {
-				const id = buildSyntheticNationalId({ day, month, individual });
-				if (id === undefined || !accept(id)) continue;
-				found += 1;
-				if (found === index) return id;
-			}
+function* syntheticNationalIds(accept = () => true) {
+	for (let date = 0; date < 12 * 28; date++) {
+		const day = (date % 28) + 1;
+		const month = Math.floor(date / 28) + 1;
+		for (let individual = 0; individual < 1000; individual++) {
+			const id = buildSyntheticNationalId({ day, month, individual });
+			if (id !== undefined && accept(id)) yield id;
 		}
 	}
+}
+
+/** The `index`-th of syntheticNationalIds(accept). Same index, same number: usable as a fixed fixture. */
+function syntheticNationalId(index = 0, accept = () => true) {
+	let found = -1;
+	for (const id of syntheticNationalIds(accept)) {
+		found += 1;
+		if (found === index) return id;
+	}
 	throw new Error(`no synthetic national ID number ${index} in 1970 fits`);
+}
+
+/** `count` numbers from the `from`-th on, in one walk (syntheticNationalId(i) walks from the start). */
+function syntheticNationalIdRange(from, count) {
+	const ids = [];
+	let index = -1;
+	for (const id of syntheticNationalIds()) {
+		index += 1;
+		if (index < from) continue;
+		ids.push(id);
+		if (ids.length === count) return ids;
+	}
+	throw new Error(`no ${count} synthetic national ID numbers from ${from} in 1970`);
 }
 
 /** Whether a value is an 11-digit number in the synthetic range (month digits 81-92). */
@@ -75,4 +94,12 @@ function withWrongCheckDigit(id) {
 	return `${id.slice(0, 10)}${(Number(id[10]) + 4) % 10}`;
 }
 
-module.exports = { buildSyntheticNationalId, digitSum, isSyntheticNationalId, syntheticNationalId, withWrongCheckDigit };
+module.exports = {
+	buildSyntheticNationalId,
+	digitSum,
+	isSyntheticNationalId,
+	syntheticNationalId,
+	syntheticNationalIdRange,
+	syntheticNationalIds,
+	withWrongCheckDigit,
+};
