@@ -35,9 +35,11 @@ export async function intake(
 			event: parsed.event,
 			webhookId: parsed.webhookId,
 			recognised: parsed.kind === 'event',
-			...(parsed.kind !== 'event' && { reason: parsed.reason }),
-			// only the resume URL's answer reports it; the trigger decodes the body once, for its item
-			...(parsed.kind !== 'event' && entry === 'resume' && { size: bodyText(verified.rawBody).length }),
+			...(parsed.kind !== 'event' && {
+				reason: parsed.reason,
+				// only the resume URL's answer reports it; the trigger decodes the body once, for its item
+				...(entry === 'resume' && { size: bodyText(verified.rawBody).length }),
+			}),
 		},
 		stale: freshness === 'stale' || freshness === 'unparsable',
 	};

@@ -138,6 +138,13 @@ async function startHarness(options) {
 			: `cred-${crypto.createHash('sha256').update(JSON.stringify(credentials)).digest('hex').slice(0, 12)}`);
 	let credentialReads = 0;
 	let executionCredentialReads = 0;
+	// what n8n's getCredentials gives in both contexts: a copy of the record, or its error
+	const storedCredential = (type) => {
+		if (type !== CREDENTIAL_TYPE || credentials === null) {
+			throw new Error('Node does not have any credentials set');
+		}
+		return { ...credentials };
+	};
 
 	const executions = [];
 	const deliveries = [];
@@ -233,10 +240,7 @@ async function startHarness(options) {
 				credentialReads += 1;
 				// a database read and a decryption take time: deliveries arriving meanwhile overlap it
 				if (credentialReadMs > 0) await new Promise((resolve) => setTimeout(resolve, credentialReadMs));
-				if (type !== CREDENTIAL_TYPE || credentials === null) {
-					throw new Error('Node does not have any credentials set');
-				}
-				return { ...credentials };
+				return storedCredential(type);
 			},
 			getWorkflowStaticData: (type) => workflow.getStaticData(type, workflowNode),
 			helpers: { returnJsonArray },
@@ -349,10 +353,7 @@ async function startHarness(options) {
 				// an execution reads the credential as the webhook does (counted apart: n8n needs no new isolate here)
 				async getCredentials(type) {
 					executionCredentialReads += 1;
-					if (type !== CREDENTIAL_TYPE || credentials === null) {
-						throw new Error('Node does not have any credentials set');
-					}
-					return { ...credentials };
+					return storedCredential(type);
 				},
 				// ExecuteContext.sendResponse → the 'sendResponse' hook → responsePromise (responseNode
 				// mode): setupResponseNodePromise writes a Buffer body to the response as it is; any
