@@ -16,6 +16,7 @@
 // Prints a table and writes the section "Real Estate Estimate" of BENCHMARKS.md (--no-write: don't).
 
 const { execSync, fork } = require('node:child_process');
+const { startSimulatorProcess } = require('./bench/simulator-process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -72,14 +73,6 @@ async function control(sim, method, route, body) {
 	});
 	if (!response.ok) throw new Error(`control ${method} ${route}: ${response.status}`);
 	return await response.json().catch(() => undefined);
-}
-
-function startSimulatorProcess() {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'bench/simulator-process.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-		child.once('message', (message) => resolve({ child, sim: message.ready }));
-		child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
-	});
 }
 
 const median = (values) => {

@@ -6,7 +6,7 @@
 // installed like the Community Nodes screen does) against the simulator.
 //
 //   node scripts/bench-n8n.js [--quick] [--reps N] [--items N] [--deliveries N] [--senders N]
-//                             [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--no-deliveries]
+//                             [--delivery-reps N] [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--no-deliveries]
 //                             [--rate-limit N] [--only-rate-limit] [--only-deliveries]
 //                             [--n8n-env NAME=VALUE]… [--no-lazy] [--write | --no-write]
 //
@@ -29,7 +29,10 @@
 //    --senders concurrent senders to: the Consent Flow Trigger, a bare Webhook (respond
 //    immediately) → NoOp, the same with Header Auth, and Webhook (raw body) → Code (HMAC-SHA256,
 //    constant time) → Switch (11 outputs). Deliveries/s until all answered and until all executed
-//    (executions counted through n8n's public API), ack p50/p99, exactly N successful executions.
+//    (executions counted through n8n's public API), ack p50/p99, exactly N successful executions,
+//    and the CPU ms per delivery of n8n's process group (from /proc). After a warm-up burst per
+//    receiver, --delivery-reps rounds (default 5) of one run per receiver, the order rotated each round (A B C D,
+//    B C D A, …) so that no receiver always follows the same one or always comes first.
 //    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs).
 //    --no-deliveries skips part 2; the written section then keeps the previous run's deliveries
 //    subsection unchanged. --only-deliveries runs only part 2 and prints its table (writes nothing);
@@ -47,7 +50,7 @@
 // Prints the tables and writes the section "Side by side in one n8n" of BENCHMARKS.md (not with
 // --quick unless --write). n8n and the simulator are stopped by pid on exit, errors and Ctrl-C.
 
-const { execFileSync, fork } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
@@ -60,6 +63,8 @@ const S = require('../test/e2e/lib/scenarios');
 const B = require('./bench/n8n-workflows');
 const M = require('./bench/n8n-measure');
 const R = require('./bench/n8n-report');
+const { groupCpuSeconds } = require('./bench/proc-cpu');
+const { startSimulatorProcess } = require('./bench/simulator-process');
 
 const ROOT = path.resolve(__dirname, '..');
 const BENCHMARKS = path.join(ROOT, 'BENCHMARKS.md');
@@ -69,9 +74,11 @@ function parseArgs(argv) {
 	const out = {
 		quick,
 		reps: quick ? 1 : 3,
+		// part 2: one receiver's runs spread by 10-20 % on this shared machine, more than the gaps
+		deliveryReps: quick ? 1 : 5,
 		items: quick ? 100 : 1000,
 		deliveries: quick ? 60 : 300,
-		warmDeliveries: quick ? 10 : 20,
+		warmDeliveries: quick ? 10 : 100,
 		senders: 8,
 		latency: 20,
 		levels: [1, 5, 10, 20],
@@ -96,6 +103,7 @@ function parseArgs(argv) {
 		else if (a === '--reps') out.reps = Math.max(1, num());
 		else if (a === '--items') out.items = Math.max(1, num());
 		else if (a === '--deliveries') out.deliveries = Math.max(1, num());
+		else if (a === '--delivery-reps') out.deliveryReps = Math.max(1, num());
 		else if (a === '--senders') out.senders = Math.max(1, num());
 		else if (a === '--latency') out.latency = num();
 		else if (a === '--levels')
@@ -125,19 +133,6 @@ function parseArgs(argv) {
 // ---- processes: started here, stopped by pid -------------------------------------------------------
 
 const running = { n8n: null, sim: null };
-
-function startSimulatorProcess() {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'bench', 'simulator-process.js'), [], {
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
-		running.sim = child;
-		child.once('message', (message) => resolve({ child, sim: message.ready }));
-		child.once('exit', (code) =>
-			reject(new Error(`the simulator exited (${code}) before it was ready`)),
-		);
-	});
-}
 
 function killSimulator() {
 	const child = running.sim;
@@ -448,6 +443,7 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 	}
 	const problems = [];
 	const burst = async (side, count, what) => {
+		const cpuBefore = groupCpuSeconds(n8n.pid);
 		const r = await M.runDeliveryBurst({
 			n8n,
 			sim,
@@ -457,8 +453,11 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 			offset,
 		});
 		offset += count;
+		await M.settle(n8n, side.receiver.workflowId);
+		// n8n's whole process group from the first request until its executions stopped
+		r.cpuMsPerDelivery = (1000 * (groupCpuSeconds(n8n.pid) - cpuBefore)) / count;
 		log(
-			`deliveries | ${side.label} | ${what}: ${R.fmt(r.answeredPerSec, 1)}/s answered, ${R.fmt(r.executedPerSec, 1)}/s executed, ack p50 ${R.fmt(r.ackP50, 1)} ms p99 ${R.fmt(r.ackP99, 1)} ms, ${r.ok}/${count} 2xx, ${r.success} ok + ${r.failed} failed executions`,
+			`deliveries | ${side.label} | ${what}: ${R.fmt(r.answeredPerSec, 1)}/s answered, ${R.fmt(r.executedPerSec, 1)}/s executed, n8n CPU ${R.fmt(r.cpuMsPerDelivery, 1)} ms per delivery, ack p50 ${R.fmt(r.ackP50, 1)} ms p99 ${R.fmt(r.ackP99, 1)} ms, ${r.ok}/${count} 2xx, ${r.success} ok + ${r.failed} failed executions`,
 		);
 		if (r.ok !== count)
 			problems.push(
@@ -468,14 +467,20 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 			problems.push(
 				`${side.label}, ${what}: ${r.success} successful and ${r.failed} failed executions for ${count} deliveries`,
 			);
-		await M.settle(n8n, side.receiver.workflowId);
 		return r;
 	};
 	for (const side of sides) await burst(side, opts.warmDeliveries, 'warm-up');
-	for (let rep = 1; rep <= opts.reps; rep++) {
-		for (const side of sides) side.runs.push(await burst(side, opts.deliveries, `run ${rep}`));
+	for (let rep = 1; rep <= opts.deliveryReps; rep++) {
+		for (const side of rotated(sides, rep - 1))
+			side.runs.push(await burst(side, opts.deliveries, `run ${rep}`));
 	}
 	return { sides, problems };
+}
+
+/** `list` rotated left by `by` (round 1 A B C D, round 2 B C D A, …). */
+function rotated(list, by) {
+	const k = by % list.length;
+	return [...list.slice(k), ...list.slice(0, k)];
 }
 
 /** n8n's lazy expression engine: an isolate only for an expression that needs one. */
@@ -677,7 +682,11 @@ ${R.DELIVERIES}
 ${R.fmt(opts.deliveries)} deliveries per run (after a warm-up of ${opts.warmDeliveries}), from ${opts.senders} concurrent senders, each on a new
 connection; bodies, \`${'x-acme-sbl-signature'}\` (hex HMAC-SHA256 of the exact bytes) and headers made by the
 simulator's own signer (\`test/simulator/lib/webhooks.js\`), unique webhookIds, the ten events round-robin
-(consent.rejected and consent.deleted in the older envelope). ${opts.reps} run${opts.reps === 1 ? '' : 's'} per receiver, interleaved.
+(consent.rejected and consent.deleted in the older envelope). ${opts.deliveryReps} run${opts.deliveryReps === 1 ? '' : 's'} per receiver, interleaved, the
+order rotated each round (${R.rotationText(receivers.sides.length, opts.deliveryReps)}). *n8n CPU* = user + system time of n8n's whole
+process group (every thread; from \`/proc\`) from the first request until the run's executions stopped, per delivery. Every
+receiver here is CPU-bound (rate × CPU per delivery ≈ the machine's cores), and on this shared virtual machine the CPU time
+per delivery rises and falls with the host's load as the rates do.
 *Answered* = all HTTP answers received; *executed* = until the last of the N executions stopped
 (\`stoppedAt\`, executions counted through n8n's public API, status success). Webhook ${versions.webhook},
 Code 2, Switch 3.2; the do-it-yourself Code node needs \`NODE_FUNCTION_ALLOW_BUILTIN=crypto\` (set
@@ -806,7 +815,7 @@ async function main() {
 	);
 
 	const pkg = packPackage({ build: 'if-missing' });
-	const { sim } = await startSimulatorProcess();
+	const { sim } = await startSimulatorProcess({ onSpawn: (child) => (running.sim = child) });
 	await simConfig(sim, { autoLifecycle: false }); // creates send no lifecycle webhooks
 	const n8n = await startN8n({
 		major: '2',

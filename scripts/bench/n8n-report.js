@@ -86,13 +86,14 @@ function webhookTable(sides) {
 	const ours = sides.find((s) => s.ours && !s.variant);
 	const m = (s, key) => median(s.runs.map((r) => r[key]));
 	const lines = [
-		"| Receiver | Deliveries/s until all answered (median) | Deliveries/s until all executed (median) | runs (answered / executed) | Ack p50, ms | Ack p99, ms | 2xx answers, successful executions per run | Speed ratio of the trigger (defaults) vs this row, answered / executed (this row's time ÷ the trigger's; >1 = trigger faster) |",
-		'|---|---:|---:|---|---:|---:|---|---:|',
+		"| Receiver | Deliveries/s until all answered (median) | Deliveries/s until all executed (median) | runs (answered / executed) | n8n CPU per delivery, ms (median; runs) | Ack p50, ms | Ack p99, ms | 2xx answers, successful executions per run | Speed ratio of the trigger (defaults) vs this row, answered / executed (this row's time ÷ the trigger's; >1 = trigger faster) | CPU ratio (this row's n8n CPU ÷ the trigger's; >1 = trigger cheaper) |",
+		'|---|---:|---:|---|---:|---:|---:|---|---:|---:|',
 	];
 	for (const s of sides) {
 		const runs = s.runs
 			.map((r) => `${fmt(r.answeredPerSec, 1)} / ${fmt(r.executedPerSec, 1)}`)
 			.join('; ');
+		const cpu = `${fmt(m(s, 'cpuMsPerDelivery'), 1)} (${s.runs.map((r) => fmt(r.cpuMsPerDelivery, 1)).join(', ')})`;
 		const counts = s.runs
 			.map((r) => `${r.ok}/${r.count}, ${r.success}${r.failed ? ` (+${r.failed} failed)` : ''}`)
 			.join('; ');
@@ -100,11 +101,20 @@ function webhookTable(sides) {
 			s === ours
 				? '—'
 				: `${ratio(m(ours, 'answeredPerSec'), m(s, 'answeredPerSec'))} / ${ratio(m(ours, 'executedPerSec'), m(s, 'executedPerSec'))}`;
+		const cpuRel = s === ours ? '—' : ratio(m(s, 'cpuMsPerDelivery'), m(ours, 'cpuMsPerDelivery'));
 		lines.push(
-			`| ${s.label} | ${fmt(m(s, 'answeredPerSec'), 1)} | ${fmt(m(s, 'executedPerSec'), 1)} | ${runs} | ${fmt(m(s, 'ackP50'), 1)} | ${fmt(m(s, 'ackP99'), 1)} | ${counts} | ${rel} |`,
+			`| ${s.label} | ${fmt(m(s, 'answeredPerSec'), 1)} | ${fmt(m(s, 'executedPerSec'), 1)} | ${runs} | ${cpu} | ${fmt(m(s, 'ackP50'), 1)} | ${fmt(m(s, 'ackP99'), 1)} | ${counts} | ${rel} | ${cpuRel} |`,
 		);
 	}
 	return lines.join('\n');
+}
+
+/** The order of the receivers in each round, as letters: "A B C D, then B C D A, …". */
+function rotationText(count, rounds) {
+	const letters = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
+	const order = (k) => [...letters.slice(k % count), ...letters.slice(0, k % count)].join(' ');
+	const shown = Array.from({ length: Math.min(rounds, 3) }, (_, k) => order(k));
+	return `rows A–${letters[count - 1]} in the order ${shown.join(', then ')}${rounds > 3 ? ', …' : ''}`;
 }
 
 /**
@@ -143,5 +153,6 @@ module.exports = {
 	ratio,
 	nodeTable,
 	webhookTable,
+	rotationText,
 	writeSection,
 };

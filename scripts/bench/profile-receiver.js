@@ -11,12 +11,13 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { fork } = require('node:child_process');
 const { packPackage } = require('../../test/e2e/lib/pkg');
 const { startN8n } = require('../../test/e2e/lib/n8n');
 const { simConfig } = require('../../test/e2e/lib/suite');
 const B = require('./n8n-workflows');
 const M = require('./n8n-measure');
+const { groupCpuSeconds: groupCpu, pidCpuSeconds: pidCpu } = require('./proc-cpu');
+const { startSimulatorProcess } = require('./simulator-process');
 
 const which = process.argv[2];
 const arg = (name, dflt) => {
@@ -38,31 +39,7 @@ const isolates = () => {
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** CPU seconds (user + system, every thread) of the processes in a process group, from /proc. */
-function groupCpu(pgid) {
-	let ticks = 0;
-	for (const d of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(d)) continue;
-		try {
-			const f = fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ');
-			if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
-		} catch {}
-	}
-	return ticks / 100;
-}
-function pidCpu(pid) {
-	const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-	return (Number(f[11]) + Number(f[12])) / 100;
-}
 const out = path.resolve(arg('--out', path.join(require('node:os').tmpdir(), `sbl-prof-${which}`)));
-
-function simulator() {
-	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'simulator-process.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-		child.once('message', (m) => resolve({ child, sim: m.ready }));
-		child.once('exit', (code) => reject(new Error(`simulator exited ${code}`)));
-	});
-}
 
 /** Self time per function (top 40) and per package, from a .cpuprofile. */
 function summarise(file, window) {
@@ -97,7 +74,7 @@ function summarise(file, window) {
 	fs.rmSync(out, { recursive: true, force: true });
 	fs.mkdirSync(out, { recursive: true });
 	const pkg = packPackage({ build: 'if-missing' });
-	const { child, sim } = await simulator();
+	const { child, sim } = await startSimulatorProcess();
 	await simConfig(sim, { autoLifecycle: false });
 	const n8n = await startN8n({ major: '2', tgz: pkg.tgz, logLevel: 'warn', env: {
 		NODE_OPTIONS: [profile ? `--cpu-prof --cpu-prof-dir=${out}` : '', countFile ? `--require ${path.join(__dirname, 'count-isolates.js')}` : ''].join(' ').trim(),

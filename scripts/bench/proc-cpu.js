@@ -1,0 +1,36 @@
+'use strict';
+
+// CPU time from /proc (Linux): user + system seconds, every thread included. Time stolen by other
+// machines sharing the host is not in it, so it is steadier than a rate on a shared machine.
+
+const fs = require('node:fs');
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** utime + stime (fields 14 and 15 of /proc/<pid>/stat) and the process group (field 5). */
+function readStat(pid) {
+	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return { pgrp: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
+/** CPU seconds of one process. */
+function pidCpuSeconds(pid) {
+	return readStat(pid).ticks / TICKS_PER_SECOND;
+}
+
+/** CPU seconds of every process in a process group (n8n and its task runner: one group). */
+function groupCpuSeconds(pgid) {
+	let ticks = 0;
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readStat(entry);
+			if (stat.pgrp === pgid) ticks += stat.ticks;
+		} catch {
+			// the process ended between the listing and the read
+		}
+	}
+	return ticks / TICKS_PER_SECOND;
+}
+
+module.exports = { pidCpuSeconds, groupCpuSeconds };
