@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // What the Consent Flow Trigger does per request before it looks at the event, for 1 KB and
 // 1 MB bodies: the signature path exactly as the node runs it (signatureCandidates over the
-// request headers, then verifyAnySignature over the raw body), next to a bare crypto.createHmac
-// of the same bytes; and, reported separately, the exact duplicate key (topLevelMembers over
-// the raw bytes + deliveryIdOfToken, as parseDelivery derives it).
+// request headers, then verifyAnySignature, i.e. the node's matchSecret with one secret, over the
+// raw body), next to a bare crypto.createHmac of the same bytes; and, reported separately, the
+// exact duplicate key (topLevelMembers over the raw bytes + deliveryIdOfToken, as parseDelivery
+// derives it).
 //
 //   npx tsc            (or npm run build) — the script loads the BUILT modules from
 //                      dist/nodes/shared/webhook/ (signature.js, json-scan.js,
@@ -275,8 +276,9 @@ function main() {
 		'',
 		'What the Consent Flow Trigger spends per delivery to verify the `x-*-sbl-signature` header, timed as',
 		'the node runs it: `signatureCandidates` over the request headers (7, one of them the signature;',
-		'no header configured in the credential), then `verifyAnySignature` (hex HMAC-SHA256 over the raw',
-		'body, constant-time compare of each candidate), next to a bare `crypto.createHmac` of the same bytes.',
+		'no header configured in the credential), then `verifyAnySignature` (the node\'s `matchSecret` with one',
+		'secret: hex HMAC-SHA256 over the raw body, constant-time compare of each candidate), next to a bare',
+		'`crypto.createHmac` of the same bytes.',
 		'The exact duplicate key the node then derives from the raw bytes (`topLevelMembers` from',
 		'`json-scan.ts` + `deliveryIdOfToken` from `webhook-id.ts`) is timed in the same rounds and shown',
 		'separately. Measured with `node scripts/bench-signature.js` (after `npx tsc`; it loads',

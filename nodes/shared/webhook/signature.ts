@@ -61,30 +61,62 @@ export function verifySignature(
 	return typeof header === 'string' && verifyAnySignature(rawBody, [header], secret);
 }
 
-function digestBytes(candidate: string): Buffer | null {
+function digestBytes(candidate: unknown): Buffer | null {
+	if (typeof candidate !== 'string') return null;
 	const hex = candidate.trim().replace(DIGEST_PREFIX, '');
 	return HEX_DIGEST.test(hex) ? Buffer.from(hex, 'hex') : null;
 }
 
-// Every well-formed candidate is compared: neither the answer nor the time depends on its position.
+export const MAX_ACTIVE_SECRETS = 2;
+
+export interface SecretMatch {
+	signedWith: 'current' | 'previous';
+	digest: string;
+}
+
+// The one verifier. Every digest is computed and every candidate compared, without short-circuit:
+// neither the answer nor the time depends on which secret or candidate matched.
+export function matchSecret(
+	rawBody: Buffer,
+	candidates: readonly unknown[],
+	secrets: readonly string[],
+): SecretMatch | null {
+	if (!Buffer.isBuffer(rawBody)) return null;
+	if (!Array.isArray(secrets) || secrets.length > MAX_ACTIVE_SECRETS) return null;
+	if (secrets.some((secret) => typeof secret !== 'string' || secret.length === 0)) return null;
+	if (!Array.isArray(candidates) || candidates.length > MAX_SIGNATURE_CANDIDATES) return null;
+
+	const expected = secrets.map((secret) => createHmac('sha256', secret).update(rawBody).digest());
+	// bit i set: a candidate matched secret i
+	let matched = 0;
+	for (const candidate of candidates) {
+		const received = digestBytes(candidate);
+		// 64 hex digits are 32 bytes, as is every expected digest: timingSafeEqual never throws.
+		if (received === null) continue;
+		expected.forEach((digest, i) => {
+			matched |= (timingSafeEqual(received, digest) ? 1 : 0) << i;
+		});
+	}
+	if (matched === 0) return null;
+	const index = matched & 1 ? 0 : 1;
+	return { signedWith: index === 0 ? 'current' : 'previous', digest: expected[index].toString('hex') };
+}
+
+export function verifyWithSecrets(
+	rawBody: Buffer,
+	candidates: readonly unknown[],
+	secrets: readonly string[],
+): boolean {
+	return matchSecret(rawBody, candidates, secrets) !== null;
+}
+
+/** One secret: matchSecret's answer. */
 export function verifyAnySignature(
 	rawBody: Buffer,
 	candidates: readonly string[],
 	secret: string | undefined | null,
 ): boolean {
-	if (typeof secret !== 'string' || secret.length === 0) return false;
-	if (!Buffer.isBuffer(rawBody)) return false;
-	if (candidates.length === 0 || candidates.length > MAX_SIGNATURE_CANDIDATES) return false;
-
-	const expected = createHmac('sha256', secret).update(rawBody).digest();
-	let verified = false;
-	for (const candidate of candidates) {
-		const received = typeof candidate === 'string' ? digestBytes(candidate) : null;
-		// 64 hex digits (HEX_DIGEST) are 32 bytes, as is a SHA-256 digest: timingSafeEqual never throws.
-		if (received === null) continue;
-		verified = timingSafeEqual(received, expected) || verified;
-	}
-	return verified;
+	return typeof secret === 'string' && verifyWithSecrets(rawBody, candidates, [secret]);
 }
 
 // Header names that carry a credential (matched anywhere in the lower-cased name); never output.

@@ -1,8 +1,8 @@
 /** Verifying one delivery: the signing credential, the signature header(s), the exact raw body; fails closed. */
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { dueForRefresh, readThrough, rememberCredential, type SigningFacts } from './credential-cache';
-import { signatureCandidates, type HeaderBag } from './signature';
-import { activeSecrets, matchSecret, type SecretMatch } from './rotation';
+import { matchSecret, signatureCandidates, type HeaderBag, type SecretMatch } from './signature';
+import { activeSecrets } from './rotation';
 import { requestRawBody } from '../n8n-compat';
 
 export interface RequestLike {

@@ -11,13 +11,15 @@
 import fc from 'fast-check';
 
 import {
-	MAX_ACTIVE_SECRETS,
 	activeSecrets,
-	matchSecret,
 	previousSecretNote,
 	previousSecretProblem,
-	verifyWithSecrets,
 } from '../../../nodes/shared/webhook/rotation';
+import {
+	MAX_ACTIVE_SECRETS,
+	matchSecret,
+	verifyWithSecrets,
+} from '../../../nodes/shared/webhook/signature';
 import { CREDENTIAL_TYPE } from './http-harness';
 import { postSigned, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
