@@ -8,6 +8,7 @@ import {
 	isEmpty,
 	ISO_RULE,
 	isIsoDateTime,
+	show,
 	toNumber,
 } from '../shared/validation';
 
@@ -172,11 +173,9 @@ function valueAt(source: unknown, path: Array<string | number>): unknown {
 	return value;
 }
 
+// quoted as every validator quotes (show): a name or identity number mapped here is not repeated
 function describeValue(value: unknown): string {
-	if (value === undefined) return '';
-	const shown =
-		typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
-	return `, got ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`;
+	return value === undefined ? '' : `, got ${show(value)}`;
 }
 
 export function buildEstimateInput(

@@ -319,6 +319,24 @@ describe('estimate input schema (zod)', () => {
 		).toBe(false);
 	});
 
+	test('a rejected value is quoted like every validator quotes it: no name, no identity number', () => {
+		const messages = (overrides: Record<string, unknown>) =>
+			(buildEstimateInput({ overrides }).issues ?? []).map((issue) => issue.message);
+		// personal data mapped into the wrong field (the masker's own synthetic number)
+		expect(messages({ usableArea: 'Kari Nordmann' })[0]).toMatch(/, got a text of 13 characters$/);
+		expect(messages({ buildYear: '05837049735' })[0]).toMatch(/, got "\*{11}"$/);
+		expect(messages({ usableArea: 5837049735 })[0]).toMatch(/, got \*{10}$/);
+		expect(messages({ usableArea: { first: 'Kari' } })[0]).toMatch(/, got an object$/);
+		// what is no personal data is still shown
+		expect(messages({ usableArea: 74.5 })[0]).toMatch(/, got 74\.5$/);
+		expect(messages({ usableArea: '12,5' })[0]).toMatch(/, got "12,5"$/);
+		const all = JSON.stringify(
+			buildEstimateInput({ overrides: { usableArea: 'Kari Nordmann', buildYear: '05837049735' } }),
+		);
+		expect(all).not.toContain('Kari');
+		expect(all).not.toContain('05837049735');
+	});
+
 	test('an unknown override key is reported, not sent', () => {
 		const result = buildEstimateInput({ overrides: { bathrooms: 2 } });
 		expect(result.issues).toEqual([
