@@ -31,8 +31,8 @@
 //    constant time) → Switch (11 outputs). Deliveries/s until all answered and until all executed
 //    (executions counted through n8n's public API), ack p50/p99, exactly N successful executions,
 //    and the CPU ms per delivery of n8n's process group (from /proc). After a warm-up burst per
-//    receiver, --delivery-reps rounds (default 5) of one run per receiver, the order rotated each round (A B C D,
-//    B C D A, …) so that no receiver always follows the same one or always comes first.
+//    receiver, --delivery-reps rounds (default 5) of one run per receiver in a balanced order
+//    (each receiver first once in 4 rounds and after each other receiver once).
 //    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs).
 //    --no-deliveries skips part 2; the written section then keeps the previous run's deliveries
 //    subsection unchanged. --only-deliveries runs only part 2 and prints its table (writes nothing);
@@ -471,16 +471,10 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 	};
 	for (const side of sides) await burst(side, opts.warmDeliveries, 'warm-up');
 	for (let rep = 1; rep <= opts.deliveryReps; rep++) {
-		for (const side of rotated(sides, rep - 1))
+		for (const side of R.balancedOrder(sides, rep - 1))
 			side.runs.push(await burst(side, opts.deliveries, `run ${rep}`));
 	}
 	return { sides, problems };
-}
-
-/** `list` rotated left by `by` (round 1 A B C D, round 2 B C D A, …). */
-function rotated(list, by) {
-	const k = by % list.length;
-	return [...list.slice(k), ...list.slice(0, k)];
 }
 
 /** n8n's lazy expression engine: an isolate only for an expression that needs one. */
@@ -683,7 +677,7 @@ ${R.fmt(opts.deliveries)} deliveries per run (after a warm-up of ${opts.warmDeli
 connection; bodies, \`${'x-acme-sbl-signature'}\` (hex HMAC-SHA256 of the exact bytes) and headers made by the
 simulator's own signer (\`test/simulator/lib/webhooks.js\`), unique webhookIds, the ten events round-robin
 (consent.rejected and consent.deleted in the older envelope). ${opts.deliveryReps} run${opts.deliveryReps === 1 ? '' : 's'} per receiver, interleaved, the
-order rotated each round (${R.rotationText(receivers.sides.length, opts.deliveryReps)}). *n8n CPU* = user + system time of n8n's whole
+order balanced over the rounds (${R.orderText(receivers.sides.length, opts.deliveryReps)}). *n8n CPU* = user + system time of n8n's whole
 process group (every thread; from \`/proc\`) from the first request until the run's executions stopped, per delivery. Every
 receiver here is CPU-bound (rate × CPU per delivery ≈ the machine's cores), and on this shared virtual machine the CPU time
 per delivery rises and falls with the host's load as the rates do.

@@ -109,12 +109,26 @@ function webhookTable(sides) {
 	return lines.join('\n');
 }
 
-/** The order of the receivers in each round, as letters: "A B C D, then B C D A, …". */
-function rotationText(count, rounds) {
+/**
+ * Round `round` (from 0) of a balanced order (Williams): each receiver is first once in n rounds
+ * and, for an even count, follows each other receiver once, so no receiver always inherits the
+ * same one's leftovers (for 4: A B D C, B C A D, C D B A, D A C B).
+ */
+function balancedOrder(list, round) {
+	const n = list.length;
+	const first = [0];
+	for (let k = 1; first.length < n; k++) {
+		first.push(k);
+		if (first.length < n) first.push(n - k);
+	}
+	return first.map((i) => list[(i + round) % n]);
+}
+
+/** The rounds' orders as letters for the table's rows: "A B D C, then B C A D, …". */
+function orderText(count, rounds) {
 	const letters = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
-	const order = (k) => [...letters.slice(k % count), ...letters.slice(0, k % count)].join(' ');
-	const shown = Array.from({ length: Math.min(rounds, 3) }, (_, k) => order(k));
-	return `rows A–${letters[count - 1]} in the order ${shown.join(', then ')}${rounds > 3 ? ', …' : ''}`;
+	const shown = Array.from({ length: Math.min(rounds, count) }, (_, k) => balancedOrder(letters, k).join(' '));
+	return `rows A–${letters[count - 1]}: ${shown.join(', then ')}${rounds > count ? ', then again from the first' : ''}`;
 }
 
 /**
@@ -153,6 +167,7 @@ module.exports = {
 	ratio,
 	nodeTable,
 	webhookTable,
-	rotationText,
+	balancedOrder,
+	orderText,
 	writeSection,
 };

@@ -33,4 +33,24 @@ function groupCpuSeconds(pgid) {
 	return ticks / TICKS_PER_SECOND;
 }
 
-module.exports = { pidCpuSeconds, groupCpuSeconds };
+/** CPU seconds per thread name ("process name/thread name", from comm) in a process group. */
+function groupCpuByThread(pgid) {
+	const byName = new Map();
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			if (readStat(entry).pgrp !== pgid) continue;
+			const processName = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+			for (const tid of fs.readdirSync(`/proc/${entry}/task`)) {
+				const thread = fs.readFileSync(`/proc/${entry}/task/${tid}/comm`, 'utf8').trim();
+				const name = `${processName}/${thread.replace(/\d+$/, 'N')}`;
+				byName.set(name, (byName.get(name) ?? 0) + readStat(`${entry}/task/${tid}`).ticks / TICKS_PER_SECOND);
+			}
+		} catch {
+			// the process or thread ended between the listing and the read
+		}
+	}
+	return byName;
+}
+
+module.exports = { pidCpuSeconds, groupCpuSeconds, groupCpuByThread };

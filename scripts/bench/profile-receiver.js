@@ -16,7 +16,7 @@ const { startN8n } = require('../../test/e2e/lib/n8n');
 const { simConfig } = require('../../test/e2e/lib/suite');
 const B = require('./n8n-workflows');
 const M = require('./n8n-measure');
-const { groupCpuSeconds: groupCpu, pidCpuSeconds: pidCpu } = require('./proc-cpu');
+const { groupCpuByThread, groupCpuSeconds: groupCpu, pidCpuSeconds: pidCpu } = require('./proc-cpu');
 const { startSimulatorProcess } = require('./simulator-process');
 
 const which = process.argv[2];
@@ -101,7 +101,7 @@ function summarise(file, window) {
 		for (let round = 1; round <= rounds; round++) {
 			await sleep(500);
 			const iso0 = isolates();
-			const cpu0 = { n8n: groupCpu(n8n.pid), sim: pidCpu(child.pid), me: process.cpuUsage() };
+			const cpu0 = { n8n: groupCpu(n8n.pid), sim: pidCpu(child.pid), me: process.cpuUsage(), threads: groupCpuByThread(n8n.pid) };
 			window.start = Date.now();
 			const r = await M.runDeliveryBurst({ n8n, sim, receiver, count, senders: 8, offset });
 			window.end = Date.now();
@@ -115,6 +115,12 @@ function summarise(file, window) {
 				which, round, executedPerSec: Number(r.executedPerSec.toFixed(2)), answeredPerSec: Number(r.answeredPerSec.toFixed(2)), ok: r.ok, success: r.success, isolatesPerDelivery,
 				cpuMsPerDelivery: { n8n: perDelivery(groupCpu(n8n.pid) - cpu0.n8n), simulator: perDelivery(pidCpu(child.pid) - cpu0.sim), sender: perDelivery((me.user + me.system) / 1e6) },
 			}));
+			// where n8n's CPU went, by thread name (threads that ended during the round are missing)
+			const threads = [...groupCpuByThread(n8n.pid)]
+				.map(([name, s]) => [name, perDelivery(s - (cpu0.threads.get(name) ?? 0))])
+				.filter(([, ms]) => ms >= 0.5)
+				.sort((a, b) => b[1] - a[1]);
+			console.log(JSON.stringify({ which, round, cpuMsPerDeliveryByThread: Object.fromEntries(threads) }));
 		}
 	} finally {
 		await n8n.stop({ timeoutMs: 60000 });
