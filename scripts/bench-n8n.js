@@ -678,9 +678,9 @@ connection; bodies, \`${'x-acme-sbl-signature'}\` (hex HMAC-SHA256 of the exact 
 simulator's own signer (\`test/simulator/lib/webhooks.js\`), unique webhookIds, the ten events round-robin
 (consent.rejected and consent.deleted in the older envelope). ${opts.deliveryReps} run${opts.deliveryReps === 1 ? '' : 's'} per receiver, interleaved, the
 order balanced over the rounds (${R.orderText(receivers.sides.length, opts.deliveryReps)}). *n8n CPU* = user + system time of n8n's whole
-process group (every thread; from \`/proc\`) from the first request until the run's executions stopped, per delivery. Every
-receiver here is CPU-bound (rate × CPU per delivery ≈ the machine's cores), and on this shared virtual machine the CPU time
-per delivery rises and falls with the host's load as the rates do.
+process group (every thread; from \`/proc\`) from the first request until the run's executions stopped, per delivery. At n8n's
+defaults every receiver here is CPU-bound (rate × CPU per delivery ≈ the machine's cores); on this shared virtual machine the
+CPU time per delivery rises and falls with the host's load as the rates do.
 *Answered* = all HTTP answers received; *executed* = until the last of the N executions stopped
 (\`stoppedAt\`, executions counted through n8n's public API, status success). Webhook ${versions.webhook},
 Code 2, Switch 3.2; the do-it-yourself Code node needs \`NODE_FUNCTION_ALLOW_BUILTIN=crypto\` (set

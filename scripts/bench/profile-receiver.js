@@ -2,10 +2,10 @@
 'use strict';
 // Where one receiver's time goes in a real n8n 2.41.1: N signed deliveries (8 senders) go to ONE
 // receiver (trigger | header | bare) per n8n, and for each round it prints deliveries/s, CPU ms per
-// delivery of n8n's whole process group (every thread, from /proc) and, with --count, the expression
-// isolates n8n acquired per delivery (count-isolates.js preloaded). Unless --no-prof, n8n runs with
+// delivery of n8n's whole process group (every thread, from /proc; also by thread name) and, with
+// --count, the expression isolates n8n acquired per delivery (count-isolates.js preloaded). Unless --no-prof, n8n runs with
 // --cpu-prof and the main thread's self time during the measured burst is summed per function and
-// per package. An investigation tool (BENCHMARKS.md, "Where a delivery's CPU goes"), not a test.
+// per package. An investigation tool (BENCHMARKS.md, "Side by side in one n8n", Reading), not a test.
 //   node scripts/bench/profile-receiver.js trigger|header|bare [--deliveries N] [--rounds N]
 //                                          [--count] [--no-prof] [--out DIR]
 const crypto = require('node:crypto');
