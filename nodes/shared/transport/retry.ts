@@ -51,14 +51,14 @@ function utc(
 	return time;
 }
 
-export function parseHttpDate(text: string): number | undefined {
+export function parseHttpDate(text: string, now = Date.now()): number | undefined {
 	let match = IMF_FIXDATE.exec(text);
 	if (match) return utc(Number(match[4]), match[3], Number(match[2]), match[5], match[6], match[7]);
 	match = RFC850_DATE.exec(text);
 	if (match) {
 		// RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is in the past century
 		const twoDigit = Number(match[4]);
-		const thisYear = new Date().getUTCFullYear();
+		const thisYear = new Date(now).getUTCFullYear();
 		let year = Math.floor(thisYear / 100) * 100 + twoDigit;
 		if (year > thisYear + 50) year -= 100;
 		return utc(year, match[3], Number(match[2]), match[5], match[6], match[7]);
@@ -74,7 +74,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	if (value === undefined) return undefined;
 	const text = value.trim();
 	if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
-	const date = parseHttpDate(text);
+	const date = parseHttpDate(text, now);
 	return date === undefined ? undefined : Math.max(0, date - now);
 }
 
