@@ -3,7 +3,8 @@
 // Where one receiver's time goes in a real n8n 2.41.1: N signed deliveries (8 senders) go to ONE
 // receiver (trigger | header | bare) per n8n, and for each round it prints deliveries/s, CPU ms per
 // delivery of n8n's whole process group (every thread, from /proc; also by thread name) and, with
-// --count, the expression isolates n8n acquired per delivery (count-isolates.js preloaded). Unless --no-prof, n8n runs with
+// --count, the expression isolates n8n acquired and the SQLite statements it ran per delivery
+// (count-isolates.js preloaded). Unless --no-prof, n8n runs with
 // --cpu-prof and the main thread's self time during the measured burst is summed per function and
 // per package. An investigation tool (BENCHMARKS.md, "Side by side in one n8n", Reading), not a test.
 //   node scripts/bench/profile-receiver.js trigger|header|bare [--deliveries N] [--rounds N]
@@ -28,15 +29,26 @@ const count = Number(arg('--deliveries', 300));
 const profile = !process.argv.includes('--no-prof');
 const rounds = Number(arg('--rounds', 1));
 const countFile = process.argv.includes('--count') ? path.join(require('node:os').tmpdir(), `sbl-isolates-${process.pid}`) : null;
-const isolates = () => {
-	if (!countFile) return NaN;
+/** n8n's counted work so far (count-isolates.js), summed over its processes and threads. */
+const counted = () => {
+	const sum = { isolates: 0, sql: {}, sqlParamBytes: 0 };
+	if (!countFile) return sum;
 	const dir = path.dirname(countFile);
 	const prefix = `${path.basename(countFile)}.`;
-	return fs.readdirSync(dir).filter((f) => f.startsWith(prefix) && /^\d+$/.test(f.slice(prefix.length))).reduce((sum, f) => {
-		const n = Number(fs.readFileSync(path.join(dir, f), 'utf8'));
-				return sum + n;
-	}, 0);
+	for (const f of fs.readdirSync(dir).filter((f) => f.startsWith(prefix) && /^\d+$/.test(f.slice(prefix.length)))) {
+		const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+		sum.isolates += c.isolates;
+		sum.sqlParamBytes += c.sqlParamBytes;
+		for (const [verb, n] of Object.entries(c.sql)) sum.sql[verb] = (sum.sql[verb] || 0) + n;
+	}
+	return sum;
 };
+/** Per delivery between two counted() readings. */
+function countedPerDelivery(before, after, count) {
+	const per = (n) => Number((n / count).toFixed(3));
+	const sql = Object.fromEntries(Object.entries(after.sql).map(([verb, n]) => [verb, per(n - (before.sql[verb] || 0))]).filter(([, n]) => n > 0));
+	return { isolatesPerDelivery: per(after.isolates - before.isolates), sqlPerDelivery: sql, sqlParamKBPerDelivery: Number(((after.sqlParamBytes - before.sqlParamBytes) / count / 1024).toFixed(2)) };
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const out = path.resolve(arg('--out', path.join(require('node:os').tmpdir(), `sbl-prof-${which}`)));
@@ -100,7 +112,7 @@ function summarise(file, window) {
 		let offset = 20;
 		for (let round = 1; round <= rounds; round++) {
 			await sleep(500);
-			const iso0 = isolates();
+			const counted0 = counted();
 			const cpu0 = { n8n: groupCpu(n8n.pid), sim: pidCpu(child.pid), me: process.cpuUsage(), threads: groupCpuByThread(n8n.pid) };
 			window.start = Date.now();
 			const r = await M.runDeliveryBurst({ n8n, sim, receiver, count, senders: 8, offset });
@@ -109,10 +121,10 @@ function summarise(file, window) {
 			await M.settle(n8n, created.id);
 			const me = process.cpuUsage(cpu0.me);
 			await sleep(500);
-			const isolatesPerDelivery = countFile ? Number(((isolates() - iso0) / count).toFixed(3)) : undefined;
+			const work = countFile ? countedPerDelivery(counted0, counted(), count) : {};
 			const perDelivery = (s) => Number(((1000 * s) / count).toFixed(1));
 			console.log(JSON.stringify({
-				which, round, executedPerSec: Number(r.executedPerSec.toFixed(2)), answeredPerSec: Number(r.answeredPerSec.toFixed(2)), ok: r.ok, success: r.success, isolatesPerDelivery,
+				which, round, executedPerSec: Number(r.executedPerSec.toFixed(2)), answeredPerSec: Number(r.answeredPerSec.toFixed(2)), ok: r.ok, success: r.success, ...work,
 				cpuMsPerDelivery: { n8n: perDelivery(groupCpu(n8n.pid) - cpu0.n8n), simulator: perDelivery(pidCpu(child.pid) - cpu0.sim), sender: perDelivery((me.user + me.system) / 1e6) },
 			}));
 			// where n8n's CPU went, by thread name (threads that ended during the round are missing)
