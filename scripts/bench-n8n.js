@@ -74,7 +74,7 @@ function parseArgs(argv) {
 	const out = {
 		quick,
 		reps: quick ? 1 : 3,
-		// part 2: one receiver's runs spread by 10-20 % on this shared machine, more than the gaps
+		// part 2: one receiver's runs spread by 10-55 % on this shared machine, more than the gaps
 		deliveryReps: quick ? 1 : 5,
 		items: quick ? 100 : 1000,
 		deliveries: quick ? 60 : 300,
