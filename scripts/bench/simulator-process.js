@@ -4,7 +4,6 @@
 // process being measured. Forked, this file runs it and reports its handle over IPC; required,
 // it exports startSimulatorProcess() for the bench scripts.
 
-const path = require('node:path');
 const { fork } = require('node:child_process');
 
 /**
@@ -13,7 +12,7 @@ const { fork } = require('node:child_process');
  */
 function startSimulatorProcess({ onSpawn } = {}) {
 	return new Promise((resolve, reject) => {
-		const child = fork(path.join(__dirname, 'simulator-process.js'), [], {
+		const child = fork(__filename, [], {
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
 		onSpawn?.(child);
