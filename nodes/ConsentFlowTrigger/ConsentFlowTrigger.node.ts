@@ -52,7 +52,7 @@ import {
 	claimDelivery,
 	hold,
 	lookUp,
-	recordDeliveryShared,
+	recordForSave,
 	type Slot,
 } from './dedupe';
 import { staticOutputNames } from './output-layout';
@@ -95,7 +95,7 @@ function slotOf(ctx: IWebhookFunctions, key: string | null): Slot | null {
 		key,
 		limit: ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number,
 		stored: staticData?.[DEDUPE_KEY],
-		save: staticData && ((state) => saveInStaticData(staticData, DEDUPE_KEY, state)),
+		save: staticData && ((saved) => saveInStaticData(staticData, DEDUPE_KEY, saved)),
 	};
 }
 
@@ -141,8 +141,7 @@ function claimOf(ctx: IExecuteFunctions, carrier: Carrier): 'mine' | 'taken' | n
 	if (claim === 'mine' && here && carrier.answeredBy === 'execute') {
 		const limit = ctx.getNodeParameter('rememberedDeliveries', 0, DEFAULT_REMEMBERED) as number;
 		const staticData = ctx.getWorkflowStaticData('node');
-		const { state } = recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], carrier.key, limit);
-		saveInStaticData(staticData, DEDUPE_KEY, state);
+		saveInStaticData(staticData, DEDUPE_KEY, recordForSave(memoryKey, staticData[DEDUPE_KEY], carrier.key, limit));
 	}
 	return claim;
 }

@@ -7,20 +7,31 @@ import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
 
-export const DEDUPE_VERSION = 2;
+export const DEDUPE_VERSION = 3;
 
 export const DEFAULT_REMEMBERED = 1000;
 
 export const MAX_REMEMBERED = 10000;
 
+/** One trigger's remembered keys in the process, oldest first. */
 export interface DedupeState {
 	version: number;
 	ids: string[];
 }
 
+/** What is saved under DEDUPE_KEY: the keys, oldest first, one per line (no key has a line break). */
+export interface StoredDedupe {
+	version: typeof DEDUPE_VERSION;
+	keys: string;
+}
+
+export function storedForm(ids: readonly string[]): StoredDedupe {
+	return { version: DEDUPE_VERSION, keys: ids.filter((id) => !id.includes('\n')).join('\n') };
+}
+
 export function maxStateBytes(limit: number): number {
-	const wrapper = JSON.stringify({ version: DEDUPE_VERSION, ids: [] }).length;
-	return wrapper + limit * (MAX_KEY_JSON_BYTES + 1) - 1;
+	// each key is at most MAX_KEY_JSON_BYTES - 2 inside the string, each line break 2 (`\n`)
+	return JSON.stringify(storedForm([])).length + limit * MAX_KEY_JSON_BYTES - 2;
 }
 
 const PLAIN_ASCII = /^[ !#-[\]-~]*$/;
@@ -31,14 +42,18 @@ function fitsKey(id: string): boolean {
 	return Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
 }
 
-/** The remembered keys of whatever is stored; version 1 held ids, read as keys. */
+/** The remembered keys of whatever is stored (or a DedupeState); version 1 held ids, read as keys. */
 export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
 	if (typeof stored !== 'object' || stored === null) return [];
-	const { ids, version } = stored as { ids?: unknown; version?: unknown };
+	const { ids, keys, version } = stored as { ids?: unknown; keys?: unknown; version?: unknown };
+	const isKey = (id: string) => known?.has(id) === true || fitsKey(id);
+	if (version === DEDUPE_VERSION && typeof keys === 'string') {
+		return keys.split('\n').filter((id) => id !== '' && isKey(id));
+	}
 	if (!Array.isArray(ids)) return [];
 	const strings = ids.filter((id): id is string => typeof id === 'string');
 	if (version === 1) return strings.map(keyOfStringValue);
-	return strings.filter((id) => known?.has(id) === true || fitsKey(id));
+	return strings.filter(isKey);
 }
 
 export function clampLimit(limit: unknown): number {
@@ -70,6 +85,26 @@ export function recordDelivery(stored: unknown, key: string, limit: number): Ded
 }
 
 
+/**
+ * Assigned to static data by reference: n8n serialises it (JSON.stringify, deepCopy) only when it
+ * saves, so every write carries every key this process has by then (docs/architecture.md).
+ */
+class SavedDeliveries {
+	readonly version = DEDUPE_VERSION;
+	declare readonly memory: Pick<TriggerMemory, 'state' | 'lastSeen'>;
+
+	constructor(memory: Pick<TriggerMemory, 'state' | 'lastSeen'>) {
+		// not enumerable: n8n's ObservableObject walks static data's own keys
+		Object.defineProperty(this, 'memory', { value: memory });
+	}
+
+	toJSON(): StoredDedupe {
+		const form = storedForm(this.memory.state.ids);
+		this.memory.lastSeen = form.keys;
+		return form;
+	}
+}
+
 /** One trigger's deliveries in this process (mode, workflow, node): docs/architecture.md, "Delivery memory". */
 interface TriggerMemory {
 	state: DedupeState;
@@ -77,6 +112,9 @@ interface TriggerMemory {
 	forgotten: Set<string>;
 	owners: Map<string, string>;
 	inFlight: Set<string>;
+	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
+	lastSeen?: string;
+	saved: SavedDeliveries;
 }
 
 // The one mutable store of deliveries: n8n starts every request with fresh static data (BENCHMARKS.md).
@@ -85,21 +123,22 @@ const memories = new Map<string, TriggerMemory>();
 const MAX_TRIGGERS_IN_MEMORY = 1000;
 
 function memoryOf(memoryKey: string): TriggerMemory {
-	let memory = memories.get(memoryKey);
+	const memory = memories.get(memoryKey);
 	if (memory !== undefined) return memory;
 	if (memories.size >= MAX_TRIGGERS_IN_MEMORY) {
 		const oldest = memories.keys().next().value;
 		if (oldest !== undefined) memories.delete(oldest);
 	}
-	memory = {
+	const fresh: Omit<TriggerMemory, 'saved'> = {
 		state: { version: DEDUPE_VERSION, ids: [] },
 		dropped: new Set(),
 		forgotten: new Set(),
 		owners: new Map(),
 		inFlight: new Set(),
 	};
-	memories.set(memoryKey, memory);
-	return memory;
+	const created: TriggerMemory = Object.assign(fresh, { saved: new SavedDeliveries(fresh) });
+	memories.set(memoryKey, created);
+	return created;
 }
 
 function addBounded(store: Set<string> | Map<string, string>, max: number, key: string, value = ''): void {
@@ -109,6 +148,18 @@ function addBounded(store: Set<string> | Map<string, string>, max: number, key: 
 	}
 	if (store instanceof Map) store.set(key, value);
 	else store.add(key);
+}
+
+/** Stored keys the process does not have (another webhook process's newest), once each. */
+function keysOnlyStored(memory: TriggerMemory, stored: unknown, known: ReadonlySet<string>): string[] {
+	const keys = (stored as Partial<StoredDedupe> | null | undefined)?.keys;
+	if (typeof keys === 'string' && keys === memory.lastSeen) return [];
+	const { dropped, forgotten } = memory;
+	const fresh = readRememberedIds(stored, known).filter(
+		(id) => !known.has(id) && !dropped.has(id) && !forgotten.has(id),
+	);
+	if (typeof keys === 'string') memory.lastSeen = keys;
+	return fresh.length === 0 ? fresh : [...new Set(fresh)];
 }
 
 /** Merges `stored` into the trigger's memory and records `key` (unless `record` is false). */
@@ -121,15 +172,9 @@ export function recordDeliveryShared(
 ): { duplicate: boolean; state: DedupeState } {
 	const memory = memoryOf(memoryKey);
 	const { state, dropped, forgotten } = memory;
-	// keys only the database has (another webhook process's newest) go last, as seen now
+	// keys only the database has go last, as seen now
 	const known = new Set(state.ids);
-	const fromDb = [
-		...new Set(
-			readRememberedIds(stored, known).filter(
-				(id) => !known.has(id) && !dropped.has(id) && !forgotten.has(id),
-			),
-		),
-	];
+	const fromDb = stored === undefined ? [] : keysOnlyStored(memory, stored, known);
 	const merged = fromDb.length === 0 ? state.ids : [...state.ids, ...fromDb];
 	const present = known.has(key) || fromDb.includes(key);
 	const decision = record
@@ -145,6 +190,12 @@ export function recordDeliveryShared(
 		for (const id of merged) if (!kept.has(id)) addBounded(dropped, 2 * MAX_REMEMBERED, id);
 	}
 	return { duplicate: decision.duplicate, state };
+}
+
+/** Records `key` against what static data holds; returns what to assign back to it. */
+export function recordForSave(memoryKey: string, stored: unknown, key: string, limit: number): object {
+	recordDeliveryShared(memoryKey, stored, key, limit);
+	return memoryOf(memoryKey).saved;
 }
 
 export function resetProcessMemory(): void {
@@ -206,7 +257,7 @@ export interface Slot {
 	memoryKey: string;
 	key: string;
 	limit: number;
-	save?: (state: DedupeState) => void;
+	save?: (saved: object) => void;
 	stored?: unknown;
 }
 
@@ -221,13 +272,13 @@ export function hold(slot: Slot, plan: AnswerPlan): Held & { nonce: string } {
 	const nonce = randomBytes(9).toString('base64url');
 	if (plan.holdCopies) beginInFlight(memoryKey, key);
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, nonce);
-	save?.(memoryOf(memoryKey).state);
+	save?.(memoryOf(memoryKey).saved);
 	return {
 		nonce,
 		stored: () => {
 			if (plan.remember !== 'when-stored') return;
-			const { state } = recordDeliveryShared(memoryKey, undefined, key, limit);
-			save?.(state);
+			recordDeliveryShared(memoryKey, undefined, key, limit);
+			save?.(memoryOf(memoryKey).saved);
 		},
 		settled: (answered) => {
 			if (plan.holdCopies) endInFlight(memoryKey, key);

@@ -75,8 +75,9 @@ export function answerWhenStored(
 	return result;
 }
 
-// 3. n8n saves static data when its root change flag is set, which only a top-level assignment does.
-// Fallback: ids stay remembered in the process; a copy arriving after a restart runs again.
+// 3. n8n saves static data when its root change flag is set, which only a top-level assignment does,
+// and serialises it with toJSON (JSON.stringify, deepCopy). Fallback: ids stay remembered in the
+// process; a copy arriving after a restart runs again.
 
 export function saveInStaticData(staticData: IDataObject, key: string, value: unknown): void {
 	staticData[key] = value as IDataObject;

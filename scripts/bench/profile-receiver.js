@@ -8,7 +8,9 @@
 // --cpu-prof and the main thread's self time during the measured burst is summed per function and
 // per package. An investigation tool (BENCHMARKS.md, "Side by side in one n8n", Reading), not a test.
 //   node scripts/bench/profile-receiver.js trigger|header|bare [--deliveries N] [--rounds N]
-//                                          [--count] [--no-prof] [--out DIR]
+//                                          [--count] [--no-prof] [--lazy] [--no-dedupe] [--out DIR]
+// --lazy: N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (what is left without isolates); --no-dedupe: the
+// trigger with Ignore Duplicate Deliveries off (what its duplicate memory costs).
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,6 +30,8 @@ const arg = (name, dflt) => {
 const count = Number(arg('--deliveries', 300));
 const profile = !process.argv.includes('--no-prof');
 const rounds = Number(arg('--rounds', 1));
+const lazy = process.argv.includes('--lazy');
+const dedupe = !process.argv.includes('--no-dedupe');
 const countFile = process.argv.includes('--count') ? path.join(require('node:os').tmpdir(), `sbl-isolates-${process.pid}`) : null;
 /** n8n's counted work so far (count-isolates.js), summed over its processes and threads. */
 const counted = () => {
@@ -91,6 +95,7 @@ function summarise(file, window) {
 	const n8n = await startN8n({ major: '2', tgz: pkg.tgz, logLevel: 'warn', env: {
 		NODE_OPTIONS: [profile ? `--cpu-prof --cpu-prof-dir=${out}` : '', countFile ? `--require ${path.join(__dirname, 'count-isolates.js')}` : ''].join(' ').trim(),
 		...(countFile && { SBL_ISOLATE_COUNT: countFile }),
+		...(lazy && { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }),
 	} });
 	const window = {};
 	try {
@@ -98,7 +103,7 @@ function summarise(file, window) {
 		let headers = {};
 		if (which === 'trigger') {
 			const cred = await n8n.createCredential({ name: 's', type: 'consentFlowWebhookSigningApi', data: { secret: sim.signingSecret, signatureHeader: '' } });
-			built = B.triggerWorkflow({ cred });
+			built = B.triggerWorkflow({ cred, ...(!dedupe && { ignoreDuplicates: false }) });
 		} else if (which === 'header') {
 			const value = crypto.randomBytes(24).toString('base64url');
 			const cred = await n8n.createCredential({ name: 'h', type: 'httpHeaderAuth', data: { name: 'X-Bench-Token', value } });

@@ -532,7 +532,11 @@ describe.each(versions())('n8n %s.x: the consent loop (Consent Flow → service 
 		let sd = wf.staticData;
 		if (typeof sd === 'string') sd = JSON.parse(sd);
 		if (sd === undefined) throw Object.assign(new Error('the public API shows no staticData'), { fatal: true });
-		return sd?.[`node:${TRIGGER}`]?.consentFlowDeliveries?.ids ?? [];
+		// version 3 (docs/architecture.md): the keys, oldest first, one per line
+		const saved = sd?.[`node:${TRIGGER}`]?.consentFlowDeliveries;
+		if (saved === undefined) return [];
+		expect(saved.version).toBe(3);
+		return saved.keys === '' ? [] : saved.keys.split('\n');
 	}
 
 	test('a redelivered webhook is answered 200 "duplicate" and starts nothing; also after an n8n restart', async () => {

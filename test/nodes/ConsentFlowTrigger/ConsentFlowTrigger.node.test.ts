@@ -16,7 +16,7 @@ import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigge
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/envelope';
 import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';
-import { SIGNING_KEY, envelope, nextId, post, postSigned, sign } from './helpers';
+import { SIGNING_KEY, envelope, nextId, post, postSigned, savedKeys, sign } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 
 const harness = useTriggerHarness();
@@ -455,8 +455,8 @@ describe('webhook() over HTTP: duplicates', () => {
 		}
 		// Saved by the execution of each delivery (execute() writes the id again).
 		expect(db.writes).toBeGreaterThanOrEqual(3);
-		const saved = db.read() as Record<string, Record<string, { ids: string[] }>>;
-		expect(saved['node:Consent Flow Trigger'][DEDUPE_KEY].ids).toEqual(ids);
+		const saved = db.read() as Record<string, Record<string, unknown>>;
+		expect(savedKeys(saved['node:Consent Flow Trigger'][DEDUPE_KEY])).toEqual(ids);
 		await before.close();
 		resetProcessMemory(); // a restart is a new process
 
@@ -469,8 +469,8 @@ describe('webhook() over HTTP: duplicates', () => {
 		expect(after.executions).toHaveLength(0);
 		const fresh = await postSigned(after.url, envelope('consent.data'));
 		expect(fresh.json).toMatchObject({ status: 'emitted' });
-		const stored = db.read() as Record<string, Record<string, { ids: string[] }>>;
-		expect(stored['node:Consent Flow Trigger'][DEDUPE_KEY].ids.slice(0, 3)).toEqual(ids);
+		const stored = db.read() as Record<string, Record<string, unknown>>;
+		expect(savedKeys(stored['node:Consent Flow Trigger'][DEDUPE_KEY]).slice(0, 3)).toEqual(ids);
 	});
 
 	it('forgets the oldest ids beyond Remembered Deliveries', async () => {

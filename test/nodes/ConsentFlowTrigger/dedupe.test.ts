@@ -1,4 +1,4 @@
-import { Workflow, type IDataObject, type INodeType } from 'n8n-workflow';
+import { Workflow, deepCopy, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import {
 	DEDUPE_KEY,
@@ -6,9 +6,11 @@ import {
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
 	clampLimit,
+	forgetDelivery,
 	readRememberedIds,
 	recordDelivery,
 	recordDeliveryShared,
+	recordForSave,
 	resetProcessMemory,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
@@ -138,6 +140,32 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 		});
 	});
 
+	it('version 3: the saved object is written with every key the process has when n8n serialises it', () => {
+		resetProcessMemory();
+		const workflow = workflowOver(undefined);
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		data[DEDUPE_KEY] = recordForSave('v3', undefined, 'a', 10) as IDataObject;
+		// another request records its key after this assignment, before n8n saves
+		recordForSave('v3', undefined, 'b', 10);
+		const expected = { [`node:${node.name}`]: { [DEDUPE_KEY]: { version: 3, keys: 'a\nb' } } };
+		expect(JSON.parse(JSON.stringify(workflow.staticData))).toEqual(expected);
+		expect(deepCopy(workflow.staticData)).toEqual(expected);
+	});
+
+	it('version 3: a second Workflow over the same raw object wraps the saved object without walking the keys', () => {
+		resetProcessMemory();
+		const raw = stored();
+		const workflow = workflowOver(raw);
+		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
+		const saved = recordForSave('v3w', data[DEDUPE_KEY], 'b', 10);
+		data[DEDUPE_KEY] = saved as IDataObject;
+		workflowOver(raw);
+		expect(Object.keys(saved)).toEqual(['version']);
+		expect(JSON.parse(JSON.stringify(raw))).toEqual({
+			[`node:${node.name}`]: { [DEDUPE_KEY]: { version: 3, keys: 'a\nb' } },
+		});
+	});
+
 	it('with no stored static data (first write) the second Workflow gets its own object', () => {
 		const workflow = workflowOver(undefined);
 		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
@@ -176,5 +204,36 @@ describe('recordDeliveryShared (per-process memory against stale reads)', () => 
 		expect(
 			recordDeliveryShared('k', { version: 1, ids: ['from-db'] }, 'from-db', 10).duplicate,
 		).toBe(true);
+	});
+});
+
+describe('version 3 read back (a restart, another process)', () => {
+	beforeEach(() => resetProcessMemory());
+	const written = (saved: object) => JSON.parse(JSON.stringify(saved)) as { version: number; keys: string };
+
+	test('version 2 ids are read, and written back as version 3 that a restarted process reads', () => {
+		const saved = written(recordForSave('m', { version: 2, ids: ['x', 'y'] }, 'z', 10));
+		expect(saved).toEqual({ version: 3, keys: 'x\ny\nz' });
+		resetProcessMemory();
+		for (const key of ['x', 'y', 'z']) expect(recordDeliveryShared('m', saved, key, 10, false).duplicate).toBe(true);
+		expect(recordDeliveryShared('m', saved, 'w', 10, false).duplicate).toBe(false);
+	});
+
+	test('a stored string with a line break is never written: it would read back as two keys', () => {
+		const saved = written(recordForSave('n', { version: 2, ids: ['a\nb'] }, 'c', 10));
+		expect(saved).toEqual({ version: 3, keys: 'c' });
+		resetProcessMemory();
+		expect(recordDeliveryShared('n', saved, 'a', 10, false).duplicate).toBe(false);
+		expect(readRememberedIds({ version: 3, keys: '\n\nk\n' })).toEqual(['k']);
+	});
+
+	test('its own write read back adds nothing; a key forgotten since stays forgotten; another process\'s key counts', () => {
+		recordForSave('o', undefined, 'a', 10);
+		const saved = written(recordForSave('o', undefined, 'b', 10));
+		forgetDelivery('o', 'b');
+		expect(recordDeliveryShared('o', saved, 'b', 10, false).duplicate).toBe(false);
+		expect(recordDeliveryShared('o', saved, 'a', 10, false).duplicate).toBe(true);
+		const other = { version: 3, keys: `${saved.keys}\nq` };
+		expect(recordDeliveryShared('o', other, 'q', 10, false).duplicate).toBe(true);
 	});
 });

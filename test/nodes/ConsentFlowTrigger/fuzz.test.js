@@ -29,7 +29,7 @@ const { Pool, request } = require('undici');
 const { ConsentFlowTrigger } = require('../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node');
 const { resetProcessMemory } = require('../../../nodes/ConsentFlowTrigger/dedupe');
 const { startHarness } = require('./http-harness');
-const { PUBLISHED_EVENTS, SIGNING_KEY, nestingDepth } = require('./helpers');
+const { PUBLISHED_EVENTS, SIGNING_KEY, nestingDepth, savedKeys } = require('./helpers');
 
 const RUNS = Number(process.env.FUZZ_RUNS || 10000);
 const BATCH = 50;
@@ -560,9 +560,7 @@ describe('fuzz: the trigger over HTTP', () => {
 
 		// Nothing that was refused is remembered: not in static data, not in the process memory.
 		const stored = JSON.parse(h.db.staticData ?? '{}');
-		const remembered = new Set(
-			stored['node:Consent Flow Trigger']?.consentFlowDeliveries?.ids ?? [],
-		);
+		const remembered = new Set(savedKeys(stored['node:Consent Flow Trigger']?.consentFlowDeliveries));
 		for (const id of badIds) expect(remembered.has(id)).toBe(false);
 		const sample = badIds.slice(0, 20);
 		for (const id of sample) {

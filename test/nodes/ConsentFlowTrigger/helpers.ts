@@ -108,3 +108,13 @@ export function envelope(
 	};
 	return JSON.stringify(body);
 }
+
+/** The keys saved under DEDUPE_KEY, read by the documented format (version 3: one per line). */
+export function savedKeys(saved: unknown): string[] {
+	if (saved === undefined || saved === null) return [];
+	const plain = JSON.parse(JSON.stringify(saved)) as { version?: unknown; keys?: unknown };
+	if (plain.version !== 3 || typeof plain.keys !== 'string') {
+		throw new Error(`not the version 3 format: ${JSON.stringify(plain).slice(0, 80)}`);
+	}
+	return plain.keys === '' ? [] : plain.keys.split('\n');
+}

@@ -18,7 +18,7 @@ import {
 } from '../../../nodes/shared/webhook/envelope';
 import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, postInTwoParts } from './http-harness';
-import { envelope, nextId, postSigned, sign } from './helpers';
+import { envelope, nextId, postSigned, savedKeys as keysIn, sign } from './helpers';
 import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';
 
 const harness = useTriggerHarness();
@@ -58,8 +58,8 @@ describe('Respond: Immediately (default)', () => {
 		const webhookId = nextId();
 		const first = await harness({ db });
 		await postSigned(first.url, envelope('consent.data', { webhookId }));
-		const stored = db.read() as Record<string, Record<string, { ids: string[] }>>;
-		expect(stored['node:Consent Flow Trigger'][DEDUPE_KEY].ids).toContain(webhookId);
+		const stored = db.read() as Record<string, Record<string, unknown>>;
+		expect(keysIn(stored['node:Consent Flow Trigger'][DEDUPE_KEY])).toContain(webhookId);
 	});
 });
 
@@ -332,7 +332,7 @@ describe('execute(): a copy that another process let through', () => {
 		resetProcessMemory();
 		ownDelivery(['production', 'wf-copies', 'Trigger'].join('\u0000'), key, 'p');
 		await node.execute.call(context([copy('p')], []));
-		expect((staticData[DEDUPE_KEY] as IDataObject).ids).toEqual([key]);
+		expect(keysIn(staticData[DEDUPE_KEY])).toEqual([key]);
 	});
 
 	it('keeps deliveries without an id or without a nonce, and does not check on a test URL', async () => {
@@ -427,7 +427,7 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 	// execution while delivery B is answered (n8n saves static data with B's answer).
 	function savedKeys(db: { read(): Record<string, unknown> | null }): string[] {
 		const node = (db.read() ?? {})['node:Consent Flow Trigger'] as IDataObject | undefined;
-		return ((node?.[DEDUPE_KEY] as IDataObject | undefined)?.ids as string[] | undefined) ?? [];
+		return keysIn(node?.[DEDUPE_KEY]);
 	}
 
 	it.each([2, 1] as const)(
