@@ -3,12 +3,14 @@
 // does that does not depend on the machine's speed, into SBL_ISOLATE_COUNT.<pid><thread> as JSON:
 // - isolates: expression isolates newly acquired (Expression.acquireIsolate() resolving true);
 // - sql: SQLite statements by first word (SqliteReadWriteQueryRunner.runQueryWithinConnection);
-// - sqlParamBytes: the bytes of their bound parameters (text as UTF-8, JSON of anything else).
+// - sqlParamBytes: the bytes of their bound parameters (text as UTF-8, JSON of anything else);
+// - expressions: expressions evaluated (Expression.resolveSimpleParameterValue), by their first 60
+//   characters.
 const fs = require('node:fs');
 const Module = require('node:module');
 
 const file = process.env.SBL_ISOLATE_COUNT;
-const counts = { isolates: 0, sql: {}, sqlParamBytes: 0 };
+const counts = { isolates: 0, sql: {}, sqlParamBytes: 0, expressions: {} };
 
 function paramBytes(parameters) {
 	let bytes = 0;
@@ -35,6 +37,15 @@ Module._load = function (...args) {
 			const acquired = await acquire.apply(this, a);
 			if (acquired) counts.isolates++;
 			return acquired;
+		},
+	);
+	wrap(loaded && loaded.Expression && loaded.Expression.prototype, 'resolveSimpleParameterValue', (resolve) =>
+		function (value, ...rest) {
+			if (typeof value === 'string' && value.startsWith('=')) {
+				const text = value.slice(0, 60);
+				counts.expressions[text] = (counts.expressions[text] || 0) + 1;
+			}
+			return resolve.call(this, value, ...rest);
 		},
 	);
 	const runner = loaded && loaded.SqliteReadWriteQueryRunner;

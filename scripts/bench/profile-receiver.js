@@ -3,8 +3,8 @@
 // Where one receiver's time goes in a real n8n 2.41.1: N signed deliveries (8 senders) go to ONE
 // receiver (trigger | header | bare) per n8n, and for each round it prints deliveries/s, CPU ms per
 // delivery of n8n's whole process group (every thread, from /proc; also by thread name) and, with
-// --count, the expression isolates n8n acquired and the SQLite statements it ran per delivery
-// (count-isolates.js preloaded). Unless --no-prof, n8n runs with
+// --count, the expression isolates n8n acquired, the expressions it evaluated and the SQLite
+// statements it ran per delivery (count-isolates.js preloaded). Unless --no-prof, n8n runs with
 // --cpu-prof and the main thread's self time during the measured burst is summed per function and
 // per package. An investigation tool (BENCHMARKS.md, "Side by side in one n8n", Reading), not a test.
 //   node scripts/bench/profile-receiver.js trigger|header|bare [--deliveries N] [--rounds N]
@@ -35,7 +35,7 @@ const dedupe = !process.argv.includes('--no-dedupe');
 const countFile = process.argv.includes('--count') ? path.join(require('node:os').tmpdir(), `sbl-isolates-${process.pid}`) : null;
 /** n8n's counted work so far (count-isolates.js), summed over its processes and threads. */
 const counted = () => {
-	const sum = { isolates: 0, sql: {}, sqlParamBytes: 0 };
+	const sum = { isolates: 0, sql: {}, sqlParamBytes: 0, expressions: {} };
 	if (!countFile) return sum;
 	const dir = path.dirname(countFile);
 	const prefix = `${path.basename(countFile)}.`;
@@ -44,6 +44,7 @@ const counted = () => {
 		sum.isolates += c.isolates;
 		sum.sqlParamBytes += c.sqlParamBytes;
 		for (const [verb, n] of Object.entries(c.sql)) sum.sql[verb] = (sum.sql[verb] || 0) + n;
+		for (const [text, n] of Object.entries(c.expressions || {})) sum.expressions[text] = (sum.expressions[text] || 0) + n;
 	}
 	return sum;
 };
@@ -51,7 +52,8 @@ const counted = () => {
 function countedPerDelivery(before, after, count) {
 	const per = (n) => Number((n / count).toFixed(3));
 	const sql = Object.fromEntries(Object.entries(after.sql).map(([verb, n]) => [verb, per(n - (before.sql[verb] || 0))]).filter(([, n]) => n > 0));
-	return { isolatesPerDelivery: per(after.isolates - before.isolates), sqlPerDelivery: sql, sqlParamKBPerDelivery: Number(((after.sqlParamBytes - before.sqlParamBytes) / count / 1024).toFixed(2)) };
+	const expressions = Object.fromEntries(Object.entries(after.expressions).map(([text, n]) => [text, per(n - (before.expressions[text] || 0))]).filter(([, n]) => n > 0));
+	return { isolatesPerDelivery: per(after.isolates - before.isolates), sqlPerDelivery: sql, expressionsPerDelivery: expressions, sqlParamKBPerDelivery: Number(((after.sqlParamBytes - before.sqlParamBytes) / count / 1024).toFixed(2)) };
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
