@@ -6,7 +6,8 @@
 // installed like the Community Nodes screen does) against the simulator.
 //
 //   node scripts/bench-n8n.js [--quick] [--reps N] [--items N] [--deliveries N] [--senders N]
-//                             [--delivery-reps N] [--latency MS] [--levels 1,5,10,20] [--dedupe-off] [--no-deliveries]
+//                             [--delivery-reps N] [--latency MS] [--levels 1,5,10,20] [--dedupe-off]
+//                             [--remembered-variant N] [--no-deliveries]
 //                             [--rate-limit N] [--only-rate-limit] [--only-deliveries]
 //                             [--n8n-env NAME=VALUE]… [--no-lazy] [--write | --no-write]
 //
@@ -33,7 +34,8 @@
 //    and the CPU ms per delivery of n8n's process group (from /proc). After a warm-up burst per
 //    receiver, --delivery-reps rounds (default 5) of one run per receiver in a balanced order
 //    (each receiver first once in 4 rounds and after each other receiver once).
-//    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs).
+//    --dedupe-off adds the trigger with Ignore Duplicate Deliveries off (what the duplicate memory costs);
+//    --remembered-variant N the trigger remembering N deliveries (what the size of that memory costs).
 //    --no-deliveries skips part 2; the written section then keeps the previous run's deliveries
 //    subsection unchanged. --only-deliveries runs only part 2 and prints its table (writes nothing);
 //    with --n8n-env NAME=VALUE (repeatable) n8n runs with that setting, e.g.
@@ -84,6 +86,7 @@ function parseArgs(argv) {
 		levels: [1, 5, 10, 20],
 		write: !quick,
 		dedupeOff: false,
+		rememberedVariant: null,
 		deliveries2: true,
 		rateLimit: quick ? 20 : 50,
 		rateItems: quick ? 100 : 1000,
@@ -112,6 +115,7 @@ function parseArgs(argv) {
 				.map(Number)
 				.filter((n) => n >= 1);
 		else if (a === '--dedupe-off') out.dedupeOff = true;
+		else if (a === '--remembered-variant') out.rememberedVariant = Math.max(1, num());
 		else if (a === '--no-deliveries') out.deliveries2 = false;
 		else if (a === '--no-lazy') out.lazy = false;
 		else if (a === '--rate-limit') out.rateLimit = num();
@@ -407,6 +411,16 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 						ours: true,
 						variant: true,
 						built: B.triggerWorkflow({ cred: signing, ignoreDuplicates: false }),
+					},
+				]
+			: []),
+		...(opts.rememberedVariant
+			? [
+					{
+						label: `Consent Flow Trigger, Remembered Deliveries ${opts.rememberedVariant}`,
+						ours: true,
+						variant: true,
+						built: B.triggerWorkflow({ cred: signing, rememberedDeliveries: opts.rememberedVariant }),
 					},
 				]
 			: []),

@@ -266,8 +266,11 @@ function httpEstimateGetFields({ count, cred, sim, httpVersion }) {
  * Consent Flow Trigger (defaults: all events, duplicates ignored; `ignoreDuplicates: false` turns
  * the duplicate memory off) → every output to a NoOp.
  */
-function triggerWorkflow({ cred, ignoreDuplicates }) {
-	const parameters = ignoreDuplicates === undefined ? {} : { ignoreDuplicates };
+function triggerWorkflow({ cred, ignoreDuplicates, rememberedDeliveries }) {
+	const parameters = {
+		...(ignoreDuplicates !== undefined && { ignoreDuplicates }),
+		...(rememberedDeliveries !== undefined && { rememberedDeliveries }),
+	};
 	const trigger = W.packageTriggerNode({
 		credentials: { consentFlowWebhookSigningApi: cred },
 		parameters,
