@@ -33,6 +33,9 @@ const rounds = Number(arg('--rounds', 1));
 const lazy = process.argv.includes('--lazy');
 const dedupe = !process.argv.includes('--no-dedupe');
 const countFile = process.argv.includes('--count') ? path.join(require('node:os').tmpdir(), `sbl-isolates-${process.pid}`) : null;
+const addCounts = (into, from = {}) => {
+	for (const [k, n] of Object.entries(from)) into[k] = (into[k] || 0) + n;
+};
 /** n8n's counted work so far (count-isolates.js), summed over its processes and threads. */
 const counted = () => {
 	const sum = { isolates: 0, sql: {}, sqlParamBytes: 0, expressions: {} };
@@ -43,17 +46,17 @@ const counted = () => {
 		const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
 		sum.isolates += c.isolates;
 		sum.sqlParamBytes += c.sqlParamBytes;
-		for (const [verb, n] of Object.entries(c.sql)) sum.sql[verb] = (sum.sql[verb] || 0) + n;
-		for (const [text, n] of Object.entries(c.expressions || {})) sum.expressions[text] = (sum.expressions[text] || 0) + n;
+		addCounts(sum.sql, c.sql);
+		addCounts(sum.expressions, c.expressions);
 	}
 	return sum;
 };
 /** Per delivery between two counted() readings. */
 function countedPerDelivery(before, after, count) {
 	const per = (n) => Number((n / count).toFixed(3));
-	const sql = Object.fromEntries(Object.entries(after.sql).map(([verb, n]) => [verb, per(n - (before.sql[verb] || 0))]).filter(([, n]) => n > 0));
-	const expressions = Object.fromEntries(Object.entries(after.expressions).map(([text, n]) => [text, per(n - (before.expressions[text] || 0))]).filter(([, n]) => n > 0));
-	return { isolatesPerDelivery: per(after.isolates - before.isolates), sqlPerDelivery: sql, expressionsPerDelivery: expressions, sqlParamKBPerDelivery: Number(((after.sqlParamBytes - before.sqlParamBytes) / count / 1024).toFixed(2)) };
+	// a map of counts (by SQL verb, by expression) per delivery, the ones that occurred
+	const perEntry = (b, a) => Object.fromEntries(Object.entries(a).map(([k, n]) => [k, per(n - (b[k] || 0))]).filter(([, n]) => n > 0));
+	return { isolatesPerDelivery: per(after.isolates - before.isolates), sqlPerDelivery: perEntry(before.sql, after.sql), expressionsPerDelivery: perEntry(before.expressions, after.expressions), sqlParamKBPerDelivery: Number(((after.sqlParamBytes - before.sqlParamBytes) / count / 1024).toFixed(2)) };
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,7 +8,9 @@
 //   node scripts/bench/static-data-format.js [--runs N]
 const { ObservableObject, deepCopy } = require('n8n-workflow');
 
-const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 300;
+const at = process.argv.indexOf('--runs');
+const runs = at === -1 ? 300 : Number(process.argv[at + 1]);
+if (!(runs >= 1)) throw new Error('--runs needs a number of at least 1');
 const perRun = (fn) => {
 	for (let i = 0; i < 20; i++) fn(); // warm-up
 	const start = process.hrtime.bigint();
