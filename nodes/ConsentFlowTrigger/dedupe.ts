@@ -84,7 +84,6 @@ export function recordDelivery(stored: unknown, key: string, limit: number): Ded
 	return recordKey(readRememberedIds(stored), key, limit);
 }
 
-
 /**
  * Assigned to static data by reference: n8n serialises it (JSON.stringify, deepCopy) only when it
  * saves, so every write carries every key this process has by then (docs/architecture.md).
@@ -141,7 +140,12 @@ function memoryOf(memoryKey: string): TriggerMemory {
 	return created;
 }
 
-function addBounded(store: Set<string> | Map<string, string>, max: number, key: string, value = ''): void {
+function addBounded(
+	store: Set<string> | Map<string, string>,
+	max: number,
+	key: string,
+	value = '',
+): void {
 	if (store.size >= max && !store.has(key)) {
 		const oldest = store.keys().next().value;
 		if (oldest !== undefined) store.delete(oldest);
@@ -151,10 +155,11 @@ function addBounded(store: Set<string> | Map<string, string>, max: number, key: 
 }
 
 /** Stored keys the process does not have (another webhook process's newest), once each. */
-function keysOnlyStored(memory: TriggerMemory, stored: unknown, known: ReadonlySet<string>): string[] {
+function keysOnlyStored(memory: TriggerMemory, stored: unknown): string[] {
 	const keys = (stored as Partial<StoredDedupe> | null | undefined)?.keys;
-	if (typeof keys === 'string' && keys === memory.lastSeen) return [];
-	const { dropped, forgotten } = memory;
+	if (stored === memory.saved || (typeof keys === 'string' && keys === memory.lastSeen)) return [];
+	const { state, dropped, forgotten } = memory;
+	const known = new Set(state.ids);
 	const fresh = readRememberedIds(stored, known).filter(
 		(id) => !known.has(id) && !dropped.has(id) && !forgotten.has(id),
 	);
@@ -173,27 +178,31 @@ export function recordDeliveryShared(
 	const memory = memoryOf(memoryKey);
 	const { state, dropped, forgotten } = memory;
 	// keys only the database has go last, as seen now
-	const known = new Set(state.ids);
-	const fromDb = stored === undefined ? [] : keysOnlyStored(memory, stored, known);
+	const fromDb = stored === undefined ? [] : keysOnlyStored(memory, stored);
 	const merged = fromDb.length === 0 ? state.ids : [...state.ids, ...fromDb];
-	const present = known.has(key) || fromDb.includes(key);
+	const present = state.ids.includes(key) || fromDb.includes(key);
 	const decision = record
 		? recordKey(merged, key, limit, present)
 		: { duplicate: present, next: null };
-	state.ids = decision.next ? decision.next.ids : merged.slice(-clampLimit(limit));
+	const max = clampLimit(limit);
+	state.ids = decision.next ? decision.next.ids : merged.length > max ? merged.slice(-max) : merged;
 	if (decision.next) {
 		forgotten.delete(key);
 		dropped.delete(key);
 	}
-	if (state.ids.length < merged.length + (decision.next ? 1 : 0)) {
-		const kept = new Set(state.ids);
-		for (const id of merged) if (!kept.has(id)) addBounded(dropped, 2 * MAX_REMEMBERED, id);
-	}
+	// what is kept is the end of `merged` (and `key`): its front was let go at the limit
+	const letGo = merged.length - (state.ids.length - (decision.next ? 1 : 0));
+	for (let i = 0; i < letGo; i++) addBounded(dropped, 2 * MAX_REMEMBERED, merged[i]);
 	return { duplicate: decision.duplicate, state };
 }
 
 /** Records `key` against what static data holds; returns what to assign back to it. */
-export function recordForSave(memoryKey: string, stored: unknown, key: string, limit: number): object {
+export function recordForSave(
+	memoryKey: string,
+	stored: unknown,
+	key: string,
+	limit: number,
+): object {
 	recordDeliveryShared(memoryKey, stored, key, limit);
 	return memoryOf(memoryKey).saved;
 }
@@ -262,7 +271,13 @@ export interface Slot {
 }
 
 export function lookUp(slot: Slot): { duplicate: boolean; copyInFlight: boolean } {
-	const { duplicate } = recordDeliveryShared(slot.memoryKey, slot.stored, slot.key, slot.limit, false);
+	const { duplicate } = recordDeliveryShared(
+		slot.memoryKey,
+		slot.stored,
+		slot.key,
+		slot.limit,
+		false,
+	);
 	return { duplicate, copyInFlight: isInFlight(slot.memoryKey, slot.key) };
 }
 
