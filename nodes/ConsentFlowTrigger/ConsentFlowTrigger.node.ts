@@ -50,6 +50,7 @@ import {
 	MAX_REMEMBERED,
 	acceptedHere,
 	claimDelivery,
+	executedHere,
 	hold,
 	lookUp,
 	recordForSave,
@@ -84,8 +85,9 @@ function eventSelection(ctx: IWebhookFunctions): EventSelection {
 	}
 }
 
-/** Where a delivery's key is remembered, or null when duplicates are not ignored (or it has no key). */
-function slotOf(ctx: IWebhookFunctions, key: string | null): Slot | null {
+/** Where a delivery's keys are remembered, or null when duplicates are not ignored (or it has no key). */
+function slotOf(ctx: IWebhookFunctions, delivery: IncomingDelivery): Slot | null {
+	const key = delivery.deliveryKey;
 	if (key === null || !ctx.getNodeParameter('ignoreDuplicates', true)) return null;
 	// a test URL has its own memory and no static data (n8n does not save it for test webhooks)
 	const testUrl = ctx.getMode() === 'manual';
@@ -93,6 +95,8 @@ function slotOf(ctx: IWebhookFunctions, key: string | null): Slot | null {
 	return {
 		memoryKey: memoryKeyOf(testUrl, ctx.getWorkflow().id, ctx.getNode().name),
 		key,
+		also: delivery.otherKeys?.also ?? [],
+		legacy: delivery.otherKeys?.legacy ?? [],
 		limit: ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number,
 		stored: staticData?.[DEDUPE_KEY],
 		save: staticData && ((saved) => saveInStaticData(staticData, DEDUPE_KEY, saved)),
@@ -123,7 +127,10 @@ function deliveryJson(
 	if (delivery.cloudEvent !== undefined) json.cloudEvent = { ...delivery.cloudEvent };
 	if (options.includeHeaders === true) {
 		// ce-subject and extensions can hold personal data: minimised like the payload
-		json.headers = minimiseHeaders(headersWithoutSecrets(verified.headers, verified.signatureHeader), minimise);
+		json.headers = minimiseHeaders(
+			headersWithoutSecrets(verified.headers, verified.signatureHeader),
+			minimise,
+		);
 	}
 	return json as IDataObject;
 }
@@ -141,8 +148,14 @@ function claimOf(ctx: IExecuteFunctions, carrier: Carrier): 'mine' | 'taken' | n
 	if (claim === 'mine' && here && carrier.answeredBy === 'execute') {
 		const limit = ctx.getNodeParameter('rememberedDeliveries', 0, DEFAULT_REMEMBERED) as number;
 		const staticData = ctx.getWorkflowStaticData('node');
-		saveInStaticData(staticData, DEDUPE_KEY, recordForSave(memoryKey, staticData[DEDUPE_KEY], carrier.key, limit));
+		saveInStaticData(
+			staticData,
+			DEDUPE_KEY,
+			recordForSave(memoryKey, staticData[DEDUPE_KEY], carrier.key, limit),
+		);
 	}
+	// the run exists: a copy of it is a duplicate from now on, whatever its connection does
+	if (claim === 'mine' && here) executedHere(memoryKey, carrier.key);
 	return claim;
 }
 
@@ -308,7 +321,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const node = this.getNode();
 		const selection = eventSelection(this);
 		const option = eventOption(delivery.kind === 'event' ? delivery.event : null, node.typeVersion);
-		const slot = slotOf(this, delivery.deliveryKey);
+		const slot = slotOf(this, delivery);
 		const answer = decide({
 			...facts,
 			misconfigured: selection.ok ? null : selection.message,
@@ -320,9 +333,18 @@ export class ConsentFlowTrigger implements INodeType {
 		if (answer.kind !== 'run') return apply(this, answer);
 		const held = slot === null ? undefined : hold(slot, answer.plan);
 		const { answeredBy } = answer.plan;
-		const carrier: Carrier = { option, key: slot?.key ?? null, answeredBy, nonce: held?.nonce ?? '', ack: answer.ack };
+		const carrier: Carrier = {
+			option,
+			key: slot?.key ?? null,
+			answeredBy,
+			nonce: held?.nonce ?? '',
+			ack: answer.ack,
+		};
 		const json = deliveryJson(this, asSeenBy(delivery, option), verified, options);
-		return apply(this, answer, { items: [{ json, [CARRIER]: carrier as unknown as IDataObject }], held });
+		return apply(this, answer, {
+			items: [{ json, [CARRIER]: carrier as unknown as IDataObject }],
+			held,
+		});
 	}
 
 	/** Puts each delivery on its event's output and, where it answers (decide.ts), answers the delivery. */

@@ -1,8 +1,7 @@
 /** The delivery memory: remembered keys in static data and in the process (docs/architecture.md). */
 
 import { randomBytes } from 'crypto';
-import type { Held } from '../shared/webhook/apply';
-import { settle, type AnswerPlan } from '../shared/webhook/decide';
+import { settle, type AnswerPlan, type RunEvent } from '../shared/webhook/decide';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
@@ -110,7 +109,7 @@ interface TriggerMemory {
 	dropped: Set<string>;
 	forgotten: Set<string>;
 	owners: Map<string, string>;
-	inFlight: Set<string>;
+	inFlight: Map<string, Flight>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
 	saved: SavedDeliveries;
@@ -133,7 +132,7 @@ function memoryOf(memoryKey: string): TriggerMemory {
 		dropped: new Set(),
 		forgotten: new Set(),
 		owners: new Map(),
-		inFlight: new Set(),
+		inFlight: new Map(),
 	};
 	const created: TriggerMemory = Object.assign(fresh, { saved: new SavedDeliveries(fresh) });
 	memories.set(memoryKey, created);
@@ -215,6 +214,64 @@ export function resetInFlight(): void {
 	for (const memory of memories.values()) memory.inFlight.clear();
 }
 
+/**
+ * How long a run n8n never reports on (a crashed process, a lost queue-mode worker) holds its
+ * copies at 409; after it the next copy runs (docs/architecture.md, "Fate follows the execution").
+ */
+export const FLIGHT_BOUND_MS = 10 * 60 * 1000;
+
+/** At most this many runs per trigger are held in flight; beyond it the oldest is let go as expired. */
+export const MAX_IN_FLIGHT = MAX_REMEMBERED;
+
+/** A run whose fate is not known yet: its keys answer 409 to copies until it settles. */
+interface Flight {
+	memoryKey: string;
+	keys: readonly string[];
+	plan: AnswerPlan;
+	limit: number;
+	until: number;
+	settled: boolean;
+	save?: (saved: object) => void;
+}
+
+/** Applies one event of a run (decide.ts `settle`); events after the one that settled it change nothing. */
+function report(flight: Flight, event: RunEvent): void {
+	if (flight.settled) return;
+	const { memory, release } = settle(flight.plan, event);
+	const { memoryKey, keys, limit, save } = flight;
+	if (memory === 'remember') {
+		for (const key of keys) recordDeliveryShared(memoryKey, undefined, key, limit);
+		save?.(memoryOf(memoryKey).saved);
+	} else if (memory === 'forget') {
+		for (const key of keys) forgetDelivery(memoryKey, key);
+	}
+	if (!release) return;
+	flight.settled = true;
+	const { inFlight } = memoryOf(memoryKey);
+	for (const key of keys) if (inFlight.get(key) === flight) inFlight.delete(key);
+}
+
+/** The run holding `key` here, if any; one past its bound is settled as expired first. */
+function flightOf(memoryKey: string, key: string, now: number): Flight | undefined {
+	const flight = memories.get(memoryKey)?.inFlight.get(key);
+	if (flight === undefined) return undefined;
+	if (now >= flight.until) report(flight, 'expired');
+	return flight.settled ? undefined : flight;
+}
+
+function takeOff(flight: Flight): void {
+	const { inFlight } = memoryOf(flight.memoryKey);
+	for (const key of flight.keys) {
+		// only unsettled runs are in the map: letting the oldest go as expired makes room
+		const oldest =
+			inFlight.size >= MAX_IN_FLIGHT && !inFlight.has(key)
+				? inFlight.values().next().value
+				: undefined;
+		if (oldest !== undefined) report(oldest, 'expired');
+		inFlight.set(key, flight);
+	}
+}
+
 export type ClaimVerdict = 'mine' | 'taken';
 
 export function ownDelivery(memoryKey: string, key: string, nonce: string): void {
@@ -246,60 +303,58 @@ export function forgetDelivery(memoryKey: string, key: string): void {
 	if (at >= 0) memory.state.ids.splice(at, 1);
 }
 
-export function isInFlight(memoryKey: string, key: string): boolean {
-	return memories.get(memoryKey)?.inFlight.has(key) === true;
-}
-
-export function beginInFlight(memoryKey: string, key: string): boolean {
-	const { inFlight } = memoryOf(memoryKey);
-	if (inFlight.has(key)) return false;
-	inFlight.add(key);
-	return true;
-}
-
-export function endInFlight(memoryKey: string, key: string): void {
-	memories.get(memoryKey)?.inFlight.delete(key);
-}
-
-/** Where one delivery's key is remembered; `save` is absent on a test URL. */
+/** Where one delivery's keys are remembered; `save` is absent on a test URL. */
 export interface Slot {
 	memoryKey: string;
+	/** Its key, and the keys it also has (under the other signing secret): all recorded. */
 	key: string;
+	also: readonly string[];
+	/** Keys earlier versions stored for it: a copy is a duplicate of them, none is recorded. */
+	legacy: readonly string[];
 	limit: number;
 	save?: (saved: object) => void;
 	stored?: unknown;
 }
 
-export function lookUp(slot: Slot): { duplicate: boolean; copyInFlight: boolean } {
-	const { duplicate } = recordDeliveryShared(
-		slot.memoryKey,
-		slot.stored,
-		slot.key,
-		slot.limit,
-		false,
-	);
-	return { duplicate, copyInFlight: isInFlight(slot.memoryKey, slot.key) };
+export function lookUp(
+	slot: Slot,
+	now = Date.now(),
+): { duplicate: boolean; copyInFlight: boolean } {
+	const { memoryKey, key, also, legacy, limit } = slot;
+	let duplicate = recordDeliveryShared(memoryKey, slot.stored, key, limit, false).duplicate;
+	for (const other of [...also, ...legacy]) {
+		duplicate ||= recordDeliveryShared(memoryKey, undefined, other, limit, false).duplicate;
+	}
+	const copyInFlight = [key, ...also].some((k) => flightOf(memoryKey, k, now) !== undefined);
+	return { duplicate, copyInFlight };
 }
 
-/** Holds an admitted delivery as its plan says; apply.ts tells it when it was stored and settled. */
-export function hold(slot: Slot, plan: AnswerPlan): Held & { nonce: string } {
+/** Holds an admitted delivery as its plan says; apply.ts reports what became of its run. */
+export function hold(
+	slot: Slot,
+	plan: AnswerPlan,
+	now = Date.now(),
+): { nonce: string; report(event: RunEvent): void } {
 	const { memoryKey, key, limit, save } = slot;
 	const nonce = randomBytes(9).toString('base64url');
-	if (plan.holdCopies) beginInFlight(memoryKey, key);
+	const keys = [key, ...slot.also];
+	const flight: Flight = {
+		memoryKey,
+		keys,
+		plan,
+		limit,
+		until: now + FLIGHT_BOUND_MS,
+		settled: false,
+		save,
+	};
+	if (plan.holdCopies) takeOff(flight);
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, nonce);
 	save?.(memoryOf(memoryKey).saved);
-	return {
-		nonce,
-		stored: () => {
-			if (plan.remember !== 'when-stored') return;
-			recordDeliveryShared(memoryKey, undefined, key, limit);
-			save?.(memoryOf(memoryKey).saved);
-		},
-		settled: (answered) => {
-			if (plan.holdCopies) endInFlight(memoryKey, key);
-			const settlement = settle(plan, answered);
-			if (settlement === 'remember') recordDeliveryShared(memoryKey, undefined, key, limit);
-			else if (settlement === 'forget') forgetDelivery(memoryKey, key);
-		},
-	};
+	return { nonce, report: (event) => report(flight, event) };
+}
+
+/** execute() took the copy `nonce` in this process: its run exists, so its flight learns it. */
+export function executedHere(memoryKey: string, key: string, now = Date.now()): void {
+	const flight = flightOf(memoryKey, key, now);
+	if (flight !== undefined) report(flight, 'executed');
 }

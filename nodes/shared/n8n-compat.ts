@@ -145,6 +145,35 @@ export function serverClosing(req: unknown): boolean {
 	return typeof server === 'object' && server !== null && server.listening === false;
 }
 
+// 7. n8n ends a webhook's response (res.end, through express's send/json) once it knows the answer,
+// also when the sender already hung up: the status is the run's fate, not the connection's.
+// Fallback: where n8n never ends it, the delivery memory's bound (dedupe.ts) settles the run.
+export function whenAnswered(res: unknown, listener: (status: number) => void): boolean {
+	const response = res as { end?: unknown; statusCode?: unknown; writableEnded?: unknown } | null;
+	if (response === null || typeof response !== 'object' || typeof response.end !== 'function') {
+		return false;
+	}
+	const status = () => (typeof response.statusCode === 'number' ? response.statusCode : 0);
+	if (response.writableEnded === true) {
+		listener(status());
+		return true;
+	}
+	const end = response.end as (...args: unknown[]) => unknown;
+	let told = false;
+	response.end = function (this: unknown, ...args: unknown[]) {
+		if (!told) {
+			told = true;
+			try {
+				listener(status());
+			} catch {
+				// the answer goes out whatever the delivery memory did
+			}
+		}
+		return end.apply(this, args);
+	};
+	return true;
+}
+
 // 6. n8n's OAuth2 client writes Authorization into the options it got, saves fetched tokens into the
 // credential, and reports refusals with RFC 6749 §5.2 texts. Fallback: redactor patterns, generic text.
 const OAUTH_ERROR_TEXTS: Array<[RegExp, string]> = [

@@ -33,14 +33,14 @@ const spent = { lookUp: 0n, recordAndClaim: 0n, serialise: 0n };
 for (let i = keys + 201; i < keys + 201 + deliveries; i++) {
 	const stored = JSON.parse(writes[writes.length - lag]); // what the request read
 	let assigned; // what hold() assigns to static data, which execute() reads back
-	const slot = { memoryKey, key: key(i), limit: keys, stored, save: (saved) => (assigned = saved) };
+	const slot = { memoryKey, key: key(i), also: [], legacy: [], limit: keys, stored, save: (saved) => (assigned = saved) };
 	const t0 = process.hrtime.bigint();
 	D.lookUp(slot);
 	const t1 = process.hrtime.bigint();
 	const held = D.hold(slot, plan);
-	held.stored();
+	held.report("stored");
 	const saved = D.recordForSave(memoryKey, assigned, key(i), keys);
-	held.settled(true);
+	held.report("succeeded");
 	const t2 = process.hrtime.bigint();
 	const text = JSON.stringify(saved);
 	const t3 = process.hrtime.bigint();

@@ -30,6 +30,7 @@ import { previousSecretProblem } from '../../shared/webhook/rotation';
 import { intake } from '../../shared/webhook/intake';
 import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
+import { legacyFingerprint } from '../../shared/webhook/webhook-id';
 import { CONNECTION } from '../api';
 import {
 	canRunWaitingNodeAgain,
@@ -46,14 +47,22 @@ import {
 	newWaitState,
 	outcomeIndex,
 	outputNames,
+	readOtherKeys,
 	readWaitState,
 	waitTimeExceededJson,
 	waitingJson,
+	type OtherKeys,
 	type WaitState,
 } from './outcome';
 
+// Binary mode keys a delivery on its bytes alone: two outcome events with the same data body would be
+// one delivery, and one signed body could be resent as another outcome (issue 41).
+const UNSIGNED_HEADERS_REFUSED =
+	'Not available with Create and Wait for Outcome: in CloudEvents binary mode the event type is an unsigned header, so two outcome events with the same data body could not be told apart, and one signed body could end the wait on another outcome. Switch it off, or use Flow → Create with the Consent Flow Trigger.';
+
 export const RESUME_KEY = '__sblConsentDelivery';
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
+export const RESUME_OTHER_KEYS = '__sblOtherKeys';
 export const STATE_KEY = 'sblWait';
 export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
 
@@ -122,10 +131,23 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 				description:
 					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
 			},
-			ACCEPT_UNSIGNED_OPTION,
+			{ ...ACCEPT_UNSIGNED_OPTION, description: UNSIGNED_HEADERS_REFUSED },
 		],
 	},
 ];
+
+function refuseUnsignedHeaders(ctx: IExecuteFunctions): void {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	if (options.acceptUnsignedHeaders !== true) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		'"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome',
+		{
+			itemIndex: 0,
+			description: UNSIGNED_HEADERS_REFUSED,
+		},
+	);
+}
 
 /** The node's outputs as an n8n expression: four outcomes, and Wait Timed Out when limited. */
 export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{ $parameter.operation === 'createAndWait' ? ${JSON.stringify(
@@ -234,6 +256,7 @@ async function start(
 			);
 		}
 
+		refuseUnsignedHeaders(ctx);
 		const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 		const urlProblem = validateHttpUrl(resumeUrl, connection.production);
 		if (urlProblem !== undefined) {
@@ -279,10 +302,14 @@ async function start(
 		const state = newWaitState(created.json, new Date().toISOString(), deadline);
 		// Events are matched to this wait by flowId: without one any flow's outcome would end it.
 		if (state.flowId === null) {
-			throw new NodeOperationError(node, "The service's answer to Create has no usable flow ID, so this execution cannot tell its flow's events from another flow's and does not wait", {
-				itemIndex: 0,
-				description: `The flow was created at the service${state.href === null ? '' : ` (${state.href})`}, but its answer has no id (text or number). Use Flow → Create with the Consent Flow Trigger instead, and delete the flow if it should not go on.`,
-			});
+			throw new NodeOperationError(
+				node,
+				"The service's answer to Create has no usable flow ID, so this execution cannot tell its flow's events from another flow's and does not wait",
+				{
+					itemIndex: 0,
+					description: `The flow was created at the service${state.href === null ? '' : ` (${state.href})`}, but its answer has no id (text or number). Use Flow → Create with the Consent Flow Trigger instead, and delete the flow if it should not go on.`,
+				},
+			);
 		}
 		return await waitFor(ctx, state, count);
 	} catch (error) {
@@ -296,9 +323,10 @@ async function resume(
 	state: WaitState,
 	delivery: IDataObject,
 	key: unknown,
+	other: OtherKeys,
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
-	const decision = decide(state, delivery, new Date().toISOString(), key);
+	const decision = decide(state, delivery, new Date().toISOString(), key, other);
 	if (decision.kind !== 'outcome') {
 		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
 	}
@@ -322,16 +350,23 @@ export async function executeCreateAndWait(
 		typeof carried === 'object' &&
 		state?.waiting === true
 	) {
-		return await resume(ctx, state, carried as IDataObject, items[0].json[RESUME_DELIVERY_KEY]);
+		const { json } = items[0];
+		return await resume(
+			ctx,
+			state,
+			carried as IDataObject,
+			json[RESUME_DELIVERY_KEY],
+			readOtherKeys(json[RESUME_OTHER_KEYS]),
+		);
 	}
 	return await start(ctx, properties);
 }
 
 /** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	// binary mode is never taken here, whatever a wait saved before version 41 has set (UNSIGNED_HEADERS_REFUSED)
 	const { facts, taken } = await intake(this, 'resume', {
-		acceptUnsigned: options.acceptUnsignedHeaders === true,
+		acceptUnsigned: false,
 		maxAgeSeconds: 0,
 	});
 	const answer = decideAnswer({ ...facts, canResume: canRunWaitingNodeAgain(this) });
@@ -339,17 +374,37 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 		return apply(this, answer);
 	}
 	runWaitingNodeAgain(this);
-	return apply(this, answer, { items: [{ json: resumeJson(this, taken.delivery, taken.verified) }] });
+	return apply(this, answer, {
+		items: [{ json: resumeJson(this, taken.delivery, taken.verified) }],
+	});
+}
+
+/** Saved with the execution: never a signature, so earlier versions' keys go as fingerprints. */
+function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
+	if (otherKeys === undefined) return {};
+	const legacy = otherKeys.legacy.map(legacyFingerprint);
+	return { [RESUME_OTHER_KEYS]: { also: otherKeys.also, legacy } };
 }
 
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
-function resumeJson(ctx: IWebhookFunctions, delivery: RecognisedDelivery, verified: VerifiedDelivery): IDataObject {
+function resumeJson(
+	ctx: IWebhookFunctions,
+	delivery: RecognisedDelivery,
+	verified: VerifiedDelivery,
+): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, receivedAt } = item;
 	const carried =
 		outcomeIndex(delivery.event) === null
 			? { event, webhookId, timestamp, flowId, receivedAt }
-			: minimiseEventItem(item, minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)));
-	return { [RESUME_KEY]: carried as IDataObject, [RESUME_DELIVERY_KEY]: delivery.deliveryKey };
+			: minimiseEventItem(
+					item,
+					minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)),
+				);
+	return {
+		[RESUME_KEY]: carried as IDataObject,
+		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
+		...otherKeysCarried(delivery),
+	};
 }

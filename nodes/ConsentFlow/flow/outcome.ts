@@ -1,3 +1,5 @@
+import { legacyFingerprint } from '../../shared/webhook/webhook-id';
+
 // Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
 
 export interface OutcomeOutput {
@@ -50,6 +52,8 @@ export interface SeenEvent {
 	webhookId: string | null;
 	// absent in waits saved before it existed
 	key?: string;
+	// its key under the other active signing secret (a rotation), absent when none
+	also?: string[];
 	timestamp: string | null;
 	receivedAt: string | null;
 }
@@ -76,7 +80,21 @@ function text(value: unknown): string | null {
 	return null;
 }
 
-export function seenEvent(delivery: Json, key?: unknown): SeenEvent {
+/** A delivery's keys beside its own (dedupe.ts Slot): under the other secret, and as earlier versions stored them. */
+export interface OtherKeys {
+	also: string[];
+	legacy: string[];
+}
+
+const strings = (value: unknown): string[] =>
+	Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string' && k !== '') : [];
+
+export function readOtherKeys(value: unknown): OtherKeys {
+	const raw = isObject(value) ? value : {};
+	return { also: strings(raw.also), legacy: strings(raw.legacy) };
+}
+
+export function seenEvent(delivery: Json, key?: unknown, also: unknown = delivery.also): SeenEvent {
 	const seen: SeenEvent = {
 		event: text(delivery.event),
 		webhookId: text(delivery.webhookId),
@@ -85,6 +103,7 @@ export function seenEvent(delivery: Json, key?: unknown): SeenEvent {
 	};
 	const signedKey = key ?? delivery.key;
 	if (typeof signedKey === 'string' && signedKey !== '') seen.key = signedKey;
+	if (seen.key !== undefined && strings(also).length > 0) seen.also = strings(also);
 	return seen;
 }
 
@@ -110,7 +129,9 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 		flowId: text(stored.flowId),
 		externalId: text(stored.externalId ?? legacyFlow?.externalId),
 		href: text(stored.href ?? legacyFlow?.href),
-		events: Array.isArray(stored.events) ? stored.events.filter(isObject).map((seen) => seenEvent(seen)) : [],
+		events: Array.isArray(stored.events)
+			? stored.events.filter(isObject).map((seen) => seenEvent(seen))
+			: [],
 		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
 		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
 	};
@@ -124,16 +145,30 @@ export type Decision =
 
 // Fail closed: a wait without a flow id matches nothing. `key` is the duplicate key from signed
 // bytes (intake.ts); waits saved before keys existed compare ids.
-export function decide(state: WaitState, delivery: Json, now: string, key?: unknown): Decision {
+// One delivery whoever signed it: any key in common (issue 41); waits saved before keys compare ids.
+function sameDelivery(earlier: SeenEvent, seen: SeenEvent, legacy: readonly string[]): boolean {
+	if (seen.key === undefined || earlier.key === undefined) {
+		return seen.webhookId !== null && earlier.webhookId === seen.webhookId;
+	}
+	const incoming = [seen.key, ...(seen.also ?? []), ...legacy];
+	// a wait saved before version 41 holds a signature as its key; the delivery carries its fingerprint
+	return [earlier.key, ...(earlier.also ?? [])].some(
+		(k) => incoming.includes(k) || incoming.includes(legacyFingerprint(k)),
+	);
+}
+
+export function decide(
+	state: WaitState,
+	delivery: Json,
+	now: string,
+	key?: unknown,
+	other: OtherKeys = { also: [], legacy: [] },
+): Decision {
 	const flowId = text(delivery.flowId);
 	if (state.flowId === null || flowId !== state.flowId) return { kind: 'foreign' };
-	const seen = seenEvent(delivery, key);
-	const repeated = state.events.some((earlier) =>
-		seen.key !== undefined && earlier.key !== undefined
-			? earlier.key === seen.key
-			: seen.webhookId !== null && earlier.webhookId === seen.webhookId,
-	);
-	if (repeated) return { kind: 'duplicate' };
+	const seen = seenEvent(delivery, key, other.also);
+	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))
+		return { kind: 'duplicate' };
 	const output = outcomeIndex(delivery.event);
 	if (output === null) {
 		const events = [...state.events, seen].slice(-MAX_EVENTS_KEPT);
@@ -145,7 +180,12 @@ export function decide(state: WaitState, delivery: Json, now: string, key?: unkn
 
 // The duplicate keys are the wait's own business.
 function shownEvents(events: SeenEvent[]): SeenEvent[] {
-	return events.map(({ event, webhookId, timestamp, receivedAt }) => ({ event, webhookId, timestamp, receivedAt }));
+	return events.map(({ event, webhookId, timestamp, receivedAt }) => ({
+		event,
+		webhookId,
+		timestamp,
+		receivedAt,
+	}));
 }
 
 function common(state: WaitState, outcome: string, event: string | null, now: string): Json {

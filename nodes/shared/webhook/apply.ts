@@ -1,13 +1,20 @@
 /** Carries out decide.ts's answer: the only code that writes to a delivery's HTTP response. */
 import type { INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { answerWhenStored } from '../n8n-compat';
-import type { Answer } from './decide';
+import { answerWhenStored, whenAnswered } from '../n8n-compat';
+import type { Answer, RunEvent } from './decide';
 import type { ResponseLike } from './verify';
 
-/** The delivery memory's side of an answer (dedupe.ts): told when it was stored and when it settled. */
+/** The delivery memory's side of a run (dedupe.ts): told what became of it. */
 export interface Held {
-	stored(): void;
-	settled(answered: boolean): void;
+	report(event: RunEvent): void;
+}
+
+/** Tells `held` how n8n answered the run, and when the connection closed (which alone changes nothing). */
+function follow(res: ResponseLike, held: Held): void {
+	whenAnswered(res, (status) =>
+		held.report(status >= 200 && status < 300 ? 'succeeded' : 'failed'),
+	);
+	res.once?.('close', () => held.report('closed'));
 }
 
 export function apply(
@@ -24,17 +31,12 @@ export function apply(
 		return { noWebhookResponse: true };
 	}
 	const { held } = run;
-	if (held) {
-		res.once?.('close', () => {
-			const code = res.statusCode ?? 0;
-			held.settled(res.writableFinished === true && code >= 200 && code < 300);
-		});
-	}
+	if (held) follow(res, held);
 	const workflowData = [run.items];
 	switch (answer.plan.answeredBy) {
 		case 'n8n-when-stored':
 			return answerWhenStored({ workflowData }, () => {
-				held?.stored();
+				held?.report('stored');
 				return answer.ack;
 			});
 		case 'execute':

@@ -37,7 +37,13 @@ export interface Facts {
 	verified: boolean;
 	batch: boolean;
 	unsigned: UnsignedReason | null;
-	delivery: { event: string | null; webhookId: string | null; recognised: boolean; reason?: string; size?: number } | null;
+	delivery: {
+		event: string | null;
+		webhookId: string | null;
+		recognised: boolean;
+		reason?: string;
+		size?: number;
+	} | null;
 	stale: boolean;
 	misconfigured: string | null;
 	selected: boolean;
@@ -49,7 +55,13 @@ export interface Facts {
 }
 
 export type Answer =
-	| { kind: 'now'; by: 'node' | 'n8n'; status: number; body: unknown; headers?: Record<string, string> }
+	| {
+			kind: 'now';
+			by: 'node' | 'n8n';
+			status: number;
+			body: unknown;
+			headers?: Record<string, string>;
+	  }
 	| { kind: 'run'; plan: AnswerPlan; ack: Ack | null };
 
 export const FACTS: Facts = {
@@ -100,7 +112,10 @@ export function answerPlan(answeredBy: Answerer, hasKey: boolean): AnswerPlan {
 
 export type Admission = 'duplicate' | 'in-progress' | 'run';
 
-export function admit(plan: AnswerPlan, state: { duplicate: boolean; copyInFlight: boolean }): Admission {
+export function admit(
+	plan: AnswerPlan,
+	state: { duplicate: boolean; copyInFlight: boolean },
+): Admission {
 	if (plan.remember === 'never') return 'run';
 	if (state.duplicate) return 'duplicate';
 	if (plan.holdCopies && state.copyInFlight) return 'in-progress';
@@ -109,11 +124,56 @@ export function admit(plan: AnswerPlan, state: { duplicate: boolean; copyInFligh
 
 export type Settlement = 'remember' | 'forget' | 'keep';
 
-export function settle(plan: AnswerPlan, answered: boolean): Settlement {
-	if (plan.remember === 'after-2xx') return answered ? 'remember' : 'keep';
-	if (plan.remember === 'when-stored') return answered ? 'keep' : 'forget';
-	if (plan.remember === 'when-answered') return answered ? 'remember' : 'forget';
-	return 'keep';
+/**
+ * What the package learns about a run (docs/architecture.md, "Fate follows the execution"):
+ * n8n stored the execution, execute() took the copy here, n8n answered 2xx or not (seen whether
+ * or not the connection is still open), the connection closed, or nothing was heard within
+ * FLIGHT_BOUND_MS.
+ */
+export type RunEvent = 'stored' | 'executed' | 'succeeded' | 'failed' | 'closed' | 'expired';
+
+export interface Settled {
+	memory: Settlement;
+	/** Whether the copy stops being in flight: later copies are then answered by the memory. */
+	release: boolean;
+}
+
+const KEEP_HOLDING: Settled = { memory: 'keep', release: false };
+const done = (memory: Settlement): Settled => ({ memory, release: true });
+
+// Once its execution exists a key is remembered; only a failed "When the Workflow Finishes" run lets
+// it go. A closed connection is no fact about the run; silence past the bound may run it twice, never lose it.
+const SETTLE: Record<Exclude<RememberWhen, 'never'>, Record<RunEvent, Settled>> = {
+	'when-stored': {
+		stored: done('remember'),
+		executed: KEEP_HOLDING,
+		succeeded: done('remember'),
+		failed: done('forget'),
+		closed: KEEP_HOLDING,
+		expired: done('forget'),
+	},
+	'when-answered': {
+		stored: KEEP_HOLDING,
+		executed: done('remember'),
+		succeeded: done('remember'),
+		failed: done('forget'),
+		closed: KEEP_HOLDING,
+		expired: done('forget'),
+	},
+	'after-2xx': {
+		stored: KEEP_HOLDING,
+		executed: KEEP_HOLDING,
+		succeeded: done('remember'),
+		failed: done('forget'),
+		closed: KEEP_HOLDING,
+		expired: done('forget'),
+	},
+};
+
+/** What one event of a held run does to its key; the first releasing event settles it (dedupe.ts). */
+export function settle(plan: AnswerPlan, event: RunEvent): Settled {
+	if (plan.remember === 'never') return done('keep');
+	return SETTLE[plan.remember][event];
 }
 
 const byNode = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
@@ -134,7 +194,12 @@ export function decide(f: Facts): Answer {
 	}
 	const { event, webhookId, recognised, reason, size } = f.delivery;
 	const ack = (status: DeliveryStatus): Ack => ({ received: true, event, webhookId, status });
-	const byN8n = (status: DeliveryStatus): Answer => ({ kind: 'now', by: 'n8n', status: 200, body: ack(status) });
+	const byN8n = (status: DeliveryStatus): Answer => ({
+		kind: 'now',
+		by: 'n8n',
+		status: 200,
+		body: ack(status),
+	});
 	if (f.stale) return byN8n('stale');
 	if (f.entry === 'resume') {
 		if (!recognised) return byNode(200, { ...ack('ignored'), reason, size });

@@ -46,6 +46,8 @@ interface DeliveryFields {
 	webhookId: string | null;
 	/** The exact duplicate key of the id (see webhook-id.ts); null: never remembered. */
 	deliveryKey: string | null;
+	/** Keyed on its signed bytes: its keys under the other active secret, and those of earlier versions. */
+	otherKeys?: { also: string[]; legacy: string[] };
 	/** `timestamp` as sent when it is a string; null when absent or not a string. */
 	timestamp: string | null;
 	/** Whether the envelope has a `timestamp` field at all (of any type). */

@@ -1,7 +1,12 @@
 /** The one intake of both webhook entry points: the facts decide.ts answers on; it answers nothing. */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { serverClosing } from '../n8n-compat';
-import { isCloudEventsBatch, parseIncoming, type IncomingDelivery, type IncomingRequest } from './cloudevents';
+import {
+	isCloudEventsBatch,
+	parseIncoming,
+	type IncomingDelivery,
+	type IncomingRequest,
+} from './cloudevents';
 import { FACTS, type Facts } from './decide';
 import { bodyText, checkFreshness } from './envelope';
 import { unsignedRefusal, withSignedKey, type TrustRules } from './signed';
@@ -43,5 +48,5 @@ export async function intake(
 		},
 		stale: freshness === 'stale' || freshness === 'unparsable',
 	};
-	return { facts, taken: { delivery: withSignedKey(parsed, verified.digest), verified } };
+	return { facts, taken: { delivery: withSignedKey(parsed, verified), verified } };
 }

@@ -71,7 +71,8 @@ export const MAX_ACTIVE_SECRETS = 2;
 
 export interface SecretMatch {
 	signedWith: 'current' | 'previous';
-	digest: string;
+	/** The body's digest under every active secret, current first. */
+	digests: string[];
 }
 
 // The one verifier. Every digest is computed and every candidate compared, without short-circuit:
@@ -99,7 +100,10 @@ export function matchSecret(
 	}
 	if (matched === 0) return null;
 	const index = matched & 1 ? 0 : 1;
-	return { signedWith: index === 0 ? 'current' : 'previous', digest: expected[index].toString('hex') };
+	return {
+		signedWith: index === 0 ? 'current' : 'previous',
+		digests: expected.map((digest) => digest.toString('hex')),
+	};
 }
 
 export function verifyWithSecrets(

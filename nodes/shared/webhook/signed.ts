@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { IncomingDelivery } from './cloudevents';
 import { topLevelMembers, withoutBom } from './json-scan';
-import { keyOfSignedBytes } from './webhook-id';
+import { legacyKeyOfSignedBytes } from './webhook-id';
 
 export type UnsignedReason = 'binary-mode' | 'envelope-in-binary' | 'unsigned-time';
 
@@ -32,22 +32,40 @@ export function unsignedRefusal(
 	return null;
 }
 
-// No header can make two bodies one delivery, nor one body two.
-export function withSignedKey(delivery: IncomingDelivery, digestHex: string): IncomingDelivery {
+/** What a delivery keyed on its bytes is keyed with (verify.ts). */
+export interface SignedBody {
+	bodyKeys: () => string[];
+	digests: readonly string[];
+}
+
+/** One key per active secret, the current one first (all recorded), and the keys earlier versions stored. */
+function bodyKeys(signed: SignedBody): Pick<IncomingDelivery, 'deliveryKey' | 'otherKeys'> {
+	const [key, ...also] = signed.bodyKeys();
+	return {
+		deliveryKey: key ?? null,
+		otherKeys: { also, legacy: signed.digests.map(legacyKeyOfSignedBytes) },
+	};
+}
+
+// No header can make two bodies one delivery, nor one body two; nor can the secret that signed it.
+export function withSignedKey(delivery: IncomingDelivery, signed: SignedBody): IncomingDelivery {
 	if (delivery.cloudEvent?.mode === 'binary') {
 		return {
 			...delivery,
-			deliveryKey: keyOfSignedBytes(digestHex),
+			...bodyKeys(signed),
 			cloudEvent: { ...delivery.cloudEvent, unsigned: [...UNSIGNED_ATTRIBUTES] },
 		};
 	}
 	if (delivery.deliveryKey !== null) return delivery;
-	return { ...delivery, deliveryKey: keyOfSignedBytes(digestHex) };
+	return { ...delivery, ...bodyKeys(signed) };
 }
 
 const NOTHING_RAN = 'Nothing was run.';
 
-export const UNSIGNED_ANSWERS: Record<UnsignedReason, { received: false; status: 'unsigned'; reason: UnsignedReason; message: string }> = {
+export const UNSIGNED_ANSWERS: Record<
+	UnsignedReason,
+	{ received: false; status: 'unsigned'; reason: UnsignedReason; message: string }
+> = {
 	'binary-mode': {
 		received: false,
 		status: 'unsigned',

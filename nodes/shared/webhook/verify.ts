@@ -1,8 +1,14 @@
 /** Verifying one delivery: the signing credential, the signature header(s), the exact raw body; fails closed. */
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { dueForRefresh, readThrough, rememberCredential, type SigningFacts } from './credential-cache';
+import {
+	dueForRefresh,
+	readThrough,
+	rememberCredential,
+	type SigningFacts,
+} from './credential-cache';
 import { matchSecret, signatureCandidates, type HeaderBag, type SecretMatch } from './signature';
 import { activeSecrets } from './rotation';
+import { keyOfSignedBody } from './webhook-id';
 import { requestRawBody } from '../n8n-compat';
 
 export interface RequestLike {
@@ -26,7 +32,8 @@ type CredentialReader = Pick<IWebhookFunctions, 'getNode'> & {
 	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string): Promise<T>;
 };
 
-const credentialId = (ctx: CredentialReader) => ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
+const credentialId = (ctx: CredentialReader) =>
+	ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
 
 /** Reads and decrypts the signing credential through n8n; a failed read gives no secret (fails closed). */
 async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
@@ -63,6 +70,8 @@ export async function refreshSigningFacts(context: CredentialReader): Promise<vo
 /** A delivery whose signature matched: its exact bytes, where the signature was found, which secret. */
 export interface VerifiedDelivery extends SecretMatch {
 	rawBody: Buffer;
+	/** Its keys under each active secret, current first, for a delivery without a signed id. */
+	bodyKeys: () => string[];
 	headers: HeaderBag;
 	signatureHeader: string;
 }
@@ -81,5 +90,6 @@ export async function verifiedDelivery(
 	const rawBody = await requestRawBody(req);
 	const match = rawBody === undefined ? null : matchSecret(rawBody, candidates, secrets);
 	if (rawBody === undefined || match === null) return undefined;
-	return { rawBody, headers, signatureHeader, ...match };
+	const bodyKeys = () => secrets.map((secret) => keyOfSignedBody(rawBody, secret));
+	return { rawBody, bodyKeys, headers, signatureHeader, ...match };
 }

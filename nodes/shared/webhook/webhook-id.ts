@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import { createHash, createHmac } from 'crypto';
 
 // One key per id, different ids never share one: docs/architecture.md#webhook-id
 
@@ -60,6 +60,26 @@ export function deliveryIdOfToken(token: Buffer): DeliveryId | null {
 	return null;
 }
 
-export function keyOfSignedBytes(digestHex: string): string {
+/** The key earlier versions stored for a delivery without a signed id: its signature under one secret. */
+export function legacyKeyOfSignedBytes(digestHex: string): string {
 	return `~d:${digestHex}`;
+}
+
+/** A legacy key in a form that is no signature, to carry it where n8n saves it (Create and Wait). */
+export function legacyFingerprint(key: string): string {
+	return key.startsWith('~d:')
+		? `~f:${createHash('sha256').update(key, 'utf8').digest('hex')}`
+		: key;
+}
+
+const BODY_KEY_LABEL = 'n8n-nodes-sbl delivery key v1';
+
+/**
+ * The key of a delivery without a signed id under one signing secret: an HMAC of the exact bytes
+ * under a key derived from the secret, so it never verifies as a signature and cannot be checked
+ * against a guessed body without the secret (docs/architecture.md, "One key per delivery").
+ */
+export function keyOfSignedBody(rawBody: Buffer, secret: string): string {
+	const derived = createHmac('sha256', secret).update(BODY_KEY_LABEL).digest();
+	return `~k:${createHmac('sha256', derived).update(rawBody).digest('hex')}`;
 }

@@ -24,6 +24,7 @@ import {
 	CONFIGURED_OUTPUTS,
 	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
+	RESUME_OTHER_KEYS,
 	STATE_KEY,
 	createAndWaitWebhook,
 	executeCreateAndWait,
@@ -480,6 +481,14 @@ describe('refused before any request', () => {
 		});
 		const error = await executeError(ctx);
 		expect(error.message).toMatch(/Limit Wait Time needs n8n 2\.39 or newer/);
+		await expectNoRequest(ctx);
+	});
+
+	test('issue 41: Accept Unsigned CloudEvents Headers is refused before any flow is created, and says why', async () => {
+		const ctx = waitContext({ parameters: waitParams({ options: { acceptUnsignedHeaders: true } }) });
+		const error = await executeError(ctx);
+		expect(error.message).toBe('"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome');
+		expect(String((error as { description?: string }).description)).toMatch(/could not be told apart/);
 		await expectNoRequest(ctx);
 	});
 
@@ -960,20 +969,31 @@ describe('webhook(): a delivery to the resume URL', () => {
 		}
 	});
 
-	test('CloudEvents binary mode, option on: resumes with the signed-bytes key; an envelope in binary mode is refused', async () => {
+	test('issue 41: CloudEvents binary mode is refused (400) at the resume URL even where a saved wait has the option on: two outcomes with one body are never one delivery', async () => {
 		const secret = signingSecret();
 		const parameters = waitParams({ options: { acceptUnsignedHeaders: true } });
 		const data = JSON.stringify({ flow: 'flow-1' });
-		const stack = waitingStack();
-		const { ctx } = webhookContext({ body: data, secret, stack, parameters, headers: { ...ceHeaders('consent.created', 'ce-1'), [SIGNATURE_HEADER]: hmac(data, secret) } });
-		const result = await callWebhook(ctx);
-		const item = result.workflowData![0][0].json;
-		expect(item[RESUME_DELIVERY_KEY]).toBe(`~d:${hmac(data, secret)}`);
-		expect(item[RESUME_KEY]).toMatchObject({ event: 'consent.created', webhookId: 'ce-1', flowId: 'flow-1' });
-		const env = envelopeOf('consent.created');
-		const refused = webhookContext({ body: env, secret, stack: waitingStack(), parameters, headers: { ...ceHeaders('consent.data', 'ce-2'), [SIGNATURE_HEADER]: hmac(env, secret) } });
-		expect((await callWebhook(refused.ctx)).workflowData).toBeUndefined();
-		expect([refused.res.status, (refused.res.json as IDataObject).reason]).toEqual([400, 'envelope-in-binary']);
+		for (const event of ['consent.accepted', 'user.timedOut', 'consent.timedOut']) {
+			const { ctx, res } = webhookContext({ body: data, secret, stack: waitingStack(), parameters, headers: { ...ceHeaders(event, `ce-${event}`), [SIGNATURE_HEADER]: hmac(data, secret) } });
+			expect((await callWebhook(ctx)).workflowData).toBeUndefined();
+			expect([event, res.status, (res.json as IDataObject).reason]).toEqual([event, 400, 'binary-mode']);
+		}
+	});
+
+	test('issue 41: a body without a signed id carries keys that are no signature, the same under either secret', async () => {
+		const current = signingSecret();
+		const previous = `${current}-old`;
+		const data = JSON.stringify({ event: 'consent.accepted', payload: { flow: 'flow-1' } });
+		const keysUnder = async (signer: string) => {
+			const { ctx } = webhookContext({ body: data, secret: current, previousSecret: previous, stack: waitingStack(), headers: { [SIGNATURE_HEADER]: hmac(data, signer) } });
+			const item = (await callWebhook(ctx)).workflowData![0][0].json;
+			return { key: item[RESUME_DELIVERY_KEY], other: item[RESUME_OTHER_KEYS] as IDataObject };
+		};
+		const [byCurrent, byPrevious] = [await keysUnder(current), await keysUnder(previous)];
+		expect(byPrevious).toEqual(byCurrent);
+		const saved = JSON.stringify(byCurrent);
+		for (const signer of [current, previous]) expect(saved).not.toContain(hmac(data, signer));
+		expect(byCurrent.key).toMatch(/^~k:[0-9a-f]{64}$/);
 	});
 
 	test('no signature header: 401', async () => {

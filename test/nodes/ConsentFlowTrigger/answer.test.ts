@@ -11,6 +11,7 @@ import {
 	answerPlan as planOf,
 	settle,
 	type AnswerPlan,
+	type RunEvent,
 	type RespondMode,
 } from '../../../nodes/shared/webhook/decide';
 
@@ -54,33 +55,53 @@ describe('admit: what a delivery gets', () => {
 	});
 });
 
-describe('settle: after the answer', () => {
+// Issue 41: what a run's events do to its key. Expected from the issue's rule, not from the table:
+// once n8n started an execution the key is remembered; only a failed "When the Workflow Finishes"
+// run lets it go; a closed connection alone changes nothing; silence past the bound never loses.
+const EVENTS: RunEvent[] = ['stored', 'executed', 'succeeded', 'failed', 'closed', 'expired'];
+
+describe('settle: what an event of a held run does', () => {
 	test.each([
-		// plan, answered 2xx → settlement
-		[plan('onReceived', true), true, 'keep'], // recorded when stored
-		[plan('onReceived', true), false, 'forget'], // n8n could not store it: the retry must run
-		[plan('onReceived', false), true, 'remember'], // the execution's first step answered
-		[plan('onReceived', false), false, 'forget'],
-		[plan('lastNode', false), true, 'remember'], // only a succeeded run is remembered
-		[plan('lastNode', false), false, 'keep'], // 500 or dropped: the retry runs
-		[plan('lastNode', false, false), true, 'keep'],
-		[plan('onReceived', false, false), false, 'keep'],
-	] as const)('%o, answered %s → %s', (p, answered, settlement) => {
-		expect(settle(p, answered)).toBe(settlement);
+		// plan, event → memory, release
+		[plan('onReceived', true), 'stored', 'remember', true], // n8n 2.x stored the execution
+		[plan('onReceived', true), 'succeeded', 'remember', true],
+		[plan('onReceived', true), 'failed', 'forget', true], // answered non-2xx before storing: no execution
+		[plan('onReceived', true), 'closed', 'keep', false], // the sender hung up: n8n still stores it
+		[plan('onReceived', true), 'expired', 'forget', true], // never heard of: the retry runs
+		[plan('onReceived', false), 'executed', 'remember', true], // execute() took it here
+		[plan('onReceived', false), 'succeeded', 'remember', true], // its answer went out (queue mode)
+		[plan('onReceived', false), 'closed', 'keep', false],
+		[plan('onReceived', false), 'failed', 'forget', true],
+		[plan('lastNode', false), 'stored', 'keep', false], // still running
+		[plan('lastNode', false), 'executed', 'keep', false],
+		[plan('lastNode', false), 'succeeded', 'remember', true], // only a succeeded run is remembered
+		[plan('lastNode', false), 'failed', 'forget', true], // its retry must run
+		[plan('lastNode', false), 'closed', 'keep', false], // hung up while it runs: nothing yet
+		[plan('lastNode', false), 'expired', 'forget', true],
+		[plan('lastNode', false, false), 'succeeded', 'keep', true], // no key: nothing to remember
+		[plan('onReceived', false, false), 'closed', 'keep', true],
+	] as const)('%o, %s → %s, release %s', (p, event, memory, release) => {
+		expect(settle(p, event)).toEqual({ memory, release });
 	});
 });
 
-test('the rule: no row answers and loses — no id is remembered before its execution exists or kept without a 2xx', () => {
+test('the rule: a closed connection never changes a key; only a run that did not succeed, or silence, lets one go', () => {
 	for (const respond of ['onReceived', 'lastNode'] as const) {
 		for (const atEnqueue of [true, false]) {
 			const p = plan(respond, atEnqueue);
-			// nothing is remembered before the execution exists ...
+			// nothing is remembered before the execution exists, and copies are held meanwhile
 			expect(['when-stored', 'when-answered', 'after-2xx']).toContain(p.remember);
-			// ... a delivery not answered 2xx never stays remembered, so its retry runs ...
-			expect(['forget', 'keep']).toContain(settle(p, false));
-			if (p.remember !== 'after-2xx') expect(settle(p, false)).toBe('forget');
-			// ... and copies are held while it is not settled, rather than run or called duplicates
 			expect(p.holdCopies).toBe(true);
+			expect(settle(p, 'closed')).toEqual({ memory: 'keep', release: false });
+			for (const event of EVENTS) {
+				const { memory, release } = settle(p, event);
+				// a key is let go only where no execution is known to have succeeded
+				if (memory === 'forget') expect(['failed', 'expired']).toContain(event);
+				// an event that settles nothing keeps holding copies (409), never answers them
+				if (!release) expect(memory).toBe('keep');
+			}
+			// every plan settles on success, failure and silence: nothing stays in flight
+			for (const event of ['succeeded', 'failed', 'expired'] as const) expect(settle(p, event).release).toBe(true);
 		}
 	}
 });

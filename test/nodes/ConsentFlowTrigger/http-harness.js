@@ -39,6 +39,8 @@ function createDatabase(initial = null) {
 	};
 }
 
+// Like express: send() and json() end through the response object's own end(), which a node may
+// wrap (n8n-compat.ts whenAnswered); n8n ends the response also after the sender hung up.
 function expressLikeResponse(res) {
 	const wrapper = {
 		status(code) {
@@ -50,25 +52,19 @@ function expressLikeResponse(res) {
 			return wrapper;
 		},
 		send(body) {
-			if (!res.writableEnded) {
-				if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) {
-					return wrapper.json(body);
-				}
-				if (!res.hasHeader('content-type'))
-					res.setHeader('content-type', 'text/html; charset=utf-8');
-				res.end(body);
+			if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) {
+				return wrapper.json(body);
 			}
-			return wrapper;
+			if (!res.headersSent && !res.hasHeader('content-type'))
+				res.setHeader('content-type', 'text/html; charset=utf-8');
+			return wrapper.end(body);
 		},
 		json(body) {
-			if (!res.writableEnded) {
-				res.setHeader('content-type', 'application/json; charset=utf-8');
-				res.end(JSON.stringify(body));
-			}
-			return wrapper;
+			if (!res.headersSent) res.setHeader('content-type', 'application/json; charset=utf-8');
+			return wrapper.end(JSON.stringify(body));
 		},
-		end() {
-			if (!res.writableEnded) res.end();
+		end(body) {
+			if (!res.writableEnded) res.end(body);
 			return wrapper;
 		},
 		get headersSent() {
@@ -79,6 +75,9 @@ function expressLikeResponse(res) {
 		},
 		get writableFinished() {
 			return res.writableFinished;
+		},
+		get writableEnded() {
+			return res.writableEnded;
 		},
 		once(event, listener) {
 			res.once(event, listener);
@@ -218,11 +217,11 @@ async function startHarness(options) {
 				request.rawBody = raw;
 			},
 		};
-		const response = expressLikeResponse(res);
+		const expressRes = expressLikeResponse(res);
 
 		const context = {
 			getRequestObject: () => request,
-			getResponseObject: () => response,
+			getResponseObject: () => expressRes,
 			getHeaderData: () => request.headers,
 			getBodyData: () => request.body,
 			getQueryData: () => request.query,
@@ -286,10 +285,10 @@ async function startHarness(options) {
 				res.statusCode = data.responseCode ?? 200;
 				if (typeof body === 'string') {
 					res.setHeader('content-type', 'text/html; charset=utf-8');
-					res.end(body);
+					expressRes.end(body);
 				} else {
 					res.setHeader('content-type', 'application/json; charset=utf-8');
-					res.end(JSON.stringify(body));
+					expressRes.end(JSON.stringify(body));
 				}
 			}
 		};
@@ -364,7 +363,7 @@ async function startHarness(options) {
 					if (Buffer.isBuffer(response.body)) {
 						if (response.statusCode) res.statusCode = response.statusCode;
 						for (const [k, v] of Object.entries(response.headers || {})) res.setHeader(k, v);
-						res.end(response.body);
+						expressRes.end(response.body);
 						callbackDone = true;
 					} else {
 						responseCallback({ data: response.body, responseCode: response.statusCode ?? 200 });
@@ -415,7 +414,7 @@ async function startHarness(options) {
 				} else if (responseData === 'noData') {
 					callbackDone = true;
 					res.statusCode = 200;
-					res.end();
+					expressRes.end();
 				} else {
 					responseCallback({ data: outputs, responseCode: 200 });
 				}
