@@ -83,3 +83,10 @@ export function postInTwoParts(
 	between: () => Promise<void>,
 	split?: number,
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: unknown }>;
+
+export function postAndHangUp(
+	url: string,
+	body: string,
+	headers: Record<string, string>,
+	hangUp: () => Promise<void>,
+): Promise<void>;

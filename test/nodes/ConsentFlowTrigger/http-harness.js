@@ -504,4 +504,24 @@ async function postInTwoParts(url, body, headers, between, split = 10) {
 	return { status: response.statusCode, headers: response.headers, json };
 }
 
-module.exports = { startHarness, createDatabase, postInTwoParts, CREDENTIAL_TYPE };
+/**
+ * The sender hangs up: sends `body` whole, then destroys the connection once `hangUp()` resolves,
+ * whatever was answered by then. Resolves when the connection is gone.
+ */
+function postAndHangUp(url, body, headers, hangUp) {
+	return new Promise((resolve) => {
+		const req = http.request(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+		});
+		req.on('error', () => {});
+		req.on('response', (res) => res.resume());
+		req.end(body, async () => {
+			await hangUp();
+			req.destroy();
+			resolve();
+		});
+	});
+}
+
+module.exports = { startHarness, createDatabase, postInTwoParts, postAndHangUp, CREDENTIAL_TYPE };
