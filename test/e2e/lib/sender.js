@@ -17,8 +17,20 @@ function percentile(values, p) {
 	return sorted[rank - 1];
 }
 
-/** One HTTP request on `agent`: { status, body } or { error } (code or message). */
-function attempt(url, { body, headers, agent, timeoutMs }) {
+/** A seeded PRNG (mulberry32): the same seed, the same hang-ups. */
+function seeded(seed) {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** One HTTP request on `agent`: { status, body } or { error } (code or message); hangUpMs: the sender gives up then. */
+function attempt(url, { body, headers, agent, timeoutMs, hangUpMs }) {
 	return new Promise((resolve) => {
 		let settled = false;
 		const done = (v) => {
@@ -36,7 +48,14 @@ function attempt(url, { body, headers, agent, timeoutMs }) {
 		});
 		req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`timeout after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
 		req.on('error', (e) => done({ error: e.code || e.message }));
-		req.end(payload);
+		req.end(payload, () => {
+			if (hangUpMs === undefined) return;
+			setTimeout(() => {
+				if (settled) return;
+				done({ error: 'hung-up' });
+				req.destroy();
+			}, hangUpMs);
+		});
 	});
 }
 
@@ -53,8 +72,12 @@ function attempt(url, { body, headers, agent, timeoutMs }) {
  *    answeredBy (URL that answered 2xx), response (body of the last answer, ≤ 500 chars) }
  *  totals = { deliveries, answered2xx, gaveUp, attempts, retried, durationMs, deliveriesPerSecond,
  *    ackP50Ms, ackP99Ms, byUrl: { url: 2xx answers } }
+ * hangUps { share, maxMs, seed }: that share of attempts hangs up a random 0..maxMs after sending
+ * (as a proxy's time-out would), recorded as the error 'hung-up' and retried like any other.
  */
-async function send({ urls, deliveries, concurrency = 16, retry = {}, spread = 'round-robin', timeoutMs = 30000 }) {
+async function send({ urls, deliveries, concurrency = 16, retry = {}, spread = 'round-robin', timeoutMs = 30000, hangUps }) {
+	const random = hangUps ? seeded(hangUps.seed ?? 41) : null;
+	const hangUpMs = () => (random !== null && random() < hangUps.share ? Math.floor(random() * (hangUps.maxMs + 1)) : undefined);
 	if (!urls || !urls.length) throw new Error('send: no urls');
 	const { maxAttempts = 8, backoffMs = 100, factor = 2, maxBackoffMs = 5000 } = retry;
 	const agents = new Map();
@@ -89,7 +112,7 @@ async function send({ urls, deliveries, concurrency = 16, retry = {}, spread = '
 				const startedAt = performance.now();
 				if (k === 1) firstStart = startedAt;
 				const url = urls[u];
-				const r = await attempt(url, { body: d.body, headers: d.headers || {}, agent: agentFor(url), timeoutMs });
+				const r = await attempt(url, { body: d.body, headers: d.headers || {}, agent: agentFor(url), timeoutMs, hangUpMs: hangUpMs() });
 				const now = performance.now();
 				const a = { url, at, ms: Math.round(startedAt - t0), durationMs: now - startedAt };
 				if (r.error) a.error = r.error;

@@ -40,6 +40,8 @@ const LOAD = num('LOAD', 3000);
 const FAULT_LOAD = num('FAULT_LOAD', 300);
 const COPIES = num('COPIES', 50);
 const RATE_LOAD = num('RATE_LOAD', 400);
+const HANG_UP_LOAD = num('HANG_UP_LOAD', 1000);
+const HANG_UPS = { share: 0.2, maxMs: 80, seed: 41 };
 const SENDERS = 16;
 const report = {};
 
@@ -184,6 +186,8 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 			// order of acceptance differs from the order sent at the edge of what is remembered.
 			trigger: triggerWf('queue trigger', { rememberedDeliveries: Number(process.env.SBL_QUEUE_REMEMBERED || 1200) }),
 			atLeastOnce: triggerWf('queue trigger at-least-once', { respond: 'lastNode' }, flakyNode),
+			hangUpLastNode: triggerWf('queue trigger hang-ups lastNode', { respond: 'lastNode' }),
+			hangUpOnReceived: triggerWf('queue trigger hang-ups onReceived', { respond: 'onReceived' }),
 			bare: builtIn('bare'),
 			header: builtIn('header', true),
 		};
@@ -374,6 +378,30 @@ describeV2('n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing
 		const copies = await Promise.all(sameProcess.map((d) => send({ urls: [d.url], deliveries: [d], concurrency: 1 })));
 		expect(copies.map((c) => D.ackStatus(c.records[0])).filter((s) => s !== 'duplicate')).toEqual([]);
 	}, 900000);
+
+	test.each(['lastNode', 'onReceived'])(`hang-ups (issue 41), Respond %s: ${HANG_UP_LOAD} deliveries over both webhook processes, ${HANG_UPS.share * 100} % of attempts hang up 0-${HANG_UPS.maxMs} ms after sending and are retried → 0 lost, 0 twice, 0 stuck`, async (respond) => {
+		const workflow = respond === 'lastNode' ? wf.hangUpLastNode : wf.hangUpOnReceived;
+		const deliveries = D.signedDeliveries({ count: HANG_UP_LOAD, secret, tag: tag() });
+		const { records, totals } = await send({ urls: workflow.urls, deliveries, concurrency: SENDERS, retry: { maxAttempts: 14, backoffMs: 100 }, hangUps: HANG_UPS });
+		const { executions, v } = await check(workflow, deliveries, records, { atLeast: HANG_UP_LOAD });
+		const attempts = records.flatMap((r) => r.attempts);
+		const runs = deliveries.map((d) => (v.ledger.get(d.id) || []).filter((e) => e.status === 'success').length);
+		report[`hangUps_${respond}`] = {
+			deliveries: HANG_UP_LOAD,
+			attempts: totals.attempts,
+			hungUp: attempts.filter((a) => a.error === 'hung-up').length,
+			answered409: attempts.filter((a) => a.status === 409).length,
+			lost: runs.filter((n) => n === 0).length,
+			twice: runs.filter((n) => n > 1).length,
+			stuck: totals.gaveUp,
+			executions: executions.length,
+		};
+		log(`hang-ups ${respond}: ${JSON.stringify(report[`hangUps_${respond}`])}`);
+		const { lost, twice, stuck } = report[`hangUps_${respond}`];
+		expect([lost, twice, stuck]).toEqual([0, 0, 0]);
+		expect(v.lost).toEqual([]);
+		expect(executions.length).toBe(HANG_UP_LOAD);
+	}, 1800000);
 
 	test(`copies: ${COPIES} deliveries each sent to both webhook processes at the same moment, then once more → the later copies never run; the simultaneous ones are counted`, async () => {
 		const deliveries = D.signedDeliveries({ count: COPIES, secret, tag: tag() });
