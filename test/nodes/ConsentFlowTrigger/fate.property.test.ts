@@ -55,7 +55,7 @@ const SETTLES_FOR_GOOD: Record<string, readonly string[]> = {
 let trigger = 0;
 
 /** Plays `steps` against one key; returns every copy's admission and the rule's verdicts. */
-function play(mode: (typeof MODES)[number], steps: Step[]): Admission[] {
+function play(mode: readonly ['onReceived' | 'lastNode', boolean], steps: Step[]): Admission[] {
 	const plan = answerPlan(answererOf(mode[0], mode[1]), true);
 	const slot: Slot = { memoryKey: `t${++trigger}`, key: 'k', also: [], legacy: [], limit: 1000 };
 	let now = 1_000_000;
