@@ -42,6 +42,8 @@ import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
 	decide,
+	notThisWait,
+	withNotTaken,
 	limitDeadline,
 	newWaitState,
 	outcomeIndex,
@@ -299,6 +301,7 @@ async function resume(
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
 	const decision = decide(state, delivery, new Date().toISOString(), key);
+	if (decision.kind === 'foreign') return await waitFor(ctx, notTaken(ctx, state, delivery), count);
 	if (decision.kind !== 'outcome') {
 		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
 	}
@@ -306,6 +309,17 @@ async function resume(
 	const outputs = emptyOutputs(count);
 	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
 	return outputs;
+}
+
+/** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */
+function notTaken(ctx: IExecuteFunctions, state: WaitState, delivery: IDataObject): WaitState {
+	const reason = notThisWait(state, delivery) ?? 'not this wait';
+	const workflow =
+		typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
+	ctx.logger.warn(
+		`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
+	);
+	return withNotTaken(state, delivery, reason);
 }
 
 /** execute() of the operation; `properties` are the node's (labels of validation messages). */
@@ -346,10 +360,10 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 function resumeJson(ctx: IWebhookFunctions, delivery: RecognisedDelivery, verified: VerifiedDelivery): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	item.signedWith = verified.signedWith;
-	const { event, webhookId, timestamp, flowId, receivedAt } = item;
+	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
 	const carried =
 		outcomeIndex(delivery.event) === null
-			? { event, webhookId, timestamp, flowId, receivedAt }
+			? { event, webhookId, timestamp, flowId, externalId, receivedAt }
 			: minimiseEventItem(item, minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)));
 	return { [RESUME_KEY]: carried as IDataObject, [RESUME_DELIVERY_KEY]: delivery.deliveryKey };
 }
