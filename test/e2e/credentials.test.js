@@ -2,8 +2,8 @@
 // The package's OAuth2 credentials inside a real n8n, used by n8n's own HTTP Request node
 // (authentication: predefinedCredentialType) against the simulator's identity provider and
 // consent API. Token handling (fetch, store, refresh) is n8n's OAuth2 machinery.
-const { sleep } = require('./lib/http');
-const { versions, useN8n, simRequests, simMark, simConfig } = require('./lib/suite');
+const { request, sleep } = require('./lib/http');
+const { versions, useN8n, simRequests, simMark, simConfig, simFault } = require('./lib/suite');
 const W = require('./lib/workflows');
 const { consentCredential, estimateCredential } = require('./lib/scenarios');
 
@@ -101,8 +101,15 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(apiCalls[0]).toMatchObject({ status: 200, tokenScope: want.join(' ') });
 	});
 
-	test('an empty realm follows Environment (Test → agents-test); Production never sends the secret to an http identity provider', async () => {
-		const cred = await credential('realm-test', { realm: '', environment: 'test' });
+	// Issue 43: agents-<environment> is the published realm of the loan application service only;
+	// with Sbl selected n8n itself refuses to save a credential without the operator's Realm.
+	test('loan application scopes alone use agents-<environment>; with Sbl n8n requires a Realm; Production never sends the secret to an http identity provider', async () => {
+		const loanOnly = { scopes: ['loan-application:create:es'] };
+		await expect(credential('realm-sbl-empty', { realm: '' })).rejects.toThrow(/realm.{0,4} is mandatory/);
+		// One saved by an earlier version (Sbl, Realm empty) cannot be made here: n8n 2.41 checks
+		// required fields on every create, through both APIs. Its token URL stays agents-<environment>
+		// (test/credentials/credentials.test.ts resolves it with n8n's expression engine).
+		const cred = await credential('realm-test', { ...loanOnly, realm: '', environment: 'test' });
 		const wf = await resourceWorkflow(cred);
 		const { res, tokenCalls } = await run(wf);
 		expect(res.status).toBe(200);
@@ -111,7 +118,7 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		// Production + the simulator's http address: the computed token URL is a reserved .invalid
 		// host, so n8n's own OAuth2 client fails without sending anything (agents-prod is covered by
 		// the credential's unit tests with an https address).
-		const prod = await credential('realm-production', { realm: '', environment: 'production' });
+		const prod = await credential('realm-production', { ...loanOnly, realm: '', environment: 'production' });
 		const refused = await run(await resourceWorkflow(prod));
 		expect(refused.res.status).not.toBe(200);
 		expect(refused.tokenCalls).toEqual([]);
@@ -163,17 +170,51 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 
 		for (const r of [ok, fail, typed]) for (const s of secrets) expect(r.message).not.toContain(s);
 
-		// The test really talked to the identity provider (good: token then the test request).
+		// The test talks to the identity provider only (issue 43: no GET /api/resource, which the
+		// service lists only as an example). Good: n8n's own token request, then the Test's token
+		// request with the form fields. 1.123 reuses the token it stored above, so only the Test's own
+		// request shows the typed wrong secret.
 		const log = await simRequests(ctx.sim, { since: mark });
 		const statuses = log.map((r) => `${r.method} ${r.path} ${r.status}`);
 		expect(statuses).toEqual([
 			`POST ${TOKEN_PATH('sbl')} 200`,
-			'GET /consent/api/resource 200',
+			`POST ${TOKEN_PATH('sbl')} 200`,
 			`POST ${TOKEN_PATH('sbl')} 401`,
-			...(major === '2'
-				? [`POST ${TOKEN_PATH('sbl')} 401`]
-				: ['GET /consent/api/resource 200']),
+			`POST ${TOKEN_PATH('sbl')} 401`,
 		]);
+		expect(log[1].body).toMatchObject({ grant_type: 'client_credentials', scope: 'sbl', client_id: ctx.sim.clients.consent.clientId });
+		expect(typed.message).toMatch(/Client authentication failed|Client ID and Client Secret/);
+	});
+
+	// Issue 43: the Test proves only what is published (the token endpoint issues a token for this
+	// client with the requested scopes) and says which part failed.
+	test('the credential Test passes with /api/resource answering 404, and names the failing part', async () => {
+		await simFault(ctx.sim, { status: 404, count: 100, match: { pathPrefix: '/consent/api/resource' } });
+		const mark = await simMark(ctx.sim);
+		const good = await credential('t-good', { scopes: ['sbl', 'loan-application:create:es'] });
+		expect(await ctx.n8n.testCredential(good.id)).toEqual({ status: 'OK', message: expect.any(String) });
+
+		const cases = [
+			[{ realm: 'no-such-realm' }, /realm|Realm/],
+			[{ clientId: 'no-such-client' }, /Client authentication failed|Client ID/],
+			[{ clientSecret: `nope-${Date.now()}-Qq1` }, /Client authentication failed|Client Secret/],
+			[{ additionalScopes: 'not-granted:scope' }, /scope/i],
+			[{ identityProviderUrl: 'http://127.0.0.1:9' }, /ECONNREFUSED|connect|reach/i],
+		];
+		const said = [];
+		for (const [data, expected] of cases) {
+			if (data.clientSecret) secrets.add(data.clientSecret);
+			const bad = await credential('t-bad', data);
+			const result = await ctx.n8n.testCredential(bad.id);
+			said.push([JSON.stringify(data), result.status, result.message]);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(expected);
+			for (const s of secrets) expect(result.message).not.toContain(s);
+		}
+		console.log(`n8n ${major}.x credential Test messages:\n${said.map((r) => r.join(' | ')).join('\n')}`);
+		const log = await simRequests(ctx.sim, { since: mark });
+		expect(log.filter((r) => !r.path.startsWith('/auth/'))).toEqual([]);
+		await request('DELETE', `${ctx.sim.url}/__sim/faults`);
 	});
 
 	test("the Real Estate Estimate credential has a connection test: a token, then a read of the estimate API", async () => {
