@@ -36,7 +36,7 @@ function scope(ref: string): string {
 }
 
 const REALM_TEXT =
-	'The realm of the token endpoint for consent flows (scope Sbl), from the operator: it is fixed by the operator, enter the realm they give you. Shown only with Sbl: with loan application scopes alone the token URL uses agents-test or agents-prod, following Environment (the published realm of the loan application service).';
+	'Required with Sbl: the realm of the flow service, from the operator (it is fixed by the operator; enter the realm they give you). Leave empty only with loan application scopes alone: the token URL then uses agents-test or agents-prod, following Environment (the published realm of the loan application service).';
 
 /**
  * OAuth2 client credentials for the consent flow service (SBL) and the loan application API.
@@ -86,16 +86,13 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			description:
 				'Base address of the identity provider that issues tokens ({auth_url}), without the /realms/… part',
 		},
-		// Shown and required where the flow service's scope is selected. With loan application scopes
-		// only, the token URL uses their published realm (one field: two fields of one name lose the
-		// value in a real n8n, measured on 2.41).
+		// Needed with Sbl, yet neither `required` nor displayOptions on the Scopes list: n8n 1.123's
+		// public API turns a condition on a multiOptions field into a schema that forbids Realm.
 		{
 			displayName: 'Realm',
 			name: 'realm',
 			type: 'string',
 			default: '',
-			required: true,
-			displayOptions: { show: { scopes: ['sbl'] } },
 			placeholder: 'from the operator',
 			description: REALM_TEXT,
 		},

@@ -101,14 +101,14 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(apiCalls[0]).toMatchObject({ status: 200, tokenScope: want.join(' ') });
 	});
 
-	// Issue 43: agents-<environment> is the published realm of the loan application service only;
-	// with Sbl selected n8n itself refuses to save a credential without the operator's Realm.
-	test('loan application scopes alone use agents-<environment>; with Sbl n8n requires a Realm; Production never sends the secret to an http identity provider', async () => {
+	// Issue 43: agents-<environment> is the published realm of the loan application service only.
+	// A credential saved by 0.1.0 with Sbl and an empty Realm keeps that token URL (no new rule).
+	test('an empty Realm uses agents-<environment> (loan application scopes; also Sbl as saved by 0.1.0); Production never sends the secret to an http identity provider', async () => {
 		const loanOnly = { scopes: ['loan-application:create:es'] };
-		await expect(credential('realm-sbl-empty', { realm: '' })).rejects.toThrow(/realm.{0,4} is mandatory/);
-		// One saved by an earlier version (Sbl, Realm empty) cannot be made here: n8n 2.41 checks
-		// required fields on every create, through both APIs. Its token URL stays agents-<environment>
-		// (test/credentials/credentials.test.ts resolves it with n8n's expression engine).
+		const older = await credential('realm-sbl-empty', { realm: '', scopes: ['sbl'] });
+		const kept = await run(await resourceWorkflow(older));
+		expect(kept.res.status).toBe(200);
+		expect(kept.tokenCalls.map((t) => t.path)).toEqual([TOKEN_PATH('agents-test')]);
 		const cred = await credential('realm-test', { ...loanOnly, realm: '', environment: 'test' });
 		const wf = await resourceWorkflow(cred);
 		const { res, tokenCalls } = await run(wf);
