@@ -29,14 +29,14 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 	}
 
 	/** Deploys Webhook → HTTP Request GET {consentBaseUrl}/api/resource with the credential. */
-	async function resourceWorkflow(cred, { fromExample = false } = {}) {
+	async function resourceWorkflow(cred, { fromExample = false, headerAuth } = {}) {
 		const { sim, n8n } = ctx;
 		let wf;
 		let path;
 		if (fromExample) {
 			const suffix = W.uniquePath('x');
 			wf = W.loadExample('consent-flow-credential-check.json', {
-				credentials: { [TYPE]: cred },
+				credentials: { [TYPE]: cred, ...(headerAuth && { httpHeaderAuth: headerAuth }) },
 				values: { SBL_CONSENT_BASE_URL: sim.consentBaseUrl },
 				pathSuffix: suffix,
 			});
@@ -52,9 +52,9 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		return { id: created.id, path };
 	}
 
-	async function run(wf) {
+	async function run(wf, headers = {}) {
 		const mark = await simMark(ctx.sim);
-		const res = await ctx.n8n.callWebhook(wf.path, { from: 'e2e' });
+		const res = await ctx.n8n.callWebhook(wf.path, { from: 'e2e' }, { headers });
 		const log = await simRequests(ctx.sim, { since: mark });
 		return { res, log, tokenCalls: log.filter((r) => r.path.endsWith('/protocol/openid-connect/token')), apiCalls: log.filter((r) => r.path === '/consent/api/resource') };
 	}
@@ -62,8 +62,15 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 	test('the example workflow (Basic client auth) gets a Bearer token with the selected scopes', async () => {
 		const scopes = ['sbl', 'loan-application:create:es'];
 		const cred = await credential('basic', { authentication: 'header', scopes });
-		const wf = await resourceWorkflow(cred, { fromExample: true });
-		const { res, tokenCalls, apiCalls } = await run(wf);
+		// Issue 43: the example's entry Webhook asks for a header (Header Auth)
+		const key = `example-key-${Date.now()}-Hk2`;
+		const headerAuth = await ctx.n8n.createCredential({ name: `example header ${seq}`, type: 'httpHeaderAuth', data: { name: 'x-sbl-example-key', value: key } });
+		const wf = await resourceWorkflow(cred, { fromExample: true, headerAuth });
+		for (const headers of [{}, { 'x-sbl-example-key': 'wrong' }]) {
+			const refused = await run(wf, headers);
+			expect([refused.res.status, refused.log]).toEqual([403, []]);
+		}
+		const { res, tokenCalls, apiCalls } = await run(wf, { 'x-sbl-example-key': key });
 
 		expect(res.status).toBe(200);
 		expect(res.json).toEqual([{ ok: true, client: ctx.sim.clients.consent.clientId, realm: 'sbl', scopes }]);
@@ -161,12 +168,12 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(fail.message).toMatch(/Client authentication failed/);
 
 		// Same stored credential, a wrong secret typed into the form (not saved) before "Retry".
-		// 2.x tests the values sent. 1.123 tests what is stored: its OAuth2 request reads the saved
-		// credential by id, and the first test above saved the token it got into the credential, so
-		// the retry just reuses that token (no token request) and the unsaved wrong secret passes.
+		// 2.x tests the values sent. 1.123's OAuth2 request reuses the token it stored above (no
+		// token request), but the Test's own token request carries the typed secret: refused on
+		// both (on 1.123 with 0.1.0's GET /api/resource the wrong secret passed).
 		const typed = await ctx.n8n.testCredential(good.id, { clientSecret: 'typed-wrong-secret-1234' });
 		secrets.add('typed-wrong-secret-1234');
-		expect(typed.status).toBe(major === '2' ? 'Error' : 'OK');
+		expect(typed.status).toBe('Error');
 
 		for (const r of [ok, fail, typed]) for (const s of secrets) expect(r.message).not.toContain(s);
 
