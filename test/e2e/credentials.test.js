@@ -189,7 +189,8 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		// 1.123 asks its own way more often (measured: 200 200 401 401 200 401 401); only token requests
 		else expect({ first: statuses.slice(0, 2), last: statuses.at(-1), other: statuses.filter((x) => x !== ok200 && x !== refused) }).toEqual({ first: [ok200, ok200], last: refused, other: [] });
 		expect(log[1].body).toMatchObject({ grant_type: 'client_credentials', scope: 'sbl', client_id: ctx.sim.clients.consent.clientId });
-		expect(typed.message).toMatch(/Client authentication failed|Client ID and Client Secret/);
+		// 1.123 takes the Test's 401 for an expired token, refreshes, and says it in its own words
+		expect(typed.message).toMatch(major === '2' ? /Client authentication failed/ : /^Authorization failed - please check your credentials$/);
 	});
 
 	// Issue 43: the Test proves only what is published (the token endpoint issues a token for this
