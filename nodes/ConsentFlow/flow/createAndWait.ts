@@ -17,6 +17,7 @@ import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
 import { eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
+import { noticeRefused } from '../../shared/webhook/refusal-notice';
 import { decide as decideAnswer } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
@@ -348,6 +349,7 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 		acceptUnsigned: options.acceptUnsignedHeaders === true,
 		maxAgeSeconds: 0,
 	});
+	noticeRefused(this, facts);
 	const answer = decideAnswer({ ...facts, canResume: canRunWaitingNodeAgain(this) });
 	if (answer.kind !== 'run' || taken === undefined || taken.delivery.kind !== 'event') {
 		return apply(this, answer);
