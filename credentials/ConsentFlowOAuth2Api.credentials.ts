@@ -23,6 +23,21 @@ const scopeOptions = [
 	),
 ];
 
+// In Production an identity provider address that is not https becomes a reserved .invalid host
+// (RFC 6761: never resolves): the client secret is never sent in clear text. An empty Realm is the
+// loan application realm agents-<environment> (published); credentials saved before Realm was
+// required with scope sbl keep that default, so they work as before.
+function tokenUrl(ref: string): string {
+	return `(${ref}.environment === 'production' && !/^https:\\/\\//i.test(String(${ref}.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + (${ref}.realm ? String(${ref}.realm).trim() : (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test')) + '/protocol/openid-connect/token'`;
+}
+
+function scope(ref: string): string {
+	return `[].concat(${ref}.scopes || [], String(${ref}.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
+}
+
+const REALM_TEXT =
+	'Required with Sbl: the realm of the flow service, from the operator (it is fixed by the operator; enter the realm they give you). Leave empty only with loan application scopes alone: the token URL then uses agents-test or agents-prod, following Environment (the published realm of the loan application service).';
+
 /**
  * OAuth2 client credentials for the consent flow service (SBL) and the loan application API.
  * n8n's own OAuth2 machinery fetches, caches and refreshes the token; the token URL and the
@@ -71,14 +86,15 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			description:
 				'Base address of the identity provider that issues tokens ({auth_url}), without the /realms/… part',
 		},
+		// Needed with Sbl, yet neither `required` nor displayOptions on the Scopes list: n8n 1.123's
+		// public API turns a condition on a multiOptions field into a schema that forbids Realm.
 		{
 			displayName: 'Realm',
 			name: 'realm',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. agents-test',
-			description:
-				'The realm of the token endpoint comes from the service operator: for consent flows (scope sbl) enter the realm the operator gives you. Empty means agents-test or agents-prod, following Environment: the realm of the loan application service.',
+			placeholder: 'from the operator',
+			description: REALM_TEXT,
 		},
 		{
 			displayName: 'API Base URL',
@@ -111,28 +127,54 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
 			type: 'hidden',
-			// In Production an identity provider address that is not https becomes a reserved .invalid
-			// host (RFC 6761: never resolves): the client secret is never sent in clear text.
-			default:
-				"={{ ($self.environment === 'production' && !/^https:\\/\\//i.test(String($self.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String($self.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + ($self.realm ? $self.realm : ($self.environment === 'production' ? 'agents-prod' : 'agents-test')) + '/protocol/openid-connect/token' }}",
+			default: `={{ ${tokenUrl('$self')} }}`,
 		},
 		{
 			displayName: 'Scope',
 			name: 'scope',
 			type: 'hidden',
-			default:
-				"={{ [].concat($self.scopes || [], String($self.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ') }}",
+			default: `={{ ${scope('$self')} }}`,
 		},
 		...hiddenAuthorizationCodeFields,
 	];
 
+	// The Test proves what is published and nothing more: the token endpoint issues a token for this
+	// client with the requested scopes. n8n first fetches a token its own way (its message names the
+	// failing part); this request then asks the token endpoint again with the form the test sends
+	// whatever Client Authentication says (client_id and client_secret as form fields, published as
+	// accepted), so that a token n8n stored earlier does not pass the Test for a changed secret.
 	test: ICredentialTestRequest = {
 		request: {
-			// Production never sends the token to an http API Base URL (see accessTokenUrl)
-			baseURL:
-				'={{ $credentials.environment === "production" && !/^https:\\/\\//i.test(String($credentials.apiBaseUrl).trim()) ? "https://api-base-url-must-use-https-in-production.invalid" : String($credentials.apiBaseUrl).trim().replace(/\\/+$/, "") }}',
-			url: '/api/resource',
-			method: 'GET',
+			url: `={{ ${tokenUrl('$credentials')} }}`,
+			method: 'POST',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${scope('$credentials')}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || '')) }}`,
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The identity provider refused the client (401): check Client ID and Client Secret (test and production have different clients)',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 400,
+					message:
+						'The identity provider refused the token request (400): a scope this client may not request (check Scopes and Additional Scopes), or the client may not use the client credentials grant',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No token endpoint at this address (404): check Realm (for Sbl, the realm the operator gave you) and Identity Provider URL (the base address, without /realms/…)',
+				},
+			},
+		],
 	};
 }

@@ -72,6 +72,8 @@ function saveState(userFolder, state) {
 }
 
 /** Demo credentials for the simulator, by credential type. */
+const EXAMPLE_HEADER = { name: 'x-sbl-example-key', value: 'sbl-example-key-for-the-simulator-only' };
+
 function demoCredentials(sim) {
 	const consent = sim.clients.consent;
 	const estimate = sim.clients.estimate;
@@ -104,6 +106,11 @@ function demoCredentials(sim) {
 		consentFlowWebhookSigningApi: {
 			name: 'SBL Webhook Signing (simulator)',
 			data: { secret: sim.signingSecret, signatureHeader: sim.signatureHeader },
+		},
+		// The examples' entry Webhooks ask for this header (Header Auth): printed at start.
+		httpHeaderAuth: {
+			name: 'SBL example webhook header',
+			data: { name: EXAMPLE_HEADER.name, value: EXAMPLE_HEADER.value },
 		},
 	};
 }
@@ -302,6 +309,7 @@ Simulator ${sim.url}  (control API ${sim.controlUrl})
   consent client     ${c.consent.clientId} / ${c.consent.clientSecret}
   estimate client    ${c.estimate.clientId} / ${c.estimate.clientSecret}
   signing secret     ${sim.signingSecret}   header: ${sim.signatureHeader}
+  example webhooks   send the header ${EXAMPLE_HEADER.name}: ${EXAMPLE_HEADER.value}
 
 Demo credentials: ${Object.values(credentials).map((x) => x.name).join(', ')}
 Example workflows:

@@ -28,7 +28,7 @@ export function checkUrlInput(raw: unknown, production: boolean, webhook: boolea
 	if (production && webhook && /\/webhook-test\//.test(new URL(value).pathname)) {
 		return fail(
 			"is the Consent Flow Trigger's Test URL, which only listens while you test the workflow",
-			"Use the trigger's Production URL (…/webhook/…) and activate the workflow: the flow's events arrive over days.",
+			"Use the trigger's Production URL (…/webhook/…) and publish (n8n 1.x: activate) the workflow: the flow's events arrive over days.",
 		);
 	}
 	return ok(value);

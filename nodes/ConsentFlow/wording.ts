@@ -55,7 +55,7 @@ function tokenText(facts: FailureFacts): ErrorText {
 function realmText(said: string): ErrorText {
 	return {
 		message: 'The token endpoint was not found: unknown realm or wrong identity provider address',
-		description: `Check the credential's Identity Provider URL (the base address, without /realms/…) and Realm (leave it empty for agents-test or agents-prod, following Environment).${said}`,
+		description: `Check the credential's Identity Provider URL (the base address, without /realms/…) and Realm: consent flows need the realm the operator gave you for the flow service (agents-test and agents-prod are the loan application service's realms).${said}`,
 	};
 }
 

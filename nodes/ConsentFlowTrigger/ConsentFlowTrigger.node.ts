@@ -15,6 +15,7 @@ import {
 
 import { saveInStaticData } from '../shared/n8n-compat';
 import { apply } from '../shared/webhook/apply';
+import { noticeRefused } from '../shared/webhook/refusal-notice';
 import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { decide, inExecution, type Ack } from '../shared/webhook/decide';
 import { bodyText, canonicalEvent, eventItem, unrecognisedItem } from '../shared/webhook/envelope';
@@ -196,7 +197,7 @@ export class ConsentFlowTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Give this node's Production URL as <code>webhookUrl</code> when you start a flow with the Consent Flow node, and activate this workflow before you do. The service has no API for registering webhooks, so nothing is registered here: the trigger listens and answers 401 to any delivery whose signature does not verify.",
+					"Give this node's Production URL as <code>webhookUrl</code> when you start a flow with the Consent Flow node, and publish (n8n 1.x: activate) this workflow before you do. The service has no API for registering webhooks, so nothing is registered here: the trigger listens and answers 401 to any delivery whose signature does not verify.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -316,6 +317,7 @@ export class ConsentFlowTrigger implements INodeType {
 			acceptUnsigned: options.acceptUnsignedHeaders === true,
 			maxAgeSeconds: Number(options.maxAgeSeconds ?? 0),
 		});
+		noticeRefused(this, facts);
 		if (taken === undefined) return apply(this, decide(facts));
 		const { delivery, verified } = taken;
 		const node = this.getNode();
@@ -375,7 +377,7 @@ export class ConsentFlowTrigger implements INodeType {
 			// only when the Events selection changed between the delivery and this step
 			throw new NodeOperationError(
 				node,
-				`This node has no output for "${unrouted}": select it under Events (or choose Outputs: One for All Events) and activate the workflow again. The service retries the delivery.`,
+				`This node has no output for "${unrouted}": select it under Events (or choose Outputs: One for All Events) and publish (1.x: activate) the workflow again. This delivery was answered with an error; whether the service sends it again is not published.`,
 			);
 		}
 		if (answer !== undefined) {

@@ -13,8 +13,22 @@ export const CONNECTION: ConnectionSpec = {
 		'Set API Base URL to the address of the estimate API including its path prefix, e.g. https://api.example.com/estimate/v1',
 };
 
-/** Every call of this API only reads (or computes) data: all are safe to send again. */
+/** Reads, and an estimate sent with storeEstimate false, change nothing: safe to send again. */
 export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
+
+/**
+ * An estimate the service may store (storeEstimate not false) is a write: sent again only when the
+ * answer shows the service did not act (429, or 503 asking to come back with Retry-After).
+ */
+export const STORING_RETRY_POLICY: RetryPolicy = {
+	...DEFAULT_RETRY,
+	idempotent: false,
+	onlyWithRetryAfter: [503],
+};
+
+export function estimateRetryPolicy(body: { storeEstimate?: unknown } | undefined): RetryPolicy {
+	return body?.storeEstimate === false ? RETRY_POLICY : STORING_RETRY_POLICY;
+}
 
 export async function apiJson(
 	ctx: IExecuteFunctions,
@@ -22,10 +36,11 @@ export async function apiJson(
 	itemIndex: number,
 	request: ApiRequest,
 	subject: Subject,
+	policy: RetryPolicy = RETRY_POLICY,
 ): Promise<unknown> {
 	const response = await apiRequest(ctx, env.connection, request, {
 		itemIndex,
-		policy: RETRY_POLICY,
+		policy,
 		wording: estimateWording(subject),
 	});
 	let parsed: unknown = response;

@@ -5,6 +5,8 @@ export interface Subject {
 	target: string;
 	notFound: string;
 	badRequestHint: string;
+	/** The request may store an estimate document (EvEstimate without storeEstimate false). */
+	mayStore?: boolean;
 }
 
 const TOKEN_ERRORS: Record<string, string> = {
@@ -48,8 +50,10 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 				message: `The execution was stopped ${about}`,
 				description: 'Nothing more was sent. Run the node again to get the result.',
 			};
-		case 'network-not-sent':
 		case 'network-maybe-sent':
+			if (subject.mayStore) return storedMaybe(facts, about);
+		// falls through: a read is sent again, and its error is the one of an unreachable API
+		case 'network-not-sent':
 			return {
 				message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
 				description: `No answer (${facts.code ?? 'no code'}) after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
@@ -83,9 +87,13 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 			};
 		case 'unavailable':
 			if (facts.status === 503) {
+				const once =
+					subject.mayStore && facts.attempts === 1 && !facts.retryAfter
+						? ' An estimate that may be stored is sent again only when the API asks to wait (Retry-After), so that one item never stores two documents.'
+						: '';
 				return {
 					message: `The estimate API is unavailable (503), gave up after ${facts.attempts} attempt(s)`,
-					description: `While trying to ${subject.action} for ${subject.target}.${tooLong} Retry later.`,
+					description: `While trying to ${subject.action} for ${subject.target}.${tooLong}${once} Retry later.`,
 				};
 			}
 			break;
@@ -103,5 +111,12 @@ export function describeFailure(facts: FailureFacts, subject: Subject): ErrorTex
 	return {
 		message: `The estimate API answered ${facts.status ?? 'nothing'} ${about}`,
 		description: `${facts.request}.${said}`,
+	};
+}
+
+function storedMaybe(facts: FailureFacts, about: string): ErrorText {
+	return {
+		message: `The connection to the estimate API broke after the request was sent ${about} — an estimate document may have been stored`,
+		description: `The node does not send this estimate again, so that one item never stores two documents (${facts.code ?? 'no code'}). Before running the item again, check the object's stored documents (Document → Get Many), or turn on Don't Store Estimate.`,
 	};
 }

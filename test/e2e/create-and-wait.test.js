@@ -282,6 +282,34 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 	}
 	const ce = (type, id) => ({ 'ce-specversion': '1.0', 'ce-type': type, 'ce-id': id, 'ce-source': '/sbl', 'ce-time': new Date().toISOString() });
 
+	// Issue 43: `flow` is not published on every event. A signed delivery without it ends the wait
+	// when its externalId is this wait's External ID; one with another External ID, or another flow's
+	// id, does not, and is listed under notTaken in the outcome item (and logged), not ignored silently.
+	test('issue 43: a delivery without flow ends the wait by External ID; other ones are listed as not taken', async () => {
+		const waiting = await quietApplicant('noflow');
+		const flowId = waiting.flowId;
+		expect(waiting.externalId).toEqual(expect.any(String));
+		const resumeUrl = await resumeUrlOf(flowId);
+		const body = (event, payload) => JSON.stringify({ webhookId: `n-${tag()}`, event, timestamp: new Date().toISOString(), payload });
+		const otherExternal = body('consent.data', { externalId: `${waiting.externalId}-other`, nationalId: PERSON.nationalId });
+		expect((await postSigned(resumeUrl, otherExternal)).status).toBe(200);
+		await expectWaiting(flowId, 'after a consent.data without flow and with another External ID');
+		const otherFlow = body('consent.rejected', { flow: `${flowId}-other`, externalId: waiting.externalId, nationalId: PERSON.nationalId });
+		expect((await postSigned(resumeUrl, otherFlow)).status).toBe(200);
+		await expectWaiting(flowId, "after another flow's consent.rejected with this External ID");
+		const mine = body('consent.data', { externalId: waiting.externalId, nationalId: PERSON.nationalId, data: { income: 1 } });
+		expect((await postSigned(resumeUrl, mine)).status).toBe(200);
+		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const item = expectOutcome(exec, 'Data Received');
+		expect(item.outcomeEvent.webhookId).toBe(JSON.parse(mine).webhookId);
+		expect(item.notTaken.map((n) => [n.event, n.reason])).toEqual([
+			['consent.data', 'no flow id, and another External ID'],
+			['consent.rejected', `another flow (${flowId}-other)`],
+		]);
+		expect(JSON.stringify(item.notTaken)).not.toContain(PERSON.nationalId);
+		expect(ctx.n8n.logs()).toContain(`was not taken: another flow (${flowId}-other)`);
+	}, 120000);
+
 	test('issue 31: a signed consent.created resent with ce- headers as consent.data or consent.rejected never ends the wait', async () => {
 		const waiting = await quietApplicant('hijack');
 		const flowId = waiting.flowId;

@@ -2,8 +2,8 @@
 // The package's OAuth2 credentials inside a real n8n, used by n8n's own HTTP Request node
 // (authentication: predefinedCredentialType) against the simulator's identity provider and
 // consent API. Token handling (fetch, store, refresh) is n8n's OAuth2 machinery.
-const { sleep } = require('./lib/http');
-const { versions, useN8n, simRequests, simMark, simConfig } = require('./lib/suite');
+const { request, sleep } = require('./lib/http');
+const { versions, useN8n, simRequests, simMark, simConfig, simFault } = require('./lib/suite');
 const W = require('./lib/workflows');
 const { consentCredential, estimateCredential } = require('./lib/scenarios');
 
@@ -29,14 +29,14 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 	}
 
 	/** Deploys Webhook → HTTP Request GET {consentBaseUrl}/api/resource with the credential. */
-	async function resourceWorkflow(cred, { fromExample = false } = {}) {
+	async function resourceWorkflow(cred, { fromExample = false, headerAuth } = {}) {
 		const { sim, n8n } = ctx;
 		let wf;
 		let path;
 		if (fromExample) {
 			const suffix = W.uniquePath('x');
 			wf = W.loadExample('consent-flow-credential-check.json', {
-				credentials: { [TYPE]: cred },
+				credentials: { [TYPE]: cred, ...(headerAuth && { httpHeaderAuth: headerAuth }) },
 				values: { SBL_CONSENT_BASE_URL: sim.consentBaseUrl },
 				pathSuffix: suffix,
 			});
@@ -52,9 +52,9 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		return { id: created.id, path };
 	}
 
-	async function run(wf) {
+	async function run(wf, headers = {}) {
 		const mark = await simMark(ctx.sim);
-		const res = await ctx.n8n.callWebhook(wf.path, { from: 'e2e' });
+		const res = await ctx.n8n.callWebhook(wf.path, { from: 'e2e' }, { headers });
 		const log = await simRequests(ctx.sim, { since: mark });
 		return { res, log, tokenCalls: log.filter((r) => r.path.endsWith('/protocol/openid-connect/token')), apiCalls: log.filter((r) => r.path === '/consent/api/resource') };
 	}
@@ -62,8 +62,15 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 	test('the example workflow (Basic client auth) gets a Bearer token with the selected scopes', async () => {
 		const scopes = ['sbl', 'loan-application:create:es'];
 		const cred = await credential('basic', { authentication: 'header', scopes });
-		const wf = await resourceWorkflow(cred, { fromExample: true });
-		const { res, tokenCalls, apiCalls } = await run(wf);
+		// Issue 43: the example's entry Webhook asks for a header (Header Auth)
+		const key = `example-key-${Date.now()}-Hk2`;
+		const headerAuth = await ctx.n8n.createCredential({ name: `example header ${seq}`, type: 'httpHeaderAuth', data: { name: 'x-sbl-example-key', value: key } });
+		const wf = await resourceWorkflow(cred, { fromExample: true, headerAuth });
+		for (const headers of [{}, { 'x-sbl-example-key': 'wrong' }]) {
+			const refused = await run(wf, headers);
+			expect([refused.res.status, refused.log]).toEqual([403, []]);
+		}
+		const { res, tokenCalls, apiCalls } = await run(wf, { 'x-sbl-example-key': key });
 
 		expect(res.status).toBe(200);
 		expect(res.json).toEqual([{ ok: true, client: ctx.sim.clients.consent.clientId, realm: 'sbl', scopes }]);
@@ -101,8 +108,15 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(apiCalls[0]).toMatchObject({ status: 200, tokenScope: want.join(' ') });
 	});
 
-	test('an empty realm follows Environment (Test → agents-test); Production never sends the secret to an http identity provider', async () => {
-		const cred = await credential('realm-test', { realm: '', environment: 'test' });
+	// Issue 43: agents-<environment> is the published realm of the loan application service only.
+	// A credential saved by 0.1.0 with Sbl and an empty Realm keeps that token URL (no new rule).
+	test('an empty Realm uses agents-<environment> (loan application scopes; also Sbl as saved by 0.1.0); Production never sends the secret to an http identity provider', async () => {
+		const loanOnly = { scopes: ['loan-application:create:es'] };
+		const older = await credential('realm-sbl-empty', { realm: '', scopes: ['sbl'] });
+		const kept = await run(await resourceWorkflow(older));
+		expect(kept.res.status).toBe(200);
+		expect(kept.tokenCalls.map((t) => t.path)).toEqual([TOKEN_PATH('agents-test')]);
+		const cred = await credential('realm-test', { ...loanOnly, realm: '', environment: 'test' });
 		const wf = await resourceWorkflow(cred);
 		const { res, tokenCalls } = await run(wf);
 		expect(res.status).toBe(200);
@@ -111,7 +125,7 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		// Production + the simulator's http address: the computed token URL is a reserved .invalid
 		// host, so n8n's own OAuth2 client fails without sending anything (agents-prod is covered by
 		// the credential's unit tests with an https address).
-		const prod = await credential('realm-production', { realm: '', environment: 'production' });
+		const prod = await credential('realm-production', { ...loanOnly, realm: '', environment: 'production' });
 		const refused = await run(await resourceWorkflow(prod));
 		expect(refused.res.status).not.toBe(200);
 		expect(refused.tokenCalls).toEqual([]);
@@ -154,26 +168,60 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 		expect(fail.message).toMatch(/Client authentication failed/);
 
 		// Same stored credential, a wrong secret typed into the form (not saved) before "Retry".
-		// 2.x tests the values sent. 1.123 tests what is stored: its OAuth2 request reads the saved
-		// credential by id, and the first test above saved the token it got into the credential, so
-		// the retry just reuses that token (no token request) and the unsaved wrong secret passes.
+		// 2.x tests the values sent. 1.123's OAuth2 request reuses the token it stored above (no
+		// token request), but the Test's own token request carries the typed secret: refused on
+		// both (on 1.123 with 0.1.0's GET /api/resource the wrong secret passed).
 		const typed = await ctx.n8n.testCredential(good.id, { clientSecret: 'typed-wrong-secret-1234' });
 		secrets.add('typed-wrong-secret-1234');
-		expect(typed.status).toBe(major === '2' ? 'Error' : 'OK');
+		expect(typed.status).toBe('Error');
 
 		for (const r of [ok, fail, typed]) for (const s of secrets) expect(r.message).not.toContain(s);
 
-		// The test really talked to the identity provider (good: token then the test request).
+		// The test talks to the identity provider only (issue 43: no GET /api/resource, which the
+		// service lists only as an example). Good: n8n's own token request, then the Test's token
+		// request with the form fields. 1.123 reuses the token it stored above, so only the Test's own
+		// request shows the typed wrong secret.
 		const log = await simRequests(ctx.sim, { since: mark });
 		const statuses = log.map((r) => `${r.method} ${r.path} ${r.status}`);
-		expect(statuses).toEqual([
-			`POST ${TOKEN_PATH('sbl')} 200`,
-			'GET /consent/api/resource 200',
-			`POST ${TOKEN_PATH('sbl')} 401`,
-			...(major === '2'
-				? [`POST ${TOKEN_PATH('sbl')} 401`]
-				: ['GET /consent/api/resource 200']),
-		]);
+		const ok200 = `POST ${TOKEN_PATH('sbl')} 200`;
+		const refused = `POST ${TOKEN_PATH('sbl')} 401`;
+		if (major === '2') expect(statuses).toEqual([ok200, ok200, refused, refused]);
+		// 1.123 asks its own way more often (measured: 200 200 401 401 200 401 401); only token requests
+		else expect({ first: statuses.slice(0, 2), last: statuses.at(-1), other: statuses.filter((x) => x !== ok200 && x !== refused) }).toEqual({ first: [ok200, ok200], last: refused, other: [] });
+		expect(log[1].body).toMatchObject({ grant_type: 'client_credentials', scope: 'sbl', client_id: ctx.sim.clients.consent.clientId });
+		// 1.123 takes the Test's 401 for an expired token, refreshes, and says it in its own words
+		expect(typed.message).toMatch(major === '2' ? /Client authentication failed/ : /^Authorization failed - please check your credentials$/);
+	});
+
+	// Issue 43: the Test proves only what is published (the token endpoint issues a token for this
+	// client with the requested scopes) and says which part failed.
+	test('the credential Test passes with /api/resource answering 404, and names the failing part', async () => {
+		await simFault(ctx.sim, { status: 404, count: 100, match: { pathPrefix: '/consent/api/resource' } });
+		const mark = await simMark(ctx.sim);
+		const good = await credential('t-good', { scopes: ['sbl', 'loan-application:create:es'] });
+		expect(await ctx.n8n.testCredential(good.id)).toEqual({ status: 'OK', message: expect.any(String) });
+
+		const cases = [
+			[{ realm: 'no-such-realm' }, /realm|Realm/],
+			[{ clientId: 'no-such-client' }, /Client authentication failed|Client ID/],
+			[{ clientSecret: `nope-${Date.now()}-Qq1` }, /Client authentication failed|Client Secret/],
+			[{ additionalScopes: 'not-granted:scope' }, /scope/i],
+			[{ identityProviderUrl: 'http://127.0.0.1:9' }, /ECONNREFUSED|connect|reach/i],
+		];
+		const said = [];
+		for (const [data, expected] of cases) {
+			if (data.clientSecret) secrets.add(data.clientSecret);
+			const bad = await credential('t-bad', data);
+			const result = await ctx.n8n.testCredential(bad.id);
+			said.push([JSON.stringify(data), result.status, result.message]);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(expected);
+			for (const s of secrets) expect(result.message).not.toContain(s);
+		}
+		console.log(`n8n ${major}.x credential Test messages:\n${said.map((r) => r.join(' | ')).join('\n')}`);
+		const log = await simRequests(ctx.sim, { since: mark });
+		expect(log.filter((r) => !r.path.startsWith('/auth/'))).toEqual([]);
+		await request('DELETE', `${ctx.sim.url}/__sim/faults`);
 	});
 
 	test("the Real Estate Estimate credential has a connection test: a token, then a read of the estimate API", async () => {

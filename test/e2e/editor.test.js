@@ -11,6 +11,7 @@ const { useN8n } = require('./lib/suite');
 const W = require('./lib/workflows');
 const { consentCredential, estimateCredential } = require('./lib/scenarios');
 const B = require('./lib/browser');
+const { sleep } = require('./lib/http');
 
 const ROOT = path.resolve(__dirname, '../..');
 const PACKAGE_TYPES = /n8n-nodes-sbl|consentFlow|realEstateEstimate|ConsentFlow|RealEstateEstimate/;
@@ -218,6 +219,17 @@ maybe('n8n 2.x editor in Chromium', () => {
 		];
 		for (const [id, shot] of forms) {
 			await B.openCredential(page, ctx.n8n, id);
+			if (id === credentials.consent.id) {
+				// Issue 43: the picture shows the fields a builder fills in (the form opens above them)
+				const shown = ['identityProviderUrl', 'realm', 'apiBaseUrl', 'scopes'];
+				await page.evaluate(() => document.querySelector('[data-test-id="parameter-input-identityProviderUrl"]')?.scrollIntoView({ block: 'start' }));
+				await sleep(500);
+				const visible = await page.evaluate((names) => names.filter((name) => {
+					const r = document.querySelector(`[data-test-id="parameter-input-${name}"]`)?.getBoundingClientRect();
+					return r && r.top >= 0 && r.bottom <= window.innerHeight;
+				}), shown);
+				expect(visible).toEqual(shown);
+			}
 			await B.screenshot(page, shot);
 		}
 

@@ -103,3 +103,41 @@ test('the manual install is the command the test suite runs', () => {
 	const flags = pkg.match(/\['install', ((?:'[^']+', )+)tgz\]/)[1].match(/'([^']+)'/g).map((f) => f.slice(1, -1));
 	expect(readme).toContain(`npm install ${flags.join(' ')} n8n-nodes-sbl`);
 });
+
+test('every documentation link of the nodes and credentials lands on a README heading (issue 43)', () => {
+	const headings = new Set(lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))));
+	const sources = ['nodes', 'credentials'].flatMap((dir) =>
+		fs.readdirSync(path.join(ROOT, dir), { recursive: true }).filter((f) => /\.(ts|json)$/.test(f)).map((f) => path.join(ROOT, dir, f)),
+	);
+	const links = sources.flatMap((f) => fs.readFileSync(f, 'utf8').match(/n8n-nodes-sbl#[a-z0-9-]+/g) || []);
+	expect(links.length).toBeGreaterThan(5);
+	for (const link of new Set(links)) expect({ link, exists: headings.has(link.split('#')[1]) }).toEqual({ link, exists: true });
+	expect(links).toContain('n8n-nodes-sbl#credentials');
+});
+
+test('n8n 2.x says Publish; "activate" only next to n8n 1.x (issue 43)', () => {
+	for (const line of lines.filter((l) => /\bactivat/i.test(l))) expect(line).toMatch(/1\.x/);
+	expect(readme).toMatch(/\*\*Publish\*\*/);
+});
+
+test('the local build packs after building (.npmrc turns npm scripts off, so not a bare npm pack)', () => {
+	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	expect(fs.readFileSync(path.join(ROOT, '.npmrc'), 'utf8')).toMatch(/ignore-scripts=true/);
+	expect(pkg.scripts.pack).toMatch(/^npm run build && npm pack/);
+	expect(readme).toContain('`npm ci && npm run pack`');
+	expect(readme).toContain('N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true');
+});
+
+test('the signed test delivery recipe signs what it sends (openssl equals HMAC-SHA256 of the body)', () => {
+	const { execFileSync } = require('node:child_process');
+	const crypto = require('node:crypto');
+	const reference = fs.readFileSync(path.join(ROOT, 'docs/reference.md'), 'utf8');
+	const block = reference.split('### A signed test delivery')[1].match(/```sh\n([\s\S]*?)```/)[1];
+	const signing = block.split('\n').filter((l) => /^(BODY|SIG)=/.test(l)).join('\n');
+	const secret = 'a-test-secret-of-32-characters!!';
+	const out = execFileSync('bash', ['-c', `SECRET='${secret}'\n${signing}\nprintf '%s\\n%s' "$SIG" "$BODY"`], { encoding: 'utf8' });
+	const [sig, body] = out.split('\n');
+	expect(sig).toBe(crypto.createHmac('sha256', secret).update(body).digest('hex'));
+	expect(JSON.parse(body)).toMatchObject({ event: 'consent.created', payload: { flow: 'test-flow' } });
+	expect(block).toContain('--data-binary "$BODY"');
+});

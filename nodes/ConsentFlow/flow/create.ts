@@ -121,7 +121,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. 923609016',
 		displayOptions: { show: showManualForBothCreates },
 		description:
-			'Organization number (9 digits) of the lender the consent is given to; the flow returns it as coveredBy. Spaces are removed.',
+			'Organization number (9 digits) of the lender the consent is given to. Spaces are removed.',
 	},
 	{
 		displayName: 'Redirect URL',
@@ -143,7 +143,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		displayOptions: { show: showManualForCreate },
 		description:
-			"Where the service sends the flow's events (consent created, accepted, data, rejected, timed out …). Use the Production URL of the Consent Flow Trigger node in the workflow that handles them, and activate that workflow. https when the credential environment is Production.",
+			"Where the service sends the flow's events (consent created, accepted, data, rejected, timed out …). Use the Production URL of the Consent Flow Trigger node in the workflow that handles them, and publish (n8n 1.x: activate) that workflow. https when the credential environment is Production.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -159,7 +159,7 @@ export const flowCreateDescription: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Your own reference for the flow, for example the loan application ID. It comes back in every webhook event of the flow.',
+					'Your own reference for the flow, for example the loan application ID. Events that carry externalId return it (consent.rejected and consent.deleted carry only flow and nationalId). Create and Wait uses it to recognise an event that carries no flow.',
 			},
 		],
 	},

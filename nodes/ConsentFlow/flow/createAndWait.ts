@@ -17,6 +17,7 @@ import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
 import { eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
+import { noticeRefused } from '../../shared/webhook/refusal-notice';
 import { decide as decideAnswer } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
@@ -43,6 +44,8 @@ import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
 	decide,
+	notThisWait,
+	withNotTaken,
 	limitDeadline,
 	newWaitState,
 	outcomeIndex,
@@ -327,6 +330,7 @@ async function resume(
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
 	const decision = decide(state, delivery, new Date().toISOString(), key, other);
+	if (decision.kind === 'foreign') return await waitFor(ctx, notTaken(ctx, state, delivery), count);
 	if (decision.kind !== 'outcome') {
 		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
 	}
@@ -334,6 +338,17 @@ async function resume(
 	const outputs = emptyOutputs(count);
 	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
 	return outputs;
+}
+
+/** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */
+function notTaken(ctx: IExecuteFunctions, state: WaitState, delivery: IDataObject): WaitState {
+	const reason = notThisWait(state, delivery) ?? 'not this wait';
+	const workflow =
+		typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
+	ctx.logger.warn(
+		`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
+	);
+	return withNotTaken(state, delivery, reason);
 }
 
 /** execute() of the operation; `properties` are the node's (labels of validation messages). */
@@ -369,6 +384,7 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 		acceptUnsigned: false,
 		maxAgeSeconds: 0,
 	});
+	noticeRefused(this, facts);
 	const answer = decideAnswer({ ...facts, canResume: canRunWaitingNodeAgain(this) });
 	if (answer.kind !== 'run' || taken === undefined || taken.delivery.kind !== 'event') {
 		return apply(this, answer);
@@ -394,10 +410,10 @@ function resumeJson(
 ): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	item.signedWith = verified.signedWith;
-	const { event, webhookId, timestamp, flowId, receivedAt } = item;
+	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
 	const carried =
 		outcomeIndex(delivery.event) === null
-			? { event, webhookId, timestamp, flowId, receivedAt }
+			? { event, webhookId, timestamp, flowId, externalId, receivedAt }
 			: minimiseEventItem(
 					item,
 					minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)),

@@ -66,8 +66,18 @@ export interface WaitState {
 	externalId: string | null;
 	href: string | null;
 	events: SeenEvent[];
+	// deliveries at the resume URL that were not this wait's (absent in waits saved before it existed)
+	notTaken?: NotTaken[];
 	startedAt: string;
 	deadline: string | null;
+}
+
+export interface NotTaken {
+	event: string | null;
+	webhookId: string | null;
+	flowId: string | null;
+	reason: string;
+	receivedAt: string | null;
 }
 
 function isObject(value: unknown): value is Json {
@@ -132,6 +142,9 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 		events: Array.isArray(stored.events)
 			? stored.events.filter(isObject).map((seen) => seenEvent(seen))
 			: [],
+		...(Array.isArray(stored.notTaken)
+			? { notTaken: stored.notTaken.filter(isObject).map(readNotTaken) }
+			: {}),
 		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
 		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
 	};
@@ -142,6 +155,43 @@ export type Decision =
 	| { kind: 'duplicate' }
 	| { kind: 'intermediate'; state: WaitState }
 	| { kind: 'outcome'; output: number; state: WaitState; json: Json };
+
+// Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
+// publish `flow` on every event) by External ID, when the wait has one. Fail closed otherwise.
+export function notThisWait(state: WaitState, delivery: Json): string | null {
+	if (state.flowId === null) return 'this wait has no flow id to match';
+	const flowId = text(delivery.flowId);
+	if (flowId !== null) return flowId === state.flowId ? null : `another flow (${flowId})`;
+	const externalId = text(delivery.externalId);
+	if (state.externalId === null)
+		return 'no flow id, and this wait has no External ID to match it by';
+	if (externalId === state.externalId) return null;
+	return externalId === null
+		? 'neither flow id nor External ID'
+		: 'no flow id, and another External ID';
+}
+
+/** The wait with a delivery it did not take recorded (the latest MAX_EVENTS_KEPT), for the builder to see. */
+export function withNotTaken(state: WaitState, delivery: Json, reason: string): WaitState {
+	const entry: NotTaken = {
+		event: text(delivery.event),
+		webhookId: text(delivery.webhookId),
+		flowId: text(delivery.flowId),
+		reason,
+		receivedAt: text(delivery.receivedAt),
+	};
+	return { ...state, notTaken: [...(state.notTaken ?? []), entry].slice(-MAX_EVENTS_KEPT) };
+}
+
+function readNotTaken(stored: Json): NotTaken {
+	return {
+		event: text(stored.event),
+		webhookId: text(stored.webhookId),
+		flowId: text(stored.flowId),
+		reason: text(stored.reason) ?? '',
+		receivedAt: text(stored.receivedAt),
+	};
+}
 
 // Fail closed: a wait without a flow id matches nothing. `key` is the duplicate key from signed
 // bytes (intake.ts); waits saved before keys existed compare ids.
@@ -164,8 +214,7 @@ export function decide(
 	key?: unknown,
 	other: OtherKeys = { also: [], legacy: [] },
 ): Decision {
-	const flowId = text(delivery.flowId);
-	if (state.flowId === null || flowId !== state.flowId) return { kind: 'foreign' };
+	if (notThisWait(state, delivery) !== null) return { kind: 'foreign' };
 	const seen = seenEvent(delivery, key, other.also);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))
 		return { kind: 'duplicate' };
@@ -196,9 +245,14 @@ function common(state: WaitState, outcome: string, event: string | null, now: st
 		externalId: state.externalId,
 		href: state.href,
 		events: shownEvents(state.events),
+		...notTakenShown(state),
 		waitStartedAt: state.startedAt,
 		resumedAt: now,
 	};
+}
+
+function notTakenShown(state: WaitState): Json {
+	return state.notTaken?.length ? { notTaken: state.notTaken } : {};
 }
 
 export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
@@ -225,6 +279,7 @@ export function waitingJson(state: WaitState): Json {
 		externalId: state.externalId,
 		href: state.href,
 		events: shownEvents(state.events),
+		...notTakenShown(state),
 		waitStartedAt: state.startedAt,
 		deadline: state.deadline,
 	};

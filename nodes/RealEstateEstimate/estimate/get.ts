@@ -7,7 +7,7 @@ import { dataToResults } from '../results';
 import { buildEstimateInput } from '../schema';
 import type { EstimateInputDto } from '../schema';
 import { simplifyEstimate, simplifyField, simplifyResults } from '../simplify';
-import { apiJson } from '../api';
+import { apiJson, estimateRetryPolicy } from '../api';
 
 const showOnlyForGet = { resource: ['estimate'], operation: ['get'] };
 
@@ -275,7 +275,9 @@ export const get: EstimateOperation<GetPrepared> = {
 				target,
 				notFound: `Estimate could not be retrieved for ${target}`,
 				badRequestHint: `check the object identification and the estimate fields sent (${body ? Object.keys(body).join(', ') : 'none'})`,
+				mayStore: body?.storeEstimate !== false,
 			},
+			estimateRetryPolicy(body),
 		);
 		const results = dataToResults(data);
 		return simplify

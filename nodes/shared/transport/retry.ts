@@ -14,6 +14,8 @@ export interface RetryPolicy {
 	retryStatuses: number[];
 	/** Send again what may have reached the service (GET, DELETE); a proven not-sent is retried anyway. */
 	idempotent: boolean;
+	/** Of retryStatuses, those retried only when the answer carries Retry-After (the service asks to come back). */
+	onlyWithRetryAfter?: number[];
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -95,7 +97,12 @@ export function retryDelay(
 	if (retry >= policy.maxRetries) return undefined;
 	let retryable = false;
 	if (failure.status !== undefined) {
-		retryable = policy.retryStatuses.includes(failure.status);
+		retryable =
+			policy.retryStatuses.includes(failure.status) &&
+			!(
+				policy.onlyWithRetryAfter?.includes(failure.status) &&
+				failure.headers['retry-after'] === undefined
+			);
 	} else if (!failure.tokenFailure && failure.code) {
 		retryable = isNotSent(failure.code) || policy.idempotent;
 	}

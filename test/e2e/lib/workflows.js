@@ -201,6 +201,12 @@ function loadExample(file, { credentials = {}, values = {}, dataTables = {}, pat
 			if (name && dataTables[name]) node.parameters.dataTableId = { ...table, value: dataTables[name] };
 			else if (!table?.value) throw new Error(`${file}: no data table given for ${name ?? node.name}`);
 		}
+		// The entry Webhook's Header Auth (issue 43): a test that does not give a header credential
+		// calls the webhook without one, so the protection is switched off in its copy only.
+		if (node.type === 'n8n-nodes-base.webhook' && node.credentials?.httpHeaderAuth && !credentials.httpHeaderAuth) {
+			delete node.credentials.httpHeaderAuth;
+			node.parameters.authentication = 'none';
+		}
 		for (const [type, ref] of Object.entries(node.credentials || {})) {
 			if (credentials[type]) node.credentials[type] = { id: credentials[type].id, name: credentials[type].name };
 			else if (!ref.id || /^__.*__$/.test(ref.id)) throw new Error(`${file}: no credential given for ${type}`);

@@ -657,14 +657,39 @@ describe('resumed by a delivery', () => {
 		expect(ctx.sent).toEqual([]);
 	});
 
-	test('another flow’s outcome: the execution keeps waiting, the state unchanged', async () => {
+	// Issue 43: a delivery the wait does not take is not silently ignored: the waiting item lists it
+	// (names, ids, the reason; never the payload) and n8n's log says so.
+	test('another flow’s outcome: the execution keeps waiting; the delivery is listed as not taken and logged', async () => {
 		const state = newWaitState(FLOW, STARTED, null);
-		const ctx = resumed(carried('consent.data', { flowId: 'flow-other' }), state);
+		const other = carried('consent.data', { flowId: 'flow-other' });
+		const ctx = resumed(other, state);
 		const outputs = await execute(ctx);
 		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
-		expect(ctx.nodeContext[STATE_KEY]).toEqual(state);
+		const stored = readWaitState(ctx.nodeContext[STATE_KEY])!;
+		expect({ ...stored, notTaken: undefined }).toEqual({ ...state, notTaken: undefined });
+		const listed = {
+			event: 'consent.data',
+			webhookId: other.webhookId,
+			flowId: 'flow-other',
+			reason: 'another flow (flow-other)',
+			receivedAt: other.receivedAt,
+		};
+		expect(stored.notTaken).toEqual([listed]);
 		expect(filled(outputs)).toEqual([0]);
-		expect(outputs[0][0].json).toMatchObject({ status: 'waiting', events: [] });
+		expect(outputs[0][0].json).toMatchObject({ status: 'waiting', events: [], notTaken: [listed] });
+		const warned = ctx.logs.filter((entry) => entry.level === 'warn');
+		expect(warned).toHaveLength(1);
+		expect(warned[0].message).toMatch(/was not taken: another flow \(flow-other\)/);
+		expect(JSON.stringify(warned)).not.toContain(APPLICANT_ID);
+	});
+
+	test('an outcome without a flow id ends the wait by External ID', async () => {
+		const state = newWaitState(FLOW, STARTED, null);
+		const ctx = resumed(carried('consent.data', { flowId: null, externalId: FLOW.externalId }), state);
+		const outputs = await execute(ctx);
+		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+		expect(filled(outputs)).toEqual([0]);
+		expect(outputs[0][0].json).toMatchObject({ outcome: 'dataReceived', flowId: FLOW.id });
 	});
 
 	test('a delivery seen before: waits again, nothing recorded twice', async () => {
@@ -1181,7 +1206,7 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 	}
 
 	test.each(INTERMEDIATE_EVENTS)(
-		'%s (continues the wait): only its name, id, times and flow, whatever the setting',
+		'%s (continues the wait): only its name, id, times, flow and External ID, whatever the setting',
 		async (event) => {
 			for (const minimise of [undefined, 'keep', 'mask', 'leaveOut']) {
 				const item = await resumeItem(event, minimise);
@@ -1190,6 +1215,7 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 					webhookId: 'w-1',
 					timestamp: TIMESTAMP,
 					flowId: 'flow-1',
+					externalId: 'loan-42',
 					receivedAt: expect.any(String),
 				});
 			}

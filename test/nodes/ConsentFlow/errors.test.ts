@@ -230,6 +230,9 @@ describe('Consent Flow: token failures', () => {
 		);
 		expect(error.description).toMatch(/Identity Provider URL .* and Realm/);
 		expect(error.description).toMatch(/realm sbl-typo does not exist/);
+		// issue 43: the flow service's realm comes from the operator; never "leave it empty"
+		expect(error.description).toMatch(/the realm the operator gave you for the flow service/);
+		expect(error.description).not.toMatch(/leave it empty/i);
 	});
 
 	test('the token endpoint failing (503) → could not get an access token, with the status', async () => {

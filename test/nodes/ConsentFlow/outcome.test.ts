@@ -11,12 +11,14 @@ import {
 	decide,
 	limitDeadline,
 	newWaitState,
+	notThisWait,
 	outcomeIndex,
 	outcomeJson,
 	outputNames,
 	readWaitState,
 	waitTimeExceededJson,
 	waitingJson,
+	withNotTaken,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
@@ -207,13 +209,53 @@ describe('decide', () => {
 		expect(state).toEqual(before);
 	});
 
-	test('a known event without a flow id is foreign while the wait knows its flow', () => {
+	// Issue 43: `flow` is published only on some events (consent.data, the time-outs and failures: not
+	// shown). The rule: a delivery with a flow id is this wait's only with this flow's id; one
+	// without is this wait's by External ID, when the wait has one; otherwise it is not taken.
+	test('without a flow id, a delivery with this wait’s External ID ends the wait', () => {
 		const state = deepFreeze(waiting());
 		for (const flowId of [undefined, null, '']) {
+			const data = decide(state, delivery('consent.data', { flowId, externalId: 'loan-42' }), NOW);
+			expect(data.kind).toBe('outcome');
+			expect((data as { output: number }).output).toBe(OUTPUTS.indexOf('Data Received'));
+			const accepted = decide(state, delivery('consent.accepted', { flowId, externalId: 'loan-42' }), NOW);
+			expect(accepted.kind).toBe('intermediate');
+		}
+	});
+
+	test('without a flow id, another External ID, none, or a wait without one: not taken', () => {
+		const state = deepFreeze(waiting());
+		for (const externalId of ['loan-43', undefined, null, '']) {
 			for (const event of PUBLISHED_EVENTS) {
-				expect(decide(state, delivery(event, { flowId }), NOW)).toEqual({ kind: 'foreign' });
+				const decision = decide(state, delivery(event, { flowId: undefined, externalId }), NOW);
+				expect(decision).toEqual({ kind: 'foreign' });
 			}
 		}
+		const noExternal = deepFreeze(newWaitState({ ...flow(), externalId: undefined }, STARTED, null));
+		const data = delivery('consent.data', { flowId: undefined, externalId: 'loan-42' });
+		expect(decide(noExternal, data, NOW)).toEqual({ kind: 'foreign' });
+	});
+
+	test('a flow id decides over the External ID: another flow with this External ID is not taken', () => {
+		const other = delivery('consent.data', { flowId: OTHER_FLOW, externalId: 'loan-42' });
+		expect(decide(deepFreeze(waiting()), other, NOW)).toEqual({ kind: 'foreign' });
+	});
+
+	test('a delivery not taken is recorded with the reason (no payload), shown in the waiting item, capped', () => {
+		let state = waiting();
+		const other = delivery('consent.data', { flowId: OTHER_FLOW, payload: { nationalId: NATIONAL_ID } });
+		const reason = notThisWait(state, other);
+		expect(reason).toBe(`another flow (${OTHER_FLOW})`);
+		state = withNotTaken(state, other, reason!);
+		const listed = { event: 'consent.data', webhookId: other.webhookId, flowId: OTHER_FLOW, reason };
+		expect(waitingJson(state).notTaken).toEqual([{ ...listed, receivedAt: other.receivedAt }]);
+		expect(JSON.stringify(waitingJson(state))).not.toContain(NATIONAL_ID);
+		expect(readWaitState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+		for (let i = 0; i < MAX_EVENTS_KEPT + 5; i++) state = withNotTaken(state, other, 'x');
+		expect(state.notTaken).toHaveLength(MAX_EVENTS_KEPT);
+		const noFlow = delivery('consent.data', { flowId: undefined, externalId: 'loan-43' });
+		expect(notThisWait(waiting(), noFlow)).toBe('no flow id, and another External ID');
+		expect('notTaken' in waitingJson(waiting())).toBe(false);
 	});
 
 	test('a flow id written as a number matches the same id as text', () => {

@@ -102,7 +102,7 @@ describe('description', () => {
 	it('tells the user which URL to give as webhookUrl', () => {
 		const notice = d.properties.find((p) => p.type === 'notice');
 		expect(notice?.displayName).toMatch(/Production URL as <code>webhookUrl<\/code>/);
-		expect(notice?.displayName).toMatch(/activate this workflow/);
+		expect(notice?.displayName).toMatch(/publish \(n8n 1\.x: activate\) this workflow/);
 	});
 
 	it('selects every event (and unrecognised deliveries) by default', () => {

@@ -6,7 +6,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import { createTokenStore } from '../../support/execute-context';
 import type { TokenStore } from '../../support/execute-context';
-import { addFault, startSim, useSimulator } from '../../support/simulator';
+import { addFault, resetSim, startSim, useSimulator } from '../../support/simulator';
 import {
 	cadastre,
 	CREDENTIAL,
@@ -321,7 +321,7 @@ describe('retries', () => {
 		expect(await requestLog(sim)).toHaveLength(1);
 	});
 
-	test('the POST estimate is retried too (policy idempotent)', async () => {
+	test('an estimate that is not stored is retried like a read (503)', async () => {
 		await addFault(sim, { status: 503, retryAfter: 0, count: 1, match: { method: 'POST' } });
 		const { output } = await runNode(sim, {
 			resource: 'estimate',
@@ -333,6 +333,50 @@ describe('retries', () => {
 		const log = await requestLog(sim);
 		expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(['POST 503', 'POST 200']);
 		expect(log[1].body).toEqual({ storeEstimate: false }); // the same body again
+	});
+
+	// The published API: POST …/EvEstimate stores an estimate document unless storeEstimate is false.
+	const storing = { resource: 'estimate', operation: 'get', ...cadastre('0301', 208, 12) };
+	const evEstimate = {
+		method: 'POST',
+		pathPrefix: '/estimate/v1/RealEstates/0301/208/12/0/0/EvEstimate',
+	};
+
+	test('a storing estimate whose connection broke after it arrived is sent once, and the error says a document may be stored', async () => {
+		await addFault(sim, { drop: true, count: 1, match: evEstimate });
+		const error = await failWith(storing);
+		expect(error.message).toMatch(
+			/broke after the request was sent .*an estimate document may have been stored/,
+		);
+		expect(error.description).toContain('does not send this estimate again');
+		const log = await requestLog(sim);
+		expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(['POST null']);
+	});
+
+	test('a storing estimate answered 503 without Retry-After is not sent again; with Retry-After it is', async () => {
+		await addFault(sim, { status: 503, count: 1, match: evEstimate });
+		const error = await failWith(storing);
+		expect(error.message).toBe(
+			'Item 1: The estimate API is unavailable (503), gave up after 1 attempt(s)',
+		);
+		expect(error.description).toContain('sent again only when the API asks to wait (Retry-After)');
+		expect((await requestLog(sim)).map((r) => r.status)).toEqual([503]);
+
+		await resetSim(sim);
+		await addFault(sim, { status: 503, retryAfter: 0, count: 1, match: evEstimate });
+		await addFault(sim, { status: 429, count: 1, match: evEstimate });
+		const { output } = await runNode(sim, storing);
+		expect(typeof output[0].json.approvedTotalMarketValue).toBe('number');
+		expect((await requestLog(sim)).map((r) => r.status)).toEqual([503, 429, 200]);
+	});
+
+	test("with Don't Store Estimate a broken connection is sent again (nothing can be stored twice)", async () => {
+		await addFault(sim, { drop: true, count: 1, match: evEstimate });
+		const { output } = await runNode(sim, { ...storing, dontStoreEstimate: true });
+		expect(output).toHaveLength(1);
+		const log = await requestLog(sim);
+		expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(['POST null', 'POST 200']);
+		expect(log[1].body).toEqual({ storeEstimate: false });
 	});
 
 	test('the token is fetched once and reused across items and runs', async () => {
