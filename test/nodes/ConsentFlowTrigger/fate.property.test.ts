@@ -67,9 +67,8 @@ function play(mode: readonly ['onReceived' | 'lastNode', boolean], steps: Step[]
 		else if (s.kind === 'event') {
 			if (run === undefined || run.settled) continue;
 			run.report(s.event);
-			if (SETTLES_FOR_GOOD[mode.join('/')].includes(s.event))
-				((run.settled = true), (settledForGood = true));
-			if (s.event === 'failed') run.settled = true;
+			if (SETTLES_FOR_GOOD[mode.join('/')].includes(s.event)) settledForGood = true;
+			if (settledForGood || s.event === 'failed') run.settled = true;
 		} else {
 			const admission = admit(plan, lookUp(slot, now));
 			answers.push(admission);
