@@ -1,0 +1,140 @@
+// Identity numbers found by value, in any written form: docs/architecture.md#identity-search
+import { checkNationalId } from './identifiers';
+
+export interface Found {
+	/** Where the number starts and ends in the text (UTF-16 offsets, end exclusive). */
+	start: number;
+	end: number;
+	/** The 11 digits in ASCII. */
+	digits: string;
+}
+
+const LENGTH = 11;
+/** Separator characters between two digit groups, at most MAX_SEPARATORS of them. */
+const SEPARATOR =
+	/[\s\u00ad\u180e\u200b-\u200d\u2060\ufeff\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d._,/\uff0c\uff0e\uff0f\uff3f]/u;
+const ENCODED_SPACE = '%20';
+const MAX_SEPARATORS = 4;
+const ANY_DIGIT = /\p{Nd}/u;
+const DIGIT = /^\p{Nd}$/u;
+
+const unicodeDigits = new Map<number, number>();
+
+// Every Unicode decimal digit block runs 0 to 9 over consecutive code points.
+function digitValue(code: number): number {
+	if (code >= 48 && code <= 57) return code - 48;
+	if (code < 0x660) return -1;
+	const known = unicodeDigits.get(code);
+	if (known !== undefined) return known;
+	let value = -1;
+	if (DIGIT.test(String.fromCodePoint(code))) {
+		let zero = code;
+		while (code - zero < 9 && DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+		value = (code - zero) % 10;
+	}
+	unicodeDigits.set(code, value);
+	return value;
+}
+
+interface Digit {
+	value: number;
+	start: number;
+	end: number;
+	/** First digit of its group (a separator or the start of the run before it). */
+	opens: boolean;
+	/** Last digit of its group. */
+	closes: boolean;
+}
+
+/** The end of the separators at `at` (at most MAX_SEPARATORS of them), or `at` when there are none. */
+function separatorsEnd(text: string, at: number): number {
+	let end = at;
+	for (let count = 0; count < MAX_SEPARATORS; count++) {
+		if (text.startsWith(ENCODED_SPACE, end)) end += ENCODED_SPACE.length;
+		else if (end < text.length && SEPARATOR.test(text[end])) end++;
+		else break;
+	}
+	return end;
+}
+
+/** Runs of digits joined by separators, each digit with its place and group bounds. */
+function digitRuns(text: string): Digit[][] {
+	const runs: Digit[][] = [];
+	let run: Digit[] = [];
+	let at = 0;
+	let opens = true;
+	while (at < text.length) {
+		const code = text.codePointAt(at)!;
+		const width = code > 0xffff ? 2 : 1;
+		const value = digitValue(code);
+		if (value >= 0) {
+			run.push({ value, start: at, end: at + width, opens, closes: true });
+			if (run.length > 1 && !opens) run[run.length - 2].closes = false;
+			opens = false;
+			at += width;
+			continue;
+		}
+		const end = run.length > 0 ? separatorsEnd(text, at) : at;
+		const next = end < text.length ? digitValue(text.codePointAt(end)!) : -1;
+		if (end > at && next >= 0) {
+			opens = true;
+			at = end;
+			continue;
+		}
+		if (run.length >= LENGTH) runs.push(run);
+		run = [];
+		opens = true;
+		at = Math.max(end, at + width);
+	}
+	if (run.length >= LENGTH) runs.push(run);
+	return runs;
+}
+
+/** Every valid identity number (birth, D-, H-, synthetic; classic or 2032 control) written as whole groups. */
+export function findIdentityNumbers(text: string): Found[] {
+	if (!ANY_DIGIT.test(text)) return [];
+	const found: Found[] = [];
+	for (const run of digitRuns(text)) {
+		for (let first = 0; first + LENGTH <= run.length; first++) {
+			const last = run[first + LENGTH - 1];
+			if (!run[first].opens || !last.closes) continue;
+			const digits = run
+				.slice(first, first + LENGTH)
+				.map((digit) => digit.value)
+				.join('');
+			if (checkNationalId(digits).error !== undefined) continue;
+			found.push({ start: run[first].start, end: last.end, digits });
+			first += LENGTH - 1;
+		}
+	}
+	return found;
+}
+
+/** The text with every identity number found replaced by what `replace` makes of it. */
+export function replaceIdentityNumbers(text: string, replace: (found: Found) => string): string {
+	const found = findIdentityNumbers(text);
+	if (found.length === 0) return text;
+	let out = '';
+	let from = 0;
+	for (const hit of found) {
+		out += text.slice(from, hit.start) + replace(hit);
+		from = hit.end;
+	}
+	return out + text.slice(from);
+}
+
+const SHOWN = 2;
+
+/** Under Mask: `*********NN`, the two check digits only (the form the README shows). */
+export const maskedForm = (found: Found): string =>
+	'*'.repeat(LENGTH - SHOWN) + found.digits.slice(LENGTH - SHOWN);
+
+/** Under Leave Out and in error texts: no digit left. */
+export const leftOutForm = (): string => '*'.repeat(LENGTH);
+
+/** A JSON number that is an identity number without its leading zero (or with it, as 11 digits). */
+export function identityNumberOfNumber(value: number): string | undefined {
+	if (!Number.isSafeInteger(value) || value < 1e9 || value >= 1e11) return undefined;
+	const digits = String(value).padStart(LENGTH, '0');
+	return checkNationalId(digits).error === undefined ? digits : undefined;
+}
