@@ -111,26 +111,31 @@ export function findIdentityNumbers(text: string): Found[] {
 }
 
 /** The text with every identity number found replaced by what `replace` makes of it. */
-export function replaceIdentityNumbers(text: string, replace: (found: Found) => string): string {
+export function replaceIdentityNumbers(
+	text: string,
+	replace: (found: Found, written: string) => string,
+): string {
 	const found = findIdentityNumbers(text);
 	if (found.length === 0) return text;
 	let out = '';
 	let from = 0;
 	for (const hit of found) {
-		out += text.slice(from, hit.start) + replace(hit);
+		out += text.slice(from, hit.start) + replace(hit, text.slice(hit.start, hit.end));
 		from = hit.end;
 	}
 	return out + text.slice(from);
 }
 
 const SHOWN = 2;
+const MASK = '*';
 
 /** Under Mask: `*********NN`, the two check digits only (the form the README shows). */
 export const maskedForm = (found: Found): string =>
-	'*'.repeat(LENGTH - SHOWN) + found.digits.slice(LENGTH - SHOWN);
+	MASK.repeat(LENGTH - SHOWN) + found.digits.slice(LENGTH - SHOWN);
 
-/** Under Leave Out and in error texts: no digit left. */
-export const leftOutForm = (): string => '*'.repeat(LENGTH);
+/** Under Leave Out and in error texts: every digit a `*`, the separators as written (`****** *****`). */
+export const leftOutForm = (_found: Found, written: string): string =>
+	written.replace(/\p{Nd}/gu, MASK);
 
 /** A JSON number that is an identity number without its leading zero (or with it, as 11 digits). */
 export function identityNumberOfNumber(value: number): string | undefined {

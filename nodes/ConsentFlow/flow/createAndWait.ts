@@ -24,7 +24,10 @@ import {
 	minimiseEventItem,
 	minimiseMode,
 	minimiseProperties,
+	minimiseValues,
+	type MinimiseMode,
 } from '../../shared/webhook/minimise';
+import { personalValuesOf } from '../../shared/personal';
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { previousSecretProblem } from '../../shared/webhook/rotation';
 import { intake } from '../../shared/webhook/intake';
@@ -152,6 +155,28 @@ function shownUrl(url: string): string {
 	}
 }
 
+interface Minimising {
+	mode: MinimiseMode;
+	/** The applicant's names where this run knows them (the input item, Last Name). */
+	names: string[];
+}
+
+// At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
+function minimising(ctx: IExecuteFunctions): Minimising {
+	let lastName: unknown = '';
+	try {
+		lastName = ctx.getNodeParameter('lastName', 0, '');
+	} catch {
+		// an expression that fails has no name to mask
+	}
+	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_KEEP));
+	return { mode, names: personalValuesOf(ctx.getInputData()[0]?.json, { lastName }).names };
+}
+
+function minimisedJson(json: object, { mode, names }: Minimising): IDataObject {
+	return minimiseValues(json, mode, names) as IDataObject;
+}
+
 /** Waits (again) until the next delivery or the deadline; the saved input holds only Wait Timed Out. */
 async function waitFor(
 	ctx: IExecuteFunctions,
@@ -160,9 +185,10 @@ async function waitFor(
 ): Promise<INodeExecutionData[][]> {
 	ctx.getContext('node')[STATE_KEY] = state;
 	const main: INodeExecutionData[][] = emptyOutputs(count);
+	const minimise = minimising(ctx);
 	if (state.deadline !== null) {
 		main[count - 1] = [
-			{ json: waitTimeExceededJson(state) as IDataObject, pairedItem: { item: 0 } },
+			{ json: minimisedJson(waitTimeExceededJson(state), minimise), pairedItem: { item: 0 } },
 		];
 		ctx.setMetadata({ forwardAllOutputs: true } as ITaskMetadata);
 	}
@@ -171,7 +197,7 @@ async function waitFor(
 		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
 	);
 	const outputs = emptyOutputs(count);
-	outputs[0] = [{ json: waitingJson(state) as IDataObject, pairedItem: { item: 0 } }];
+	outputs[0] = [{ json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } }];
 	return outputs;
 }
 
@@ -276,7 +302,13 @@ async function start(
 		const env = { connection, fields };
 		const prepared = prepareCreate(ctx, env, 0, resumeUrl);
 		const [created] = await create.run(ctx, env, 0, prepared);
-		const state = newWaitState(created.json, new Date().toISOString(), deadline);
+		const fresh = newWaitState(created.json, new Date().toISOString(), deadline);
+		// what the wait saves is minimised too: an externalId may be the applicant's number or name
+		const { mode, names } = minimising(ctx);
+		const state = {
+			...fresh,
+			...minimiseValues({ externalId: fresh.externalId, href: fresh.href }, mode, names),
+		};
 		// Events are matched to this wait by flowId: without one any flow's outcome would end it.
 		if (state.flowId === null) {
 			throw new NodeOperationError(node, "The service's answer to Create has no usable flow ID, so this execution cannot tell its flow's events from another flow's and does not wait", {
@@ -304,7 +336,9 @@ async function resume(
 	}
 	delete ctx.getContext('node')[STATE_KEY];
 	const outputs = emptyOutputs(count);
-	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
+	outputs[decision.output] = [
+		{ json: minimisedJson(decision.json, minimising(ctx)), pairedItem: { item: 0 } },
+	];
 	return outputs;
 }
 

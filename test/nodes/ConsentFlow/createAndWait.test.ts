@@ -328,6 +328,28 @@ describe('first run: create the flow and wait', () => {
 
 // issue 31, item 5: on f259bcd a create answer without a usable id waited, and then any flow's
 // outcome ended the wait (no delivery counted as foreign)
+// issue 42: an externalId holding the applicant's identity number (any form) or last name is
+// masked in the saved wait state and in the items, under Mask and Leave Out; Keep keeps it
+describe('the saved wait state and the items, minimised by value', () => {
+	const ID = NATIONAL_ID;
+	const written = `${ID.slice(0, 6)}  ${ID.slice(6)}`;
+	test.each([
+		['mask', `loan *** *********${ID.slice(9)}`],
+		['leaveOut', 'loan *** ******  *****'],
+		['keep', `loan Østby ${written}`],
+	])('%s', async (minimisePersonalData, externalId) => {
+		const parameters = waitParams({
+			minimisePersonalData,
+			lastName: 'Østby',
+			additionalFields: { externalId: `loan Østby ${written}` },
+		});
+		const ctx = waitContext({ parameters });
+		const outputs = await execute(ctx);
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.externalId).toBe(externalId);
+		expect(outputs[0][0].json.externalId).toBe(externalId);
+	});
+});
+
 describe('the create answer has no usable flow id: refused before waiting', () => {
 	test.each([
 		['no id', { href: 'https://consent.example/flows/x' }],

@@ -1,0 +1,153 @@
+/**
+ * Issue 42: under Mask and Leave Out, identity numbers are found by value in every string, key and
+ * number of an item, at any depth, in every written form (test/support/identity-numbers.ts, from the
+ * published rules); bank account numbers that fail the identity checks stay as they are.
+ */
+import fc from 'fast-check';
+import { minimiseEventItem, minimiseValues } from '../../../../nodes/shared/webhook/minimise';
+import {
+	identityNumber,
+	referenceNationalId,
+	validAccountNumber,
+	withControlDigits,
+	write,
+	writtenForm,
+} from '../../../support/identity-numbers';
+
+const MODES = ['mask', 'leaveOut'] as const;
+const DIGIT_ZEROS = [0x30, 0xff10, 0x660, 0x966, 0x1d7ce];
+
+/** Every decimal digit of a text as ASCII (the blocks the generator writes in). */
+function asciiDigits(text: string): string {
+	let out = '';
+	for (const char of text) {
+		const code = char.codePointAt(0)!;
+		for (const zero of DIGIT_ZEROS)
+			if (code >= zero && code <= zero + 9) out += String(code - zero);
+	}
+	return out;
+}
+
+/** Random keys: the issue's identity-field spellings among ordinary ones. */
+const key = fc.oneof(
+	fc.constantFrom('note', 'data', 'inntekt', 'personidentifikator', 'identifikator', 'ref', 'x'),
+	fc.string({ minLength: 1, maxLength: 8 }).map((text) => text.replace(/\p{Nd}/gu, '')),
+);
+const filler = fc.string({ maxLength: 12 }).map((text) => `q${text.replace(/\p{Nd}|%/gu, '')}q`);
+
+/** A JSON value with `hole` (a string) placed at a random path; the path's keys random too. */
+const placed = (hole: string) =>
+	fc
+		.record({
+			path: fc.array(fc.oneof(key, fc.nat({ max: 3 })), { maxLength: 8 }),
+			noise: fc.jsonValue({ maxDepth: 3 }),
+			asKey: fc.boolean(),
+		})
+		.map(({ path, noise, asKey }) => {
+			let value: unknown = asKey ? { [hole]: noise } : hole;
+			for (const step of [...path].reverse()) {
+				if (typeof step === 'number') {
+					const list: unknown[] = Array.from({ length: step }, () => noise);
+					value = [...list, value];
+				} else value = { [step]: value, noise };
+			}
+			return { payload: value };
+		});
+
+describe('identity numbers found by value at any depth and key', () => {
+	it('no identity number is left in any string or key, in every written form', () => {
+		fc.assert(
+			fc.property(
+				identityNumber.chain((id) =>
+					fc
+						.tuple(fc.constant(id), writtenForm, filler)
+						.chain(([, form, around]) =>
+							fc.tuple(
+								fc.constant(id),
+								placed(`${around} ${write(id, form)} ${around}`),
+								fc.constantFrom(...MODES),
+							),
+						),
+				),
+				([id, item, mode]) => {
+					const out = JSON.stringify(minimiseEventItem(item, mode));
+					expect(asciiDigits(out)).not.toContain(id);
+				},
+			),
+			{ numRuns: 500 },
+		);
+	});
+
+	it('a JSON number that is an identity number (leading zero lost) is masked', () => {
+		fc.assert(
+			fc.property(identityNumber, fc.constantFrom(...MODES), (id, mode) => {
+				const out = minimiseEventItem({ payload: { data: [{ v: Number(id) }] } }, mode);
+				expect(JSON.stringify(out)).not.toContain(String(Number(id)));
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	it('bank account numbers that fail the identity checks stay exactly as they were', () => {
+		fc.assert(
+			fc.property(
+				validAccountNumber.filter((account) => !referenceNationalId(account).valid),
+				fc.constantFrom(...MODES),
+				(account, mode) => {
+					const item = {
+						payload: {
+							konto: account,
+							note: `til ${account.slice(0, 4)}.${account.slice(4, 6)}.${account.slice(6)}`,
+						},
+					};
+					expect(minimiseEventItem(item, mode)).toEqual(item);
+				},
+			),
+			{ numRuns: 500 },
+		);
+	});
+
+	it('a text without an identity number is unchanged', () => {
+		fc.assert(
+			fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(...MODES), (value, mode) => {
+				const text = JSON.stringify(value) ?? '';
+				fc.pre(!/\d{9}/.test(text.replace(/\D/g, '')));
+				expect(minimiseValues({ payload: value }, mode)).toEqual({ payload: value });
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe('the issue 42 examples', () => {
+	// the issue's birth number, its check digits added here (test/nodes/shared/synthetic-ids.test.js)
+	const ID = withControlDigits('010170036', 0)!;
+	test.each(MODES)('%s: the keys and forms the issue found, and the last name', (mode) => {
+		const item = {
+			externalId: ID,
+			payload: {
+				data: {
+					personidentifikator: ID,
+					identifikator: `${ID.slice(0, 6)}  ${ID.slice(6)}`,
+					foedselsnummer: `${ID.slice(0, 6)}\t${ID.slice(6)}`,
+					fnr: `${ID.slice(0, 6)}-${ID.slice(6, 9)}-${ID.slice(9)}`,
+					personnummer: `${ID.slice(0, 4)}\u2011${ID.slice(4, 6)}\u2011${ID.slice(6)}`,
+					national_id: `${ID.slice(0, 5)}\u2212${ID.slice(5)}`,
+					nationalIdentityNumber: `${ID.slice(0, 3)}\u200b${ID.slice(3, 6)}\u200b${ID.slice(6)}`,
+					norskIdentifikator: `${ID.slice(0, 6)}_${ID.slice(6)}`,
+					other: [`${ID.slice(0, 6)},${ID.slice(6)}`, `${ID.slice(0, 6)}%20${ID.slice(6)}`],
+					wide: [...ID].map((d) => String.fromCharCode(0xff10 + Number(d))).join(''),
+					note: `Skattemelding for ${ID}, Kari Østby`,
+					[ID]: 'key',
+				},
+				authCode: 'c-1',
+				authorization_code: 'c-2',
+				AUTHORIZATIONCODE: 'c-3',
+			},
+		};
+		const out = JSON.stringify(minimiseEventItem(item, mode, ['Østby']));
+		expect(asciiDigits(out)).not.toContain(ID.slice(0, 9));
+		expect(out).not.toMatch(/c-[123]|Østby/);
+		expect(out).toContain('Kari ***');
+	});
+});
