@@ -376,6 +376,16 @@ export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWe
 	return apply(this, answer, { items: [{ json: resumeJson(this, taken.delivery, taken.verified) }] });
 }
 
+/** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
+function namesOf(ctx: IWebhookFunctions): string[] {
+	try {
+		const lastName = ctx.getNodeParameter('lastName', '');
+		return typeof lastName === 'string' && lastName.trim() !== '' ? [lastName] : [];
+	} catch {
+		return [];
+	}
+}
+
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
 function resumeJson(ctx: IWebhookFunctions, delivery: RecognisedDelivery, verified: VerifiedDelivery): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
@@ -384,6 +394,6 @@ function resumeJson(ctx: IWebhookFunctions, delivery: RecognisedDelivery, verifi
 	const carried =
 		outcomeIndex(delivery.event) === null
 			? { event, webhookId, timestamp, flowId, receivedAt }
-			: minimiseEventItem(item, minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)));
+			: minimiseEventItem(item, minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)), namesOf(ctx));
 	return { [RESUME_KEY]: carried as IDataObject, [RESUME_DELIVERY_KEY]: delivery.deliveryKey };
 }

@@ -1245,6 +1245,16 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 		});
 	});
 
+	// issue 42: found by value anywhere in the data, and the Last Name (Nordmann) as a word
+	test.each([
+		['mask', `*********${APPLICANT_ID.slice(-2)}`],
+		['leaveOut', '******  *****'],
+	])('%s: an identity number anywhere in the data, in any form, and the last name are masked', async (minimise, shown) => {
+		const note = `NORDMANN, fnr ${APPLICANT_ID.slice(0, 6)}  ${APPLICANT_ID.slice(6)}`;
+		const item = await resumeItem('consent.data', minimise, { data: { ...DATA, note } });
+		expect((item.payload as IDataObject).data).toEqual({ ...DATA, note: `***, fnr ${shown}` });
+	});
+
 	test('an unknown setting (e.g. an expression with a typo) leaves out the most', async () => {
 		const item = await resumeItem('consent.data', 'Mask');
 		expect(JSON.stringify(item)).not.toContain(APPLICANT_ID.slice(0, 6));
