@@ -153,8 +153,7 @@ export function minimiseEventItem(
 	mode: MinimiseMode,
 	names: readonly string[] = [],
 ): JsonObject {
-	if (mode === 'keep') return item;
-	return minimiseValue(item, { mode, text: textMinimiser(mode, names) }, 0) as JsonObject;
+	return minimiseValues(item, mode, names);
 }
 
 /** The same search over any value the package stores or emits beside an event item. */
