@@ -1,5 +1,9 @@
-// Mutation testing of the modules issue 42 adds or changes, and rotation.ts and cloudevents.ts:
-// `npx stryker run stryker.issue42.mjs` (figures: docs/mutation-issue42.md).
+// Mutation testing of the modules issue 42 adds or changes (figures: docs/mutation-issue42.md), one
+// module at a time with its own tests (jest.mutation.issue42.config.js):
+//   SBL_MUTATION_SET=identity nice -n 10 npx stryker run stryker.issue42.mjs --mutate nodes/shared/identity-search.ts
+//   SBL_MUTATION_SET=minimise … --mutate nodes/shared/webhook/minimise.ts
+//   SBL_MUTATION_SET=redact … --mutate nodes/shared/transport/redact.ts
+// rotation.ts and cloudevents.ts: stryker.webhook-intake.mjs.
 import base from './stryker.config.mjs';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -9,13 +13,9 @@ export default {
 		'nodes/shared/identity-search.ts',
 		'nodes/shared/webhook/minimise.ts',
 		'nodes/shared/transport/redact.ts',
-		'nodes/shared/webhook/rotation.ts',
-		'nodes/shared/webhook/cloudevents.ts',
 	],
 	jest: { ...base.jest, configFile: 'jest.mutation.issue42.config.js' },
-	htmlReporter: { fileName: 'reports/mutation/issue42.html' },
-	jsonReporter: { fileName: 'reports/mutation/issue42.json' },
-	reporters: ['clear-text', 'html', 'json', 'progress'],
-	tempDirName: '.stryker-tmp-issue42',
+	htmlReporter: { fileName: `reports/mutation/issue42-${process.env.SBL_MUTATION_SET}.html` },
+	tempDirName: '.stryker-tmp/issue42',
 	concurrency: 2,
 };
