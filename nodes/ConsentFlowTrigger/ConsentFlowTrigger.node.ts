@@ -231,7 +231,7 @@ export class ConsentFlowTrigger implements INodeType {
 			},
 			...minimiseProperties(
 				{},
-				'What the items keep of the national ID, the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
+				'What the items keep of identity numbers (searched in every field and text), the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
 			),
 			{
 				displayName: 'Options',

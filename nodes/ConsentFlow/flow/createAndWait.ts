@@ -105,7 +105,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 	},
 	...minimiseProperties(
 		showOnlyForCreateAndWait,
-		"What the outcome item keeps of the outcome event's national ID and authorization code (the rest of its payload, e.g. the data, is kept). The wait itself stores neither.",
+		"What the items and the saved wait keep of identity numbers (searched in every field and text, e.g. the data), the authorization code and the applicant's last name. The wait stores no payload.",
 	),
 	{
 		displayName: 'Options',
