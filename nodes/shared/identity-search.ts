@@ -20,7 +20,9 @@ const DIGIT = /^\p{Nd}$/u;
 
 const unicodeDigits = new Map<number, number>();
 
-// Every Unicode decimal digit block runs 0 to 9 over consecutive code points.
+// Unicode decimal digits come in blocks of ten, 0 to 9, some directly after each other (the
+// mathematical digits: five blocks in a row): a digit's value is its distance from the first
+// digit of its run, mod 10.
 function digitValue(code: number): number {
 	if (code >= 48 && code <= 57) return code - 48;
 	if (code < 0x660) return -1;
@@ -29,7 +31,7 @@ function digitValue(code: number): number {
 	let value = -1;
 	if (DIGIT.test(String.fromCodePoint(code))) {
 		let zero = code;
-		while (code - zero < 9 && DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+		while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
 		value = (code - zero) % 10;
 	}
 	unicodeDigits.set(code, value);

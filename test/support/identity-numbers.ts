@@ -201,8 +201,9 @@ export const SEPARATORS = [
 	'\n',
 ];
 
-/** Code point of zero in Unicode digit blocks (fullwidth, Arabic-Indic, Devanagari, mathematical bold). */
-export const ZEROS = [0x30, 0xff10, 0x660, 0x966, 0x1d7ce];
+/** Zero of Unicode digit blocks: fullwidth, Arabic-Indic, Devanagari, and the five mathematical
+ * blocks, which follow each other directly (bold, double-struck, sans-serif, sans-serif bold, monospace). */
+export const ZEROS = [0x30, 0xff10, 0x660, 0x966, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6];
 
 export interface WrittenForm {
 	grouping: number[];

@@ -12,17 +12,17 @@ import {
 	withControlDigits,
 	write,
 	writtenForm,
+	ZEROS,
 } from '../../../support/identity-numbers';
 
 const MODES = ['mask', 'leaveOut'] as const;
-const DIGIT_ZEROS = [0x30, 0xff10, 0x660, 0x966, 0x1d7ce];
 
 /** Every decimal digit of a text as ASCII (the blocks the generator writes in). */
 function asciiDigits(text: string): string {
 	let out = '';
 	for (const char of text) {
 		const code = char.codePointAt(0)!;
-		for (const zero of DIGIT_ZEROS)
+		for (const zero of ZEROS)
 			if (code >= zero && code <= zero + 9) out += String(code - zero);
 	}
 	return out;
