@@ -53,7 +53,7 @@ function separatorsEnd(text: string, at: number): number {
 	let end = at;
 	for (let count = 0; count < MAX_SEPARATORS; count++) {
 		if (text.startsWith(ENCODED_SPACE, end)) end += ENCODED_SPACE.length;
-		else if (end < text.length && SEPARATOR.test(text[end])) end++;
+		else if (SEPARATOR.test(text.charAt(end))) end++;
 		else break;
 	}
 	return end;
@@ -70,25 +70,26 @@ function digitRuns(text: string): Digit[][] {
 		const width = code > 0xffff ? 2 : 1;
 		const value = digitValue(code);
 		if (value >= 0) {
+			if (!opens) run[run.length - 1].closes = false;
 			run.push({ value, start: at, end: at + width, opens, closes: true });
-			if (run.length > 1 && !opens) run[run.length - 2].closes = false;
 			opens = false;
 			at += width;
 			continue;
 		}
-		const end = run.length > 0 ? separatorsEnd(text, at) : at;
-		const next = end < text.length ? digitValue(text.codePointAt(end)!) : -1;
-		if (end > at && next >= 0) {
+		// separators then a digit: the run goes on with a new group
+		const end = separatorsEnd(text, at);
+		const next = text.codePointAt(end);
+		if (next !== undefined && digitValue(next) >= 0) {
 			opens = true;
 			at = end;
 			continue;
 		}
-		if (run.length >= LENGTH) runs.push(run);
+		runs.push(run);
 		run = [];
 		opens = true;
-		at = Math.max(end, at + width);
+		at += width;
 	}
-	if (run.length >= LENGTH) runs.push(run);
+	runs.push(run);
 	return runs;
 }
 
@@ -140,8 +141,8 @@ export const leftOutForm = (_found: Found, written: string): string =>
 	written.replace(/\p{Nd}/gu, MASK);
 
 /** A JSON number that is an identity number without its leading zero (or with it, as 11 digits). */
+// Anything but 10 or 11 digits fails the check: a day 00, a sign, a point, an exponent.
 export function identityNumberOfNumber(value: number): string | undefined {
-	if (!Number.isSafeInteger(value) || value < 1e9 || value >= 1e11) return undefined;
 	const digits = String(value).padStart(LENGTH, '0');
 	return checkNationalId(digits).error === undefined ? digits : undefined;
 }

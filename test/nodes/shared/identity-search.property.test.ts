@@ -106,6 +106,19 @@ describe('findIdentityNumbers', () => {
 		);
 	});
 
+	it('the edges of a run: a separator at the end, two numbers one space apart, five separators', () => {
+		fc.assert(
+			fc.property(identityNumber, identityNumber, (a, b) => {
+				expect(findIdentityNumbers(`${a}. `).map((hit) => hit.digits)).toEqual([a]);
+				expect(findIdentityNumbers(`${a} ${b}`).map((hit) => hit.digits)).toEqual([a, b]);
+				expect(findIdentityNumbers(`${a.slice(0, 6)}    ${a.slice(6)}`).length).toBe(1);
+				expect(findIdentityNumbers(`${a.slice(0, 6)}     ${a.slice(6)}`)).toEqual([]);
+				expect(findIdentityNumbers(`${a.slice(0, 6)}%20%20%20%20${a.slice(6)}`).length).toBe(1);
+			}),
+			RUNS,
+		);
+	});
+
 	it('agrees with the published rule on any 11 digits', () => {
 		fc.assert(
 			fc.property(fc.stringMatching(/^[0-9]{11}$/), (digits) => {
@@ -133,5 +146,7 @@ describe('identityNumberOfNumber', () => {
 		expect(identityNumberOfNumber(999_999_999)).toBeUndefined();
 		expect(identityNumberOfNumber(1e11)).toBeUndefined();
 		expect(identityNumberOfNumber(10_101_700_368)).toBeUndefined();
+		expect(identityNumberOfNumber(1e21)).toBeUndefined();
+		expect(identityNumberOfNumber(-1_017_003_689)).toBeUndefined();
 	});
 });
