@@ -4,7 +4,12 @@
  * published rules); bank account numbers that fail the identity checks stay as they are.
  */
 import fc from 'fast-check';
-import { minimiseEventItem, minimiseValues } from '../../../../nodes/shared/webhook/minimise';
+import {
+	ALLOWED_HEADERS,
+	minimiseEventItem,
+	minimiseHeaders,
+	minimiseValues,
+} from '../../../../nodes/shared/webhook/minimise';
 import {
 	identityNumber,
 	referenceNationalId,
@@ -22,8 +27,7 @@ function asciiDigits(text: string): string {
 	let out = '';
 	for (const char of text) {
 		const code = char.codePointAt(0)!;
-		for (const zero of ZEROS)
-			if (code >= zero && code <= zero + 9) out += String(code - zero);
+		for (const zero of ZEROS) if (code >= zero && code <= zero + 9) out += String(code - zero);
 	}
 	return out;
 }
@@ -149,5 +153,54 @@ describe('the issue 42 examples', () => {
 		expect(asciiDigits(out)).not.toContain(ID.slice(0, 9));
 		expect(out).not.toMatch(/c-[123]|Østby/);
 		expect(out).toContain('Kari ***');
+	});
+});
+
+describe('fields named as an identity number, authorization codes, the header allow-list', () => {
+	// a mistyped number (check digits fail): only the field's name can find it
+	const MISTYPED = '01017003600';
+	test.each([
+		'nationalId',
+		'national_id',
+		'NationalIdentityNumber',
+		'nationalIdNumber',
+		'SSN',
+		'pid',
+		'fnr',
+		'dnr',
+		'fodselsnummer',
+		'fødselsnummer',
+		'foedselsnummer',
+		'person-nummer',
+		'personidentifikator',
+		'norsk.identifikator',
+		'identifikator',
+	])('%s: masked under Mask, left out under Leave Out, valid or not', (key) => {
+		const item = { payload: { data: { [key]: MISTYPED, other: MISTYPED } } };
+		expect(minimiseEventItem(item, 'mask')).toEqual({
+			payload: { data: { [key]: '*********00', other: MISTYPED } },
+		});
+		expect(minimiseEventItem(item, 'leaveOut')).toEqual({ payload: { data: { other: MISTYPED } } });
+	});
+
+	test.each([
+		'authorizationCode',
+		'authCode',
+		'authzCode',
+		'authorization_code',
+		'AUTH-CODE',
+		'auth code',
+	])('%s is left out under both', (key) => {
+		for (const mode of MODES) {
+			expect(minimiseEventItem({ payload: { [key]: 'c-1', code: 'c-2' } }, mode)).toEqual({
+				payload: { code: 'c-2' },
+			});
+		}
+	});
+
+	test.each(ALLOWED_HEADERS)('%s is kept in every mode', (name) => {
+		for (const mode of ['keep', ...MODES] as const) {
+			expect(minimiseHeaders({ [name]: 'v', 'x-other': 'w' }, mode)).toEqual({ [name]: 'v' });
+		}
 	});
 });
