@@ -15,27 +15,19 @@ const SEPARATOR =
 	/[\s\u00ad\u180e\u200b-\u200d\u2060\ufeff\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d._,/\uff0c\uff0e\uff0f\uff3f]/u;
 const ENCODED_SPACE = '%20';
 const MAX_SEPARATORS = 4;
-const ANY_DIGIT = /\p{Nd}/u;
-const DIGIT = /^\p{Nd}$/u;
-
-const unicodeDigits = new Map<number, number>();
+const DIGIT = /\p{Nd}/u;
+const NOT_A_DIGIT = -1;
+const ZERO = 48;
 
 // Unicode decimal digits come in blocks of ten, 0 to 9, some directly after each other (the
 // mathematical digits: five blocks in a row): a digit's value is its distance from the first
-// digit of its run, mod 10.
+// digit of its run, mod 10. Below U+0660 the only decimal digits are 0-9.
 function digitValue(code: number): number {
-	if (code >= 48 && code <= 57) return code - 48;
-	if (code < 0x660) return -1;
-	const known = unicodeDigits.get(code);
-	if (known !== undefined) return known;
-	let value = -1;
-	if (DIGIT.test(String.fromCodePoint(code))) {
-		let zero = code;
-		while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
-		value = (code - zero) % 10;
-	}
-	unicodeDigits.set(code, value);
-	return value;
+	if (code < 0x660) return code >= ZERO && code <= ZERO + 9 ? code - ZERO : NOT_A_DIGIT;
+	if (!DIGIT.test(String.fromCodePoint(code))) return NOT_A_DIGIT;
+	let zero = code;
+	while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+	return (code - zero) % 10;
 }
 
 interface Digit {
@@ -67,9 +59,9 @@ function digitRuns(text: string): Digit[][] {
 	let opens = true;
 	while (at < text.length) {
 		const code = text.codePointAt(at)!;
-		const width = code > 0xffff ? 2 : 1;
+		const width = String.fromCodePoint(code).length;
 		const value = digitValue(code);
-		if (value >= 0) {
+		if (value !== NOT_A_DIGIT) {
 			if (!opens) run[run.length - 1].closes = false;
 			run.push({ value, start: at, end: at + width, opens, closes: true });
 			opens = false;
@@ -79,7 +71,7 @@ function digitRuns(text: string): Digit[][] {
 		// separators then a digit: the run goes on with a new group
 		const end = separatorsEnd(text, at);
 		const next = text.codePointAt(end);
-		if (next !== undefined && digitValue(next) >= 0) {
+		if (next !== undefined && digitValue(next) !== NOT_A_DIGIT) {
 			opens = true;
 			at = end;
 			continue;
@@ -95,7 +87,8 @@ function digitRuns(text: string): Digit[][] {
 
 /** Every valid identity number (birth, D-, H-, synthetic; classic or 2032 control) written as whole groups. */
 export function findIdentityNumbers(text: string): Found[] {
-	if (!ANY_DIGIT.test(text)) return [];
+	// most texts have no digit at all: nothing to walk
+	if (!DIGIT.test(text)) return [];
 	const found: Found[] = [];
 	for (const run of digitRuns(text)) {
 		for (let first = 0; first + LENGTH <= run.length; first++) {
@@ -118,11 +111,9 @@ export function replaceIdentityNumbers(
 	text: string,
 	replace: (found: Found, written: string) => string,
 ): string {
-	const found = findIdentityNumbers(text);
-	if (found.length === 0) return text;
 	let out = '';
 	let from = 0;
-	for (const hit of found) {
+	for (const hit of findIdentityNumbers(text)) {
 		out += text.slice(from, hit.start) + replace(hit, text.slice(hit.start, hit.end));
 		from = hit.end;
 	}

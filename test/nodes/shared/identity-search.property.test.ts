@@ -52,6 +52,10 @@ describe('findIdentityNumbers', () => {
 		fc.assert(
 			fc.property(identityNumber, writtenForm, words, (id, form, around) => {
 				const text = `${around}${write(id, form)}${around}`;
+				const written = write(id, form);
+				expect(replaceIdentityNumbers(text, leftOutForm)).toBe(
+					`${around}${written.replace(/\p{Nd}/gu, '*')}${around}`,
+				);
 				expect(asciiDigits(replaceIdentityNumbers(text, leftOutForm))).toBe('');
 				expect(replaceIdentityNumbers(text, maskedForm)).toBe(
 					`${around}*********${id.slice(9)}${around}`,
@@ -117,6 +121,11 @@ describe('findIdentityNumbers', () => {
 			}),
 			RUNS,
 		);
+	});
+
+	it('a text without digits has none', () => {
+		expect(findIdentityNumbers('Skattemelding for Kari, ingen nummer')).toEqual([]);
+		expect(replaceIdentityNumbers('ingen nummer', leftOutForm)).toBe('ingen nummer');
 	});
 
 	it('agrees with the published rule on any 11 digits', () => {
