@@ -133,7 +133,7 @@ export const leftOutForm = (_found: Found, written: string): string =>
 
 /** A JSON number that is an identity number without its leading zero (or with it, as 11 digits). */
 // Anything but 10 or 11 digits fails the check: a day 00, a sign, a point, an exponent.
-export function identityNumberOfNumber(value: number): string | undefined {
+export function identityNumberOfNumber(value: unknown): string | undefined {
 	const digits = String(value).padStart(LENGTH, '0');
 	return checkNationalId(digits).error === undefined ? digits : undefined;
 }

@@ -90,18 +90,14 @@ const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
 
 /** What every text of an item goes through: identity numbers found by value, the known names. */
-export type TextMinimiser = (text: string) => string;
+type TextMinimiser = (text: string) => string;
 
-export function textMinimiser(mode: MinimiseMode, names: readonly string[] = []): TextMinimiser {
-	if (mode === 'keep') return (text) => text;
+// Only for Mask and Leave Out: Keep returns before any walk.
+function textMinimiser(mode: MinimiseMode, names: readonly string[]): TextMinimiser {
 	const form: (found: Found, written: string) => string =
 		mode === 'mask' ? maskedForm : leftOutForm;
-	const maskNames =
-		names.length > 0 ? personalMasker({ identityNumbers: [], names: [...names] }) : undefined;
-	return (text) => {
-		const out = replaceIdentityNumbers(text, form);
-		return maskNames === undefined ? out : maskNames(out);
-	};
+	const maskNames = personalMasker({ identityNumbers: [], names: [...names] });
+	return (text) => maskNames(replaceIdentityNumbers(text, form));
 }
 
 function maskedIdentity(value: unknown): unknown {
@@ -117,7 +113,7 @@ interface Walk {
 
 function minimiseScalar(value: unknown, walk: Walk): unknown {
 	if (typeof value === 'string') return walk.text(value);
-	if (typeof value !== 'number') return value;
+	// a number that lost its leading zero; true, false and null never pass the 11-digit check
 	const digits = identityNumberOfNumber(value);
 	if (digits === undefined) return value;
 	const found = { start: 0, end: 0, digits };
@@ -128,7 +124,7 @@ function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): 
 	const name = keyName(key);
 	if (AUTHORIZATION_CODES.has(name)) return undefined;
 	if (!IDENTITY_KEYS.has(name)) return minimiseValue(entry, walk, depth + 1);
-	return walk.mode === 'mask' ? minimiseScalar(maskedIdentity(entry), walk) : undefined;
+	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
 }
 
 function minimiseValue(value: unknown, walk: Walk, depth: number): unknown {

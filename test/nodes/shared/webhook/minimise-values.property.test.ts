@@ -174,6 +174,7 @@ describe('fields named as an identity number, authorization codes, the header al
 		'person-nummer',
 		'personidentifikator',
 		'norsk.identifikator',
+		'national_identity number',
 		'identifikator',
 	])('%s: masked under Mask, left out under Leave Out, valid or not', (key) => {
 		const item = { payload: { data: { [key]: MISTYPED, other: MISTYPED } } };
@@ -196,6 +197,27 @@ describe('fields named as an identity number, authorization codes, the header al
 				payload: { code: 'c-2' },
 			});
 		}
+	});
+
+	test.each(['cookie', 'x-api-key', 'proxy-authorization', 'x-csrf-token'])(
+		'%s (a credential by its name) is left out also when named in Additional Headers',
+		(name) => {
+			expect(minimiseHeaders({ [name]: 'v' }, 'keep', [name])).toEqual({});
+		},
+	);
+
+	test.each([
+		['abcdefghijklmnopqrstuvwxyzabcdefgh', false],
+		['1234567890123456789012345678901234', false],
+		['abcdefghijklmnopqrstuvwxyzabcdefg1', true],
+		['abcdefghijklmnopqrstuvwxyzabcde1', true],
+		['abcdefghijklmnopqrstuvwxyzabcd1', false],
+		['  abcdefghijklmnopqrstuvwxyzabcdefg1  ', true],
+		['x abcdefghijklmnopqrstuvwxyzabcdefg1', false],
+	])('one long word %j looks like a token: %p', (value, token) => {
+		expect(minimiseHeaders({ 'x-v': value }, 'keep', ['x-v'])).toEqual(
+			token ? {} : { 'x-v': value },
+		);
 	});
 
 	test.each(ALLOWED_HEADERS)('%s is kept in every mode', (name) => {
