@@ -9,9 +9,10 @@ export interface LearningRedactor extends Redactor {
 }
 
 const AUTH_SCHEME = /\b(bearer|basic)(\s*[:=]\s*|\s+|%20|%3A|\+)[A-Za-z0-9._~+/=-]{8,}/gi;
-/** A token by its name: `access_token=…`, `"refresh_token": "…"`, `Authorization: …` (any case). */
+/** A token by its name: `access_token=…`, `"refresh_token": "…"`, `Authorization: …` (any case);
+ * after AUTH_SCHEME, so `Authorization: Bearer ***` keeps its scheme (a word shorter than 8). */
 const NAMED_TOKEN =
-	/\b((?:access|refresh|id)_?token|client_?secret|auth(?:orization)?_?code|authorization)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)(?!(?:bearer|basic)\b)[A-Za-z0-9._~+/=-]{8,}/gi;
+	/\b((?:access|refresh|id)_?token|client_?secret|auth(?:orization)?_?code|authorization)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi;
 /** A JWT, also without its signature part (`header.payload.` or clipped after the payload). */
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */

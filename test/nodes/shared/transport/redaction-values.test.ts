@@ -28,6 +28,22 @@ describe('learned tokens in every form', () => {
 		);
 	});
 
+	// 19 characters: base64 ends in `==`; 14 with `?>~`: base64 has `+` and `/`, base64url `-` and `_`
+	const PADDED = ['Tok', '9F8e7D6c5B4a321'].join('-');
+	const SYMBOLS = ['a?>~b?>~c?>~', 'd1'].join('');
+	test.each([
+		[
+			'base64 without its padding',
+			PADDED,
+			Buffer.from(PADDED).toString('base64').replace(/=+$/, ''),
+		],
+		['base64 with `==`', PADDED, Buffer.from(PADDED).toString('base64')],
+		['base64 with + and /', SYMBOLS, Buffer.from(SYMBOLS).toString('base64')],
+		['base64url', SYMBOLS, Buffer.from(SYMBOLS).toString('base64url')],
+	])('%s', (_form, secret, written) => {
+		expect(makeRedactor([secret])(`got [${written}] back`)).toBe('got [***] back');
+	});
+
 	test('a token learned later, base64-encoded', () => {
 		const later = makeRedactor([]);
 		later.learn('Later-Token-abcdef12');
@@ -46,6 +62,12 @@ describe('unlearned tokens by shape', () => {
 		['Authorization: abcdefgh12345678', 'Authorization: ***'],
 		['authorization_code=abcdefgh12345678', 'authorization_code=***'],
 		['authCode=abcdefgh12345678', 'authCode=***'],
+		['Bearer%3Aabcdefgh12345678', 'Bearer ***'],
+		['access_token%3Dabcdefgh12345678', 'access_token%3D***'],
+		['id_token%3Aabcdefgh12345678', 'id_token%3A***'],
+		["client_secret = 'abcdefgh12345678'", "client_secret = '***'"],
+		['Authorization: Bearer abcdefgh12345678', 'Authorization: Bearer ***'],
+		['access_token=abcdefg', 'access_token=abcdefg'],
 	])('%s', (text, redacted) => {
 		expect(redactPatterns(`failed: ${text}`)).toBe(`failed: ${redacted}`);
 	});
