@@ -18,4 +18,6 @@ export default {
 	htmlReporter: { fileName: `reports/mutation/issue42-${process.env.SBL_MUTATION_SET}.html` },
 	tempDirName: '.stryker-tmp/issue42',
 	concurrency: 2,
+	// a mutant that loops forever is found sooner (these tests take 1-5 s; Stryker adds this to the measured time)
+	timeoutMS: 5000,
 };
