@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 import {
 	ALLOWED_HEADERS,
+	headerNames,
+	looksLikeToken,
 	minimiseEventItem,
 	minimiseHeaders,
 	minimiseValues,
@@ -218,6 +220,64 @@ describe('fields named as an identity number, authorization codes, the header al
 		expect(minimiseHeaders({ 'x-v': value }, 'keep', ['x-v'])).toEqual(
 			token ? {} : { 'x-v': value },
 		);
+	});
+
+	// written out here: a name changed in the module must fail
+	const ALLOWED = [
+		'content-type',
+		'content-length',
+		'content-encoding',
+		'user-agent',
+		'ce-specversion',
+		'ce-type',
+		'ce-source',
+		'ce-id',
+		'ce-time',
+		'ce-datacontenttype',
+		'ce-dataschema',
+	];
+	test('the allow-list is the documented one', () => {
+		expect([...ALLOWED_HEADERS].sort()).toEqual([...ALLOWED].sort());
+	});
+
+	test.each([
+		['eyJabcde.', true],
+		['Bearer abc', true],
+		['DPoP abc', true],
+		['not a bearer token', false],
+		['sha256=abc', true],
+		['t=1700000000,v1=abcdefghijklmnopqrst', true],
+		['t=1700000000,v1=abcdefghijklmnop', true],
+		['t=1700000000,v1=abcdefghijklmno', false],
+		['abc3f2504e0-4f89-11d3-9a0c-0305e82c3301', true],
+		['3f2504e0-4f89-11d3-9a0c-0305e82c3301abc', true],
+		['abcdefghijklmnopqrstuvwxyzabcdefg1 x', false],
+	])('%j looks like a token: %p', (value, token) => {
+		expect(looksLikeToken(value)).toBe(token);
+	});
+
+	test('a token among the values of a repeated header, numbers beside it', () => {
+		const jwt = 'eyJabcdef.eyJabcdef.sig';
+		expect(minimiseHeaders({ 'x-v': [3, 'ok', jwt] }, 'keep', ['x-v'])).toEqual({});
+		expect(minimiseHeaders({ 'x-v': [3, 'ok'] }, 'keep', ['x-v'])).toEqual({ 'x-v': [3, 'ok'] });
+	});
+
+	test.each([
+		[' X-A, x-b  x-c,,', ['x-a', 'x-b', 'x-c']],
+		['', []],
+		[undefined, []],
+		[5, []],
+	])('Additional Headers %j: %j', (option, names) => {
+		expect(headerNames(option)).toEqual(names);
+	});
+
+	test.each(MODES)('%s: a JSON number that is an identity number, in its masked form', (mode) => {
+		const id = '01817000092';
+		const shown = mode === 'mask' ? '*********92' : '***********';
+		expect(minimiseValues({ v: Number(id), w: 1817000093 }, mode)).toEqual({
+			v: shown,
+			w: 1817000093,
+		});
 	});
 
 	test.each(ALLOWED_HEADERS)('%s is kept in every mode', (name) => {
