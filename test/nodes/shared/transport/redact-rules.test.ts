@@ -35,6 +35,12 @@ describe('redactDeep', () => {
 		expect(JSON.stringify(redactDeep(nested(21), redact))).not.toContain(SECRET);
 		expect(JSON.stringify(redactDeep(nested(22), redact))).toContain(SECRET);
 	});
+
+	test('the same limit for objects', () => {
+		let value: unknown = { s: `x ${SECRET}` };
+		for (let i = 0; i < 21; i++) value = { v: value };
+		expect(JSON.stringify(redactDeep(value, redact))).toContain(SECRET);
+	});
 });
 
 describe('learned secrets at the edges', () => {
@@ -67,6 +73,7 @@ describe('credentialSecrets', () => {
 		[{ clientId: 'a', clientSecret: 5 }, []],
 		[{ clientId: 5, clientSecret: 's' }, ['s']],
 		[{ oauthTokenData: 'text' }, []],
+		[{ oauthTokenData: null }, []],
 	])('%j: %j', (credentials, secrets) => {
 		expect(credentialSecrets(credentials)).toEqual(secrets);
 	});
