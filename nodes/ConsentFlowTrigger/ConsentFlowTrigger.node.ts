@@ -36,10 +36,12 @@ import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
 	minimiseEventItem,
+	headerNames,
 	minimiseHeaders,
 	minimiseMode,
 	minimiseProperties,
 	minimiseUnrecognisedItem,
+	minimiseValues,
 } from '../shared/webhook/minimise';
 import { previousSecretNote, previousSecretProblem } from '../shared/webhook/rotation';
 import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
@@ -125,13 +127,12 @@ function deliveryJson(
 			? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 	json.signedWith = verified.signedWith;
-	if (delivery.cloudEvent !== undefined) json.cloudEvent = { ...delivery.cloudEvent };
+	if (delivery.cloudEvent !== undefined)
+		json.cloudEvent = minimiseValues({ ...delivery.cloudEvent }, minimise);
 	if (options.includeHeaders === true) {
-		// ce-subject and extensions can hold personal data: minimised like the payload
-		json.headers = minimiseHeaders(
-			headersWithoutSecrets(verified.headers, verified.signatureHeader),
-			minimise,
-		);
+		// by allow-list (README), the kept values searched like the payload
+		const headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
+		json.headers = minimiseHeaders(headers, minimise, headerNames(options.additionalHeaders));
 	}
 	return json as IDataObject;
 }
@@ -241,7 +242,7 @@ export class ConsentFlowTrigger implements INodeType {
 			},
 			...minimiseProperties(
 				{},
-				'What the items keep of the national ID, the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
+				'What the items keep of identity numbers (searched in every field and text), the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
 			),
 			{
 				displayName: 'Options',
@@ -256,7 +257,16 @@ export class ConsentFlowTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to add the request headers to each item. Headers that carry a credential (authorization, cookies, sessions, signatures, API keys, tokens, secrets, passwords) are left out.',
+							'Whether to add request headers to each item: content type, length and encoding, user agent and the public CloudEvents attributes (README, Personal data). Any other header only when named in Additional Headers; a header whose name or value looks like a token or signature is always left out.',
+					},
+					{
+						displayName: 'Additional Headers',
+						name: 'additionalHeaders',
+						type: 'string',
+						default: '',
+						placeholder: 'x-forwarded-for, traceparent',
+						description:
+							'With Include Headers: more header names to add, comma-separated. Names or values that look like a token or signature are left out all the same.',
 					},
 					{
 						displayName: 'Maximum Age (Seconds)',

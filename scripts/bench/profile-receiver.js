@@ -9,6 +9,9 @@
 // per package. An investigation tool (BENCHMARKS.md, "Side by side in one n8n", Reading), not a test.
 //   node scripts/bench/profile-receiver.js trigger|header|bare [--deliveries N] [--rounds N]
 //                                          [--count] [--no-prof] [--lazy] [--no-dedupe] [--out DIR]
+//                                          [--files REGEX]
+// --files: also the self time of the functions whose file matches REGEX, summed (e.g. the value
+// search: 'identity-search|webhook/minimise').
 // --lazy: N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (what is left without isolates); --no-dedupe: the
 // trigger with Ignore Duplicate Deliveries off (what its duplicate memory costs).
 const crypto = require('node:crypto');
@@ -60,6 +63,7 @@ function countedPerDelivery(before, after, count) {
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+const files = arg('--files', null) === null ? null : new RegExp(arg('--files', null));
 const out = path.resolve(arg('--out', path.join(require('node:os').tmpdir(), `sbl-prof-${which}`)));
 
 /** Self time per function (top 40) and per package, from a .cpuprofile. */
@@ -78,17 +82,19 @@ function summarise(file, window) {
 	const byFn = new Map();
 	const byPkg = new Map();
 	let total = 0;
+	let matched = 0;
 	for (const n of p.nodes) {
 		const t = dt.get(n.id) || 0;
 		total += t;
 		const cf = n.callFrame;
+		if (files && files.test(cf.url)) matched += t;
 		const pkg = (cf.url.match(/node_modules\/((@[^/]+\/)?[^/]+)/) || [, cf.url ? 'node-internal/other' : `(${cf.functionName || 'native'})`])[1];
 		const fn = `${cf.functionName || '(anon)'} ${cf.url.replace(/.*node_modules\//, '')}:${cf.lineNumber}`;
 		byFn.set(fn, (byFn.get(fn) || 0) + t);
 		byPkg.set(pkg, (byPkg.get(pkg) || 0) + t);
 	}
 	const top = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([n, t]) => `${(t / 1000).toFixed(0).padStart(7)} ms ${((100 * t) / total).toFixed(1).padStart(5)} %  ${n}`);
-	return { totalMs: total / 1000, fns: top(byFn, 40), pkgs: top(byPkg, 25) };
+	return { totalMs: total / 1000, matchedMs: matched / 1000, fns: top(byFn, 40), pkgs: top(byPkg, 25) };
 }
 
 (async () => {
@@ -154,6 +160,7 @@ function summarise(file, window) {
 	for (const f of fs.readdirSync(out).filter((f) => f.endsWith('.cpuprofile'))) {
 		const s = summarise(path.join(out, f), span);
 		if (s.totalMs < 1000) continue;
+		if (files) console.log(`\n## ${f}: functions in files matching ${files}: ${s.matchedMs.toFixed(1)} ms self time of ${s.totalMs.toFixed(0)} ms sampled`);
 		console.log(`\n## ${f}: ${s.totalMs.toFixed(0)} ms sampled\n### by package\n${s.pkgs.join('\n')}\n### by function (self)\n${s.fns.join('\n')}`);
 	}
 })().catch((e) => {

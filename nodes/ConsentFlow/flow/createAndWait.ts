@@ -25,7 +25,10 @@ import {
 	minimiseEventItem,
 	minimiseMode,
 	minimiseProperties,
+	minimiseValues,
+	type MinimiseMode,
 } from '../../shared/webhook/minimise';
+import { personalValuesOf } from '../../shared/personal';
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { previousSecretProblem } from '../../shared/webhook/rotation';
 import { intake } from '../../shared/webhook/intake';
@@ -114,7 +117,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 	},
 	...minimiseProperties(
 		showOnlyForCreateAndWait,
-		"What the outcome item keeps of the outcome event's national ID and authorization code (the rest of its payload, e.g. the data, is kept). The wait itself stores neither.",
+		"What the items and the saved wait keep of identity numbers (searched in every field and text, e.g. the data), the authorization code and the applicant's last name. The wait stores no payload.",
 	),
 	{
 		displayName: 'Options',
@@ -177,6 +180,28 @@ function shownUrl(url: string): string {
 	}
 }
 
+interface Minimising {
+	mode: MinimiseMode;
+	/** The applicant's names where this run knows them (the input item, Last Name). */
+	names: string[];
+}
+
+// At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
+function minimising(ctx: IExecuteFunctions): Minimising {
+	let lastName: unknown = '';
+	try {
+		lastName = ctx.getNodeParameter('lastName', 0, '');
+	} catch {
+		// an expression that fails has no name to mask
+	}
+	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_KEEP));
+	return { mode, names: personalValuesOf(ctx.getInputData()[0]?.json, { lastName }).names };
+}
+
+function minimisedJson(json: object, { mode, names }: Minimising): IDataObject {
+	return minimiseValues(json, mode, names) as IDataObject;
+}
+
 /** Waits (again) until the next delivery or the deadline; the saved input holds only Wait Timed Out. */
 async function waitFor(
 	ctx: IExecuteFunctions,
@@ -185,9 +210,10 @@ async function waitFor(
 ): Promise<INodeExecutionData[][]> {
 	ctx.getContext('node')[STATE_KEY] = state;
 	const main: INodeExecutionData[][] = emptyOutputs(count);
+	const minimise = minimising(ctx);
 	if (state.deadline !== null) {
 		main[count - 1] = [
-			{ json: waitTimeExceededJson(state) as IDataObject, pairedItem: { item: 0 } },
+			{ json: minimisedJson(waitTimeExceededJson(state), minimise), pairedItem: { item: 0 } },
 		];
 		ctx.setMetadata({ forwardAllOutputs: true } as ITaskMetadata);
 	}
@@ -196,7 +222,7 @@ async function waitFor(
 		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
 	);
 	const outputs = emptyOutputs(count);
-	outputs[0] = [{ json: waitingJson(state) as IDataObject, pairedItem: { item: 0 } }];
+	outputs[0] = [{ json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } }];
 	return outputs;
 }
 
@@ -302,7 +328,13 @@ async function start(
 		const env = { connection, fields };
 		const prepared = prepareCreate(ctx, env, 0, resumeUrl);
 		const [created] = await create.run(ctx, env, 0, prepared);
-		const state = newWaitState(created.json, new Date().toISOString(), deadline);
+		const fresh = newWaitState(created.json, new Date().toISOString(), deadline);
+		// what the wait saves is minimised too: an externalId may be the applicant's number or name
+		const { mode, names } = minimising(ctx);
+		const state = {
+			...fresh,
+			...minimiseValues({ externalId: fresh.externalId, href: fresh.href }, mode, names),
+		};
 		// Events are matched to this wait by flowId: without one any flow's outcome would end it.
 		if (state.flowId === null) {
 			throw new NodeOperationError(
@@ -336,7 +368,9 @@ async function resume(
 	}
 	delete ctx.getContext('node')[STATE_KEY];
 	const outputs = emptyOutputs(count);
-	outputs[decision.output] = [{ json: decision.json as IDataObject, pairedItem: { item: 0 } }];
+	outputs[decision.output] = [
+		{ json: minimisedJson(decision.json, minimising(ctx)), pairedItem: { item: 0 } },
+	];
 	return outputs;
 }
 
@@ -402,6 +436,16 @@ function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
 	return { [RESUME_OTHER_KEYS]: { also: otherKeys.also, legacy } };
 }
 
+/** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
+function namesOf(ctx: IWebhookFunctions): string[] {
+	try {
+		const lastName = ctx.getNodeParameter('lastName', '');
+		return typeof lastName === 'string' && lastName.trim() !== '' ? [lastName] : [];
+	} catch {
+		return [];
+	}
+}
+
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
 function resumeJson(
 	ctx: IWebhookFunctions,
@@ -411,13 +455,13 @@ function resumeJson(
 	const item = eventItem(delivery, new Date().toISOString());
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
+	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
+	const names = namesOf(ctx);
+	// saved with the execution: an externalId may be the applicant's number or name
 	const carried =
 		outcomeIndex(delivery.event) === null
-			? { event, webhookId, timestamp, flowId, externalId, receivedAt }
-			: minimiseEventItem(
-					item,
-					minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP)),
-				);
+			? minimiseValues({ event, webhookId, timestamp, flowId, externalId, receivedAt }, mode, names)
+			: minimiseEventItem(item, mode, names);
 	return {
 		[RESUME_KEY]: carried as IDataObject,
 		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,

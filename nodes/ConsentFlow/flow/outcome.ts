@@ -165,6 +165,8 @@ export function notThisWait(state: WaitState, delivery: Json): string | null {
 	const externalId = text(delivery.externalId);
 	if (state.externalId === null)
 		return 'no flow id, and this wait has no External ID to match it by';
+	// a masked External ID (it held personal data) tells no applicant from another: fail closed
+	if (state.externalId.includes('*')) return "no flow id, and this wait's External ID is masked";
 	if (externalId === state.externalId) return null;
 	return externalId === null
 		? 'neither flow id nor External ID'

@@ -1,4 +1,5 @@
 // Every text that leaves a node passes a Redactor; it learns tokens n8n fetched during a request.
+import { leftOutForm, replaceIdentityNumbers } from '../identity-search';
 import { maskIdentityNumbers } from '../personal';
 
 export type Redactor = (text: string) => string;
@@ -7,7 +8,11 @@ export interface LearningRedactor extends Redactor {
 	learn(...secrets: unknown[]): void;
 }
 
-const AUTH_SCHEME = /\b(bearer|basic)(\s+|%20|\+)[A-Za-z0-9._~+/=-]{8,}/gi;
+const AUTH_SCHEME = /\b(bearer|basic)(\s*[:=]\s*|\s+|%20|%3A|\+)[A-Za-z0-9._~+/=-]{8,}/gi;
+/** A token by its name: `access_token=…`, `"refresh_token": "…"`, `Authorization: …` (any case);
+ * after AUTH_SCHEME, so `Authorization: Bearer ***` keeps its scheme (a word shorter than 8). */
+const NAMED_TOKEN =
+	/\b((?:access|refresh|id)_?token|client_?secret|auth(?:orization)?_?code|authorization)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi;
 /** A JWT, also without its signature part (`header.payload.` or clipped after the payload). */
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
@@ -21,10 +26,28 @@ const LETTERS = /^\p{L}*$/u;
 function secretForms(secret: string): string[] {
 	const uri = encodeURIComponent(secret);
 	// n8n's OAuth2 client: encodeURIComponent with `+` for a space; WHATWG forms encode !'()~ too
-	const encoded = [uri, uri.replace(/%20/g, '+'), new URLSearchParams({ s: secret }).toString().slice(2)];
+	const encoded = [
+		uri,
+		uri.replace(/%20/g, '+'),
+		new URLSearchParams({ s: secret }).toString().slice(2),
+	];
 	const lower = encoded.map((text) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
 	const json = JSON.stringify(secret).slice(1, -1);
-	return [...new Set([secret, ...encoded, ...lower, json, json.replace(/\//g, '\\/')])];
+	const base64 = Buffer.from(secret).toString('base64');
+	// base64 with and without padding, base64url; the secret in upper and lower case
+	const recoded = [base64, base64.replace(/=+$/, ''), Buffer.from(secret).toString('base64url')];
+	const cased = [secret.toUpperCase(), secret.toLowerCase()];
+	return [
+		...new Set([
+			secret,
+			...encoded,
+			...lower,
+			json,
+			json.replace(/\//g, '\\/'),
+			...recoded,
+			...cased,
+		]),
+	];
 }
 
 // A beginning followed by more text is an ordinary word (`estimate` of `estimate-…`), not a secret.
@@ -35,7 +58,9 @@ function secretEnd(text: string, at: number, secrets: readonly string[]): number
 		while (end - at < secret.length && text[end] === secret[end - at]) end++;
 		const whole = end - at === secret.length;
 		const clipped =
-			end - at >= PREFIX_LENGTH && CLIPPED.test(text.slice(end)) && !LETTERS.test(text.slice(at, end));
+			end - at >= PREFIX_LENGTH &&
+			CLIPPED.test(text.slice(end)) &&
+			!LETTERS.test(text.slice(at, end));
 		if (whole || clipped) {
 			best = Math.max(best, end);
 		}
@@ -69,7 +94,12 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 	learn(...secrets);
 	const redact = (text: string): string => {
 		const out = blankSecrets(text, known);
-		return maskIdentityNumbers(out.replace(AUTH_SCHEME, '$1 ***').replace(JWT, '***'));
+		const patterns = out
+			.replace(AUTH_SCHEME, '$1 ***')
+			.replace(NAMED_TOKEN, '$1$2***')
+			.replace(JWT, '***');
+		// valid numbers in any written form, then any 11-digit shape (mistyped numbers too)
+		return maskIdentityNumbers(replaceIdentityNumbers(patterns, leftOutForm));
 	};
 	return Object.assign(redact, { learn });
 }

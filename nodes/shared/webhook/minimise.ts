@@ -1,7 +1,15 @@
 // What the nodes leave out of their items, and why: docs/architecture.md#minimise
 import type { INodeProperties } from 'n8n-workflow';
-import { IDENTITY_FIELDS, maskIdentityNumbers } from '../personal';
+import {
+	type Found,
+	identityNumberOfNumber,
+	leftOutForm,
+	maskedForm,
+	replaceIdentityNumbers,
+} from '../identity-search';
+import { personalMasker } from '../personal';
 import { MAX_DEPTH } from './envelope';
+import { CREDENTIAL_HEADER_PATTERN } from './signature';
 
 export type MinimiseMode = 'keep' | 'mask' | 'leaveOut';
 
@@ -11,26 +19,25 @@ export const MINIMISE_PARAMETER = 'minimisePersonalData';
 export const MINIMISE_KEEP: MinimiseMode = 'keep';
 export const MINIMISE_DEFAULT: MinimiseMode = 'mask';
 
-export const MINIMISE_OPTIONS: Array<{ name: string; value: MinimiseMode; description: string }> =
-	[
-		{
-			name: 'Keep Everything',
-			value: 'keep',
-			description: 'Every field as the service sent it, including national ID and authorization code',
-		},
-		{
-			name: 'Leave Out National ID',
-			value: 'leaveOut',
-			description:
-				'National ID, authorization code and the raw body of unrecognised deliveries left out',
-		},
-		{
-			name: 'Mask National ID',
-			value: 'mask',
-			description:
-				'National ID shown as *********NN (the last two digits only); authorization code and the raw body of unrecognised deliveries left out',
-		},
-	];
+export const MINIMISE_OPTIONS: Array<{ name: string; value: MinimiseMode; description: string }> = [
+	{
+		name: 'Keep Everything',
+		value: 'keep',
+		description: 'Every field as the service sent it, including national ID and authorization code',
+	},
+	{
+		name: 'Leave Out National ID',
+		value: 'leaveOut',
+		description:
+			'National ID fields, authorization codes and the raw body of unrecognised deliveries left out; identity numbers found anywhere else shown as ***********',
+	},
+	{
+		name: 'Mask National ID',
+		value: 'mask',
+		description:
+			'National ID, and identity numbers found anywhere in the item, shown as *********NN (the check digits only); authorization codes and the raw body of unrecognised deliveries left out',
+	},
+];
 
 // Anything unknown minimises the most: a wrong setting must not put more personal data into executions.
 export function minimiseMode(value: unknown): MinimiseMode {
@@ -53,10 +60,45 @@ function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const AUTHORIZATION_CODE = 'authorizationcode';
+// Key spellings compared without case, `_`, `-`, `.` or spaces: `authorization_code` is `authorizationcode`.
+const AUTHORIZATION_CODES: ReadonlySet<string> = new Set([
+	'authorizationcode',
+	'authcode',
+	'authzcode',
+]);
+// Values under these keys are identity numbers even when they fail the check digits (mistyped).
+const IDENTITY_KEYS: ReadonlySet<string> = new Set([
+	'nationalid',
+	'nationalidentitynumber',
+	'nationalidnumber',
+	'ssn',
+	'pid',
+	'fnr',
+	'dnr',
+	'fodselsnummer',
+	'fødselsnummer',
+	'foedselsnummer',
+	'personnummer',
+	'personidentifikator',
+	'norskidentifikator',
+	'identifikator',
+]);
+
+const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '');
 
 // Anything deeper could not be checked, so it is left out (an empty object or array in its place).
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
+
+/** What every text of an item goes through: identity numbers found by value, the known names. */
+type TextMinimiser = (text: string) => string;
+
+// Only for Mask and Leave Out: Keep returns before any walk.
+function textMinimiser(mode: MinimiseMode, names: readonly string[]): TextMinimiser {
+	const form: (found: Found, written: string) => string =
+		mode === 'mask' ? maskedForm : leftOutForm;
+	const maskNames = personalMasker({ identityNumbers: [], names: [...names] });
+	return (text) => maskNames(replaceIdentityNumbers(text, form));
+}
 
 function maskedIdentity(value: unknown): unknown {
 	return value === null || typeof value === 'string' || typeof value === 'number'
@@ -64,30 +106,56 @@ function maskedIdentity(value: unknown): unknown {
 		: undefined;
 }
 
-function minimiseValue(value: unknown, mode: MinimiseMode, depth: number): unknown {
+interface Walk {
+	mode: MinimiseMode;
+	text: TextMinimiser;
+}
+
+function minimiseScalar(value: unknown, walk: Walk): unknown {
+	if (typeof value === 'string') return walk.text(value);
+	// a number that lost its leading zero; true, false and null never pass the 11-digit check
+	const digits = identityNumberOfNumber(value);
+	if (digits === undefined) return value;
+	const found = { start: 0, end: 0, digits };
+	return walk.mode === 'mask' ? maskedForm(found) : leftOutForm(found, digits);
+}
+
+function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): unknown {
+	const name = keyName(key);
+	if (AUTHORIZATION_CODES.has(name)) return undefined;
+	if (!IDENTITY_KEYS.has(name)) return minimiseValue(entry, walk, depth + 1);
+	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
+}
+
+function minimiseValue(value: unknown, walk: Walk, depth: number): unknown {
 	if (Array.isArray(value)) {
-		return depth < MINIMISE_DEPTH ? value.map((entry) => minimiseValue(entry, mode, depth + 1)) : [];
+		return depth < MINIMISE_DEPTH
+			? value.map((entry) => minimiseValue(entry, walk, depth + 1))
+			: [];
 	}
-	if (!isObject(value)) return value;
+	if (!isObject(value)) return minimiseScalar(value, walk);
 	const entries: Array<[string, unknown]> = [];
 	for (const [key, entry] of depth < MINIMISE_DEPTH ? Object.entries(value) : []) {
-		const name = key.toLowerCase();
-		const kept = IDENTITY_FIELDS.has(name)
-			? mode === 'mask'
-				? maskedIdentity(entry)
-				: undefined
-			: name === AUTHORIZATION_CODE
-				? undefined
-				: minimiseValue(entry, mode, depth + 1);
-		if (kept !== undefined) entries.push([key, kept]);
+		const kept = minimiseEntry(key, entry, walk, depth);
+		if (kept !== undefined) entries.push([walk.text(key), kept]);
 	}
 	// fromEntries defines own properties: a `__proto__` key stays a key
 	return Object.fromEntries(entries);
 }
 
-export function minimiseEventItem(item: JsonObject, mode: MinimiseMode): JsonObject {
-	if (mode === 'keep') return item;
-	return minimiseValue(item, mode, 0) as JsonObject;
+/** Every string, key and number at any depth searched (Mask and Leave Out); named fields as before. */
+export function minimiseEventItem(
+	item: JsonObject,
+	mode: MinimiseMode,
+	names: readonly string[] = [],
+): JsonObject {
+	return minimiseValues(item, mode, names);
+}
+
+/** The same search over any value the package stores or emits beside an event item. */
+export function minimiseValues<T>(value: T, mode: MinimiseMode, names: readonly string[] = []): T {
+	if (mode === 'keep') return value;
+	return minimiseValue(value, { mode, text: textMinimiser(mode, names) }, 0) as T;
 }
 
 export function minimiseUnrecognisedItem(
@@ -101,7 +169,7 @@ export function minimiseUnrecognisedItem(
 		if (key === 'rawBody') minimised.rawBodyLength = rawText.length;
 		else if (key !== 'rawBodyTruncated') minimised[key] = value;
 	}
-	return minimised;
+	return minimiseValues(minimised, mode);
 }
 
 // Absent in version 1 workflows: n8n fills in that version's default (keep); new nodes minimise.
@@ -126,7 +194,13 @@ export function minimiseProperties(
 	];
 }
 
-const PUBLIC_CE_HEADERS = new Set([
+// The allow-list of Include Headers (README): facts about the request, none a credential.
+export const ALLOWED_HEADERS: readonly string[] = [
+	'content-type',
+	'content-length',
+	'content-encoding',
+	'user-agent',
+	// CloudEvents binary mode: unsigned facts; `ce-subject` and extensions are not published
 	'ce-specversion',
 	'ce-type',
 	'ce-source',
@@ -134,24 +208,46 @@ const PUBLIC_CE_HEADERS = new Set([
 	'ce-time',
 	'ce-datacontenttype',
 	'ce-dataschema',
-]);
+];
 
-// `ce-subject` and CloudEvents extensions are left out: their content is not published.
+// Names that carry identity assertions or signatures (proxies in front of n8n add them).
+const TOKEN_NAME = /jwt|assertion|hmac|sign|principal|oidc|dpop|iap|bearer|saml|identity/;
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
+const LONG_WORD = /^[A-Za-z0-9+/_=.~-]{32,}$/;
+const TOKEN_VALUE =
+	/eyJ[A-Za-z0-9_-]{5,}\.|^(bearer|basic|dpop|digest|negotiate)\b|\bsha\d+=|\b(v\d|t)=[A-Za-z0-9+/=]{16,}/i;
+
+/** A header value that looks like a token or a signature: a JWT, an auth scheme, one long opaque word. */
+export function looksLikeToken(value: string): boolean {
+	const word = value.trim();
+	if (TOKEN_VALUE.test(word)) return true;
+	return LONG_WORD.test(word) && !UUID.test(word) && /\d/.test(word) && /[A-Za-z]/.test(word);
+}
+
+function hasToken(value: unknown): boolean {
+	const values: unknown[] = Array.isArray(value) ? value : [value];
+	return values.some((entry) => typeof entry === 'string' && looksLikeToken(entry));
+}
+
+/** The names of the Additional Headers option: comma- or space-separated, any case. */
+export function headerNames(option: unknown): string[] {
+	return typeof option === 'string' ? (option.toLowerCase().match(/[^\s,]+/g) ?? []) : [];
+}
+
+// Every mode: a header not on the list, or whose name or value looks like a token, is left out.
 export function minimiseHeaders(
 	headers: Record<string, unknown>,
 	mode: MinimiseMode,
+	added: readonly string[] = [],
 ): Record<string, unknown> {
-	if (mode === 'keep') return headers;
+	const allowed = new Set([...ALLOWED_HEADERS, ...added]);
 	const entries: Array<[string, unknown]> = [];
 	for (const [name, value] of Object.entries(headers)) {
 		const lower = name.toLowerCase();
-		if (lower.startsWith('ce-') && !PUBLIC_CE_HEADERS.has(lower)) continue;
-		entries.push([name, maskHeaderValue(value)]);
+		if (!allowed.has(lower) || CREDENTIAL_HEADER_PATTERN.test(lower) || TOKEN_NAME.test(lower))
+			continue;
+		if (hasToken(value)) continue;
+		entries.push([name, minimiseValues(value, mode)]);
 	}
 	return Object.fromEntries(entries);
-}
-
-function maskHeaderValue(value: unknown): unknown {
-	if (typeof value === 'string') return maskIdentityNumbers(value);
-	return Array.isArray(value) ? value.map(maskHeaderValue) : value;
 }

@@ -329,6 +329,28 @@ describe('first run: create the flow and wait', () => {
 
 // issue 31, item 5: on f259bcd a create answer without a usable id waited, and then any flow's
 // outcome ended the wait (no delivery counted as foreign)
+// issue 42: an externalId holding the applicant's identity number (any form) or last name is
+// masked in the saved wait state and in the items, under Mask and Leave Out; Keep keeps it
+describe('the saved wait state and the items, minimised by value', () => {
+	const ID = NATIONAL_ID;
+	const written = `${ID.slice(0, 6)}  ${ID.slice(6)}`;
+	test.each([
+		['mask', `loan *** *********${ID.slice(9)}`],
+		['leaveOut', 'loan *** ******  *****'],
+		['keep', `loan Østby ${written}`],
+	])('%s', async (minimisePersonalData, externalId) => {
+		const parameters = waitParams({
+			minimisePersonalData,
+			lastName: 'Østby',
+			additionalFields: { externalId: `loan Østby ${written}` },
+		});
+		const ctx = waitContext({ parameters });
+		const outputs = await execute(ctx);
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.externalId).toBe(externalId);
+		expect(outputs[0][0].json.externalId).toBe(externalId);
+	});
+});
+
 describe('the create answer has no usable flow id: refused before waiting', () => {
 	test.each([
 		['no id', { href: 'https://consent.example/flows/x' }],
@@ -1267,6 +1289,16 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 			receivedAt: expect.any(String),
 			signedWith: 'current',
 		});
+	});
+
+	// issue 42: found by value anywhere in the data, and the Last Name (Nordmann) as a word
+	test.each([
+		['mask', `*********${APPLICANT_ID.slice(-2)}`],
+		['leaveOut', '******  *****'],
+	])('%s: an identity number anywhere in the data, in any form, and the last name are masked', async (minimise, shown) => {
+		const note = `NORDMANN, fnr ${APPLICANT_ID.slice(0, 6)}  ${APPLICANT_ID.slice(6)}`;
+		const item = await resumeItem('consent.data', minimise, { data: { ...DATA, note } });
+		expect((item.payload as IDataObject).data).toEqual({ ...DATA, note: `***, fnr ${shown}` });
 	});
 
 	test('an unknown setting (e.g. an expression with a typo) leaves out the most', async () => {

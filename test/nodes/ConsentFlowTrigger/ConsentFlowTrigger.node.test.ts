@@ -644,7 +644,12 @@ describe('webhook() over HTTP: event filter', () => {
 
 describe('webhook() over HTTP: options', () => {
 	it('Include Headers adds the headers without signature, cookie and authorization', async () => {
-		const h = await harness({ parameters: { options: { includeHeaders: true } } });
+		// named in Additional Headers, the credentials are left out all the same
+		const additionalHeaders =
+			'x-request-id, cookie, authorization, x-api-key, x-auth-token, x-n8n-api-key';
+		const h = await harness({
+			parameters: { options: { includeHeaders: true, additionalHeaders } },
+		});
 		await postSigned(h.url, envelope('consent.data'), {
 			extraHeaders: {
 				'x-request-id': 'req-9',

@@ -155,10 +155,10 @@ describe('the trigger, every setting × every event', () => {
 		expect(json.payload).toEqual({ flow: 'f' });
 	});
 
-	test('Include Headers is not affected', async () => {
+	test('Include Headers: a header off the allow-list only when named in Additional Headers', async () => {
 		const h = await harness({
 			typeVersion: 1.1,
-			parameters: { options: { includeHeaders: true } },
+			parameters: { options: { includeHeaders: true, additionalHeaders: 'X-Request-Id' } },
 		});
 		await postSigned(h.url, envelope('consent.accepted'), {
 			extraHeaders: { 'x-request-id': 'r-1' },
@@ -174,7 +174,14 @@ describe('defaults per node version, as n8n fills them in', () => {
 		typeVersion: number,
 		parameters: INodeParameters,
 	): INodeParameters {
-		const node: INode = { id: 'n', name: 'n', type: 't', typeVersion, position: [0, 0], parameters };
+		const node: INode = {
+			id: 'n',
+			name: 'n',
+			type: 't',
+			typeVersion,
+			position: [0, 0],
+			parameters,
+		};
 		return NodeHelpers.getNodeParameters(
 			description.properties,
 			parameters,
@@ -191,9 +198,9 @@ describe('defaults per node version, as n8n fills them in', () => {
 		expect(description.defaultVersion).toBe(1.1);
 		expect(filled(description, 1, {}).minimisePersonalData).toBe('keep');
 		expect(filled(description, 1.1, {}).minimisePersonalData).toBe('mask');
-		expect(filled(description, 1.1, { minimisePersonalData: 'leaveOut' }).minimisePersonalData).toBe(
-			'leaveOut',
-		);
+		expect(
+			filled(description, 1.1, { minimisePersonalData: 'leaveOut' }).minimisePersonalData,
+		).toBe('leaveOut');
 	});
 
 	test('Consent Flow: Create and Wait for Outcome has it (1: keep, 1.1: mask); Create and Delete do not', () => {
@@ -266,9 +273,9 @@ describe('the pure functions', () => {
 	});
 
 	test('an event item whose payload is null keeps it null', () => {
-		expect(minimiseEventItem({ event: 'consent.data', nationalId: null, payload: null }, 'mask')).toEqual(
-			{ event: 'consent.data', nationalId: null, payload: null },
-		);
+		expect(
+			minimiseEventItem({ event: 'consent.data', nationalId: null, payload: null }, 'mask'),
+		).toEqual({ event: 'consent.data', nationalId: null, payload: null });
 	});
 
 	test('minimiseUnrecognisedItem: rawBody becomes rawBodyLength in its place, of the whole text', () => {

@@ -16,6 +16,8 @@ import {
 	MINIMISE_PARAMETER,
 	maskNationalId,
 	minimiseEventItem,
+	headerNames,
+	looksLikeToken,
 	minimiseHeaders,
 	minimiseMode,
 	minimiseProperties,
@@ -38,7 +40,13 @@ function nestedItem() {
 			NationalId: ID,
 			AUTHORIZATIONCODE: CODE,
 			applicant: { ssn: ID, fodselsnummer: Number(ID), name: 'kept' },
-			people: [{ fødselsnummer: ID, role: 'co' }, { PID: ID, authorizationCode: CODE }, 'text', 7, null],
+			people: [
+				{ fødselsnummer: ID, role: 'co' },
+				{ PID: ID, authorizationCode: CODE },
+				'text',
+				7,
+				null,
+			],
 			data: { tax: { netIncome: 512000, nationalId: ID }, income: [[{ pid: ID }]] },
 			other: { nationalIdentity: 'not a listed name', code: 'kept' },
 		},
@@ -98,14 +106,20 @@ describe('minimiseEventItem walks the whole item', () => {
 	test('mask: an identity value that cannot be masked to its last digits is left out; null stays null', () => {
 		expect(
 			minimiseEventItem(
-				{ nationalId: null, payload: { ssn: { value: ID }, pid: [ID], nationalId: true, fodselsnummer: 12345 } },
+				{
+					nationalId: null,
+					payload: { ssn: { value: ID }, pid: [ID], nationalId: true, fodselsnummer: 12345 },
+				},
 				'mask',
 			),
 		).toEqual({ nationalId: null, payload: { fodselsnummer: '***45' } });
 	});
 
 	test('a `__proto__` key is kept as a key, not made the prototype', () => {
-		const item = JSON.parse(`{"payload":{"__proto__":{"nationalId":"${ID}","x":1}}}`) as Record<string, unknown>;
+		const item = JSON.parse(`{"payload":{"__proto__":{"nationalId":"${ID}","x":1}}}`) as Record<
+			string,
+			unknown
+		>;
 		const out = minimiseEventItem(item, 'leaveOut');
 		const payload = out.payload as Record<string, unknown>;
 		expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
@@ -125,11 +139,17 @@ describe('minimiseEventItem walks the whole item', () => {
 		const deepest = minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 2) }, 'leaveOut');
 		expect(deepest).toEqual({ payload: nested(MINIMISE_DEPTH - 2, { keep: 1 }) });
 		// one level more: the object is at MINIMISE_DEPTH, emptied
-		const deeper = JSON.stringify(minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 1) }, 'mask'));
-		expect(deeper).toBe(`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}{}${']'.repeat(MINIMISE_DEPTH - 1)}}`);
+		const deeper = JSON.stringify(
+			minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 1) }, 'mask'),
+		);
+		expect(deeper).toBe(
+			`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}{}${']'.repeat(MINIMISE_DEPTH - 1)}}`,
+		);
 		// an array at MINIMISE_DEPTH is emptied as well
 		const array = JSON.stringify(minimiseEventItem({ payload: nested(MINIMISE_DEPTH) }, 'mask'));
-		expect(array).toBe(`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}[]${']'.repeat(MINIMISE_DEPTH - 1)}}`);
+		expect(array).toBe(
+			`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}[]${']'.repeat(MINIMISE_DEPTH - 1)}}`,
+		);
 	});
 });
 
@@ -156,28 +176,83 @@ describe('minimiseHeaders (Include Headers)', () => {
 		cookie: undefined,
 	};
 
-	test.each(['mask', 'leaveOut'] as const)(
-		'%s: ce-subject and extensions left out, public attributes kept, identity numbers masked',
-		(mode) => {
-			expect(minimiseHeaders(headers, mode)).toEqual({
+	test.each([
+		['mask', MASKED],
+		['leaveOut', '***********'],
+	] as const)(
+		'%s: only the allow-list, ce-subject and extensions left out, identity numbers masked',
+		(mode, masked) => {
+			expect(minimiseHeaders({ ...headers, 'user-agent': `agent ${ID}` }, mode)).toEqual({
 				...PUBLIC,
-				'x-request-id': 'r-1 ***********',
-				'x-forwarded-for': ['10.0.0.1', 'row 3 ***********'],
-				'x-count': 3,
-				cookie: undefined,
+				'user-agent': `agent ${masked}`,
 			});
 		},
 	);
 
-	test('header names in any case; a ce- attribute value is masked too', () => {
-		expect(minimiseHeaders({ 'CE-Type': 'x', 'Ce-Subject': 's', 'ce-source': `/a/${ID}` }, 'mask')).toEqual({
-			'CE-Type': 'x',
-			'ce-source': '/a/***********',
+	test('Additional Headers adds names (any case); values found by value are masked', () => {
+		expect(
+			minimiseHeaders(headers, 'mask', headerNames(' X-Request-ID,x-forwarded-for  x-count')),
+		).toEqual({
+			...PUBLIC,
+			'x-request-id': `r-1 ${MASKED}`,
+			'x-forwarded-for': ['10.0.0.1', `row 3 ${MASKED}`],
+			'x-count': 3,
 		});
 	});
 
-	test('keep: the headers themselves', () => {
-		expect(minimiseHeaders(headers, 'keep')).toBe(headers);
+	test('header names in any case; a ce- attribute value is masked too', () => {
+		expect(
+			minimiseHeaders({ 'CE-Type': 'x', 'Ce-Subject': 's', 'ce-source': `/a/${ID}` }, 'mask'),
+		).toEqual({
+			'CE-Type': 'x',
+			'ce-source': `/a/${MASKED}`,
+		});
+	});
+
+	test('keep: the allow-list too, values as received', () => {
+		expect(minimiseHeaders(headers, 'keep')).toEqual(PUBLIC);
+		expect(minimiseHeaders({ 'x-note': `r ${ID}` }, 'keep', ['x-note'])).toEqual({
+			'x-note': `r ${ID}`,
+		});
+	});
+
+	// issue 42: headers proxies in front of n8n add
+	const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJrYXJpIn0.c2lnbmF0dXJl';
+	test.each([
+		['cf-access-jwt-assertion', JWT],
+		['x-goog-iap-jwt-assertion', JWT],
+		['x-amzn-oidc-data', JWT],
+		['x-jwt-assertion', JWT],
+		['dpop', JWT],
+		['x-ms-client-principal', 'eyJhdXRoX3R5cCI6ImFhZCJ9'],
+		['x-hmac', 'f1d2d2f924e986ac86fdf7b36c94bcdf32beec15'],
+		['x-webhook-hmac-sha256', 'f1d2d2f924e986ac86fdf7b36c94bcdf32beec15'],
+		['x-signing-key', 'k'],
+	])('%s is left out in every mode, also when named in Additional Headers', (name, value) => {
+		for (const mode of ['keep', 'mask', 'leaveOut'] as const) {
+			expect(minimiseHeaders({ [name]: value }, mode)).toEqual({});
+			expect(minimiseHeaders({ [name]: value }, mode, [name])).toEqual({});
+		}
+	});
+
+	test.each([
+		['x-trace', JWT],
+		['x-trace', `Bearer abcdefgh12345678`],
+		['x-trace', 'dpop abcdefgh12345678'],
+		['x-trace', 'sha256=f1d2d2f924e986ac86fdf7b36c94bcdf32beec15'],
+		['x-trace', 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo'],
+		['user-agent', 'f1d2d2f924e986ac86fdf7b36c94bcdf32beec15f1d2'],
+	])('a value that looks like a token is left out even when allowed: %s %s', (name, value) => {
+		expect(minimiseHeaders({ [name]: value }, 'keep', ['x-trace'])).toEqual({});
+	});
+
+	test.each([
+		'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36',
+		'3f2504e0-4f89-11d3-9a0c-0305e82c3301',
+		'axios/1.7.2',
+		'https://sbl.example/flows/abcdefghijklmnop1234567890',
+	])('a value that is no token stays: %s', (value) => {
+		expect(looksLikeToken(value)).toBe(false);
 	});
 });
 
@@ -207,8 +282,16 @@ describe('the rest of the module', () => {
 
 	test('minimiseUnrecognisedItem: rawBody becomes rawBodyLength in its place; keep returns the item', () => {
 		const item = { event: null, rawBody: 'abc', rawBodyTruncated: true, reason: 'not-json' };
-		expect(minimiseUnrecognisedItem(item, 'abcdef', 'mask')).toEqual({ event: null, rawBodyLength: 6, reason: 'not-json' });
-		expect(Object.keys(minimiseUnrecognisedItem(item, 'abcdef', 'leaveOut'))).toEqual(['event', 'rawBodyLength', 'reason']);
+		expect(minimiseUnrecognisedItem(item, 'abcdef', 'mask')).toEqual({
+			event: null,
+			rawBodyLength: 6,
+			reason: 'not-json',
+		});
+		expect(Object.keys(minimiseUnrecognisedItem(item, 'abcdef', 'leaveOut'))).toEqual([
+			'event',
+			'rawBodyLength',
+			'reason',
+		]);
 		expect(minimiseUnrecognisedItem(item, 'abcdef', 'keep')).toBe(item);
 	});
 
@@ -219,18 +302,20 @@ describe('the rest of the module', () => {
 			{
 				name: 'Keep Everything',
 				value: 'keep',
-				description: 'Every field as the service sent it, including national ID and authorization code',
+				description:
+					'Every field as the service sent it, including national ID and authorization code',
 			},
 			{
 				name: 'Leave Out National ID',
 				value: 'leaveOut',
-				description: 'National ID, authorization code and the raw body of unrecognised deliveries left out',
+				description:
+					'National ID fields, authorization codes and the raw body of unrecognised deliveries left out; identity numbers found anywhere else shown as ***********',
 			},
 			{
 				name: 'Mask National ID',
 				value: 'mask',
 				description:
-					'National ID shown as *********NN (the last two digits only); authorization code and the raw body of unrecognised deliveries left out',
+					'National ID, and identity numbers found anywhere in the item, shown as *********NN (the check digits only); authorization codes and the raw body of unrecognised deliveries left out',
 			},
 		]);
 		const base = {

@@ -1,0 +1,161 @@
+/**
+ * The value search against numbers generated from the published rules (test/support/identity-numbers.ts):
+ * every valid identity number, in every written form, inside any text, is found; a bank account
+ * number stays unless it passes both identity checks (the false-positive rule, docs/reference.md).
+ */
+import fc from 'fast-check';
+import {
+	findIdentityNumbers,
+	identityNumberOfNumber,
+	leftOutForm,
+	maskedForm,
+	replaceIdentityNumbers,
+} from '../../../nodes/shared/identity-search';
+import {
+	identityNumber,
+	referenceNationalId,
+	validAccountNumber,
+	write,
+	writtenForm,
+} from '../../support/identity-numbers';
+
+/** Text that cannot join a number next to it: no digits, and it starts and ends with a letter. */
+const words = fc.string({ maxLength: 30 }).map((text) => `a${text.replace(/\p{Nd}|%/gu, '')}b`);
+
+const RUNS = { numRuns: 400 };
+
+const asciiDigits = (text: string) =>
+	[...text.normalize('NFKC')]
+		.map((char) => {
+			const code = char.codePointAt(0)!;
+			for (const zero of [0x30, 0x660, 0x966, 0x1d7ce])
+				if (code >= zero && code <= zero + 9) return String(code - zero);
+			return '';
+		})
+		.join('');
+
+describe('findIdentityNumbers', () => {
+	it('finds every valid identity number in every written form inside any text', () => {
+		fc.assert(
+			fc.property(identityNumber, writtenForm, words, words, (id, form, before, after) => {
+				const written = write(id, form);
+				const text = `${before} ${written} ${after}`;
+				const found = findIdentityNumbers(text);
+				expect(found.map((hit) => hit.digits)).toEqual([id]);
+				expect(text.slice(found[0].start, found[0].end)).toBe(written);
+			}),
+			RUNS,
+		);
+	});
+
+	it('leaves no digit of the number once replaced, and the mask shows the check digits only', () => {
+		fc.assert(
+			fc.property(identityNumber, writtenForm, words, (id, form, around) => {
+				const text = `${around}${write(id, form)}${around}`;
+				const written = write(id, form);
+				expect(replaceIdentityNumbers(text, leftOutForm)).toBe(
+					`${around}${written.replace(/\p{Nd}/gu, '*')}${around}`,
+				);
+				expect(asciiDigits(replaceIdentityNumbers(text, leftOutForm))).toBe('');
+				expect(replaceIdentityNumbers(text, maskedForm)).toBe(
+					`${around}*********${id.slice(9)}${around}`,
+				);
+			}),
+			RUNS,
+		);
+	});
+
+	it('keeps a bank account number unless it passes both identity checks (then it is masked too)', () => {
+		fc.assert(
+			fc.property(validAccountNumber, words, (account, around) => {
+				const text = `${around} ${account.slice(0, 4)}.${account.slice(4, 6)}.${account.slice(6)} ${around}`;
+				const isIdentity = referenceNationalId(account).valid;
+				expect(findIdentityNumbers(text).length).toBe(isIdentity ? 1 : 0);
+				expect(findIdentityNumbers(account).length).toBe(isIdentity ? 1 : 0);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it('does not cut a number out of a longer digit group', () => {
+		fc.assert(
+			fc.property(identityNumber, fc.integer({ min: 0, max: 9 }), (id, digit) => {
+				expect(findIdentityNumbers(`${id}${digit}`)).toEqual([]);
+				expect(findIdentityNumbers(`${digit}${id}`)).toEqual([]);
+			}),
+			RUNS,
+		);
+	});
+
+	it('finds a number after a date and before other numbers, as a whole group', () => {
+		fc.assert(
+			fc.property(identityNumber, (id) => {
+				expect(findIdentityNumbers(`2024-05-31 ${id}, 12`).map((hit) => hit.digits)).toEqual([id]);
+			}),
+			RUNS,
+		);
+	});
+
+	it('finds several numbers in one text', () => {
+		fc.assert(
+			fc.property(
+				fc.array(identityNumber, { minLength: 1, maxLength: 4 }),
+				writtenForm,
+				(ids, form) => {
+					const text = ids.map((id) => `fnr ${write(id, form)}`).join('; ');
+					expect(findIdentityNumbers(text).map((hit) => hit.digits)).toEqual(ids);
+				},
+			),
+			RUNS,
+		);
+	});
+
+	it('the edges of a run: a separator at the end, two numbers one space apart, five separators', () => {
+		fc.assert(
+			fc.property(identityNumber, identityNumber, (a, b) => {
+				expect(findIdentityNumbers(`${a}. `).map((hit) => hit.digits)).toEqual([a]);
+				expect(findIdentityNumbers(`${a} ${b}`).map((hit) => hit.digits)).toEqual([a, b]);
+				expect(findIdentityNumbers(`${a.slice(0, 6)}    ${a.slice(6)}`).length).toBe(1);
+				expect(findIdentityNumbers(`${a.slice(0, 6)}     ${a.slice(6)}`)).toEqual([]);
+				expect(findIdentityNumbers(`${a.slice(0, 6)}%20%20%20%20${a.slice(6)}`).length).toBe(1);
+			}),
+			RUNS,
+		);
+	});
+
+	it('a text without digits has none', () => {
+		expect(findIdentityNumbers('Skattemelding for Kari, ingen nummer')).toEqual([]);
+		expect(replaceIdentityNumbers('ingen nummer', leftOutForm)).toBe('ingen nummer');
+	});
+
+	it('agrees with the published rule on any 11 digits', () => {
+		fc.assert(
+			fc.property(fc.stringMatching(/^[0-9]{11}$/), (digits) => {
+				expect(findIdentityNumbers(`x${digits}x`).length).toBe(
+					referenceNationalId(digits).valid ? 1 : 0,
+				);
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+});
+
+describe('identityNumberOfNumber', () => {
+	it('reads a JSON number that lost its leading zero', () => {
+		fc.assert(
+			fc.property(identityNumber, (id) => {
+				expect(identityNumberOfNumber(Number(id))).toBe(id);
+			}),
+			RUNS,
+		);
+	});
+
+	it('finds nothing in other numbers', () => {
+		expect(identityNumberOfNumber(1.5)).toBeUndefined();
+		expect(identityNumberOfNumber(999_999_999)).toBeUndefined();
+		expect(identityNumberOfNumber(1e11)).toBeUndefined();
+		expect(identityNumberOfNumber(10_101_700_368)).toBeUndefined();
+		expect(identityNumberOfNumber(1e21)).toBeUndefined();
+		expect(identityNumberOfNumber(-1_017_003_689)).toBeUndefined();
+	});
+});

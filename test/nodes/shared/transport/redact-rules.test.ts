@@ -1,0 +1,91 @@
+/**
+ * The redactor's rules at their edges (docs/architecture.md, transport/redact): nested values,
+ * a secret at the very end of a text, the clipped-beginning rule, the credential's secrets, and
+ * the written forms of schemes and named tokens.
+ */
+import {
+	credentialSecrets,
+	makeRedactor,
+	redactDeep,
+	redactPatterns,
+} from '../../../../nodes/shared/transport/redact';
+
+const SECRET = ['Secret', 'Word'].join('');
+
+describe('redactDeep', () => {
+	const redact = makeRedactor([SECRET]);
+	const nested = (levels: number): unknown => {
+		let value: unknown = `x ${SECRET}`;
+		for (let i = 0; i < levels; i++) value = [value];
+		return value;
+	};
+
+	test('strings at any level of objects and arrays; other values as they are', () => {
+		expect(
+			redactDeep({ a: [`${SECRET}`, 1, null, true], b: { c: `see ${SECRET}` } }, redact),
+		).toEqual({
+			a: ['***', 1, null, true],
+			b: { c: 'see ***' },
+		});
+		expect(redactDeep(SECRET, redact)).toBe('***');
+		expect(redactDeep(null, redact)).toBeNull();
+	});
+
+	test('an object or array deeper than 20 levels is kept as it is', () => {
+		expect(JSON.stringify(redactDeep(nested(21), redact))).not.toContain(SECRET);
+		expect(JSON.stringify(redactDeep(nested(22), redact))).toContain(SECRET);
+	});
+
+	test('the same limit for objects', () => {
+		let value: unknown = { s: `x ${SECRET}` };
+		for (let i = 0; i < 21; i++) value = { v: value };
+		expect(JSON.stringify(redactDeep(value, redact))).toContain(SECRET);
+	});
+});
+
+describe('learned secrets at the edges', () => {
+	test('a secret of letters only at the very end of a text', () => {
+		expect(makeRedactor([SECRET])(`x ${SECRET}`)).toBe('x ***');
+	});
+
+	test('a clipped beginning is blanked from 8 characters on, not shorter', () => {
+		const secret = ['abc123de', 'fg456'].join('');
+		expect(makeRedactor([secret])(`x ${secret.slice(0, 8)}`)).toBe('x ***');
+		expect(makeRedactor([secret])(`x ${secret.slice(0, 7)}`)).toBe(`x ${secret.slice(0, 7)}`);
+	});
+
+	test('a secret of 4 characters is searched, of 3 not', () => {
+		expect(makeRedactor(['ab12'])('x ab12 y')).toBe('x *** y');
+		expect(makeRedactor(['ab1'])('x ab1 y')).toBe('x ab1 y');
+	});
+
+	test('base64 with + and / and its `==` padding left off', () => {
+		const secret = ['a?>~b?>~', 'c?>~d'].join('');
+		const written = Buffer.from(secret).toString('base64').replace(/=+$/, '');
+		expect(makeRedactor([secret])(`got ${written} back`)).toBe('got *** back');
+	});
+});
+
+describe('credentialSecrets', () => {
+	test.each([
+		[{ clientSecret: 123 }, []],
+		[{ clientId: 'a' }, []],
+		[{ clientId: 'a', clientSecret: 5 }, []],
+		[{ clientId: 5, clientSecret: 's' }, ['s']],
+		[{ oauthTokenData: 'text' }, []],
+		[{ oauthTokenData: null }, []],
+	])('%j: %j', (credentials, secrets) => {
+		expect(credentialSecrets(credentials)).toEqual(secrets);
+	});
+});
+
+describe('schemes and named tokens in their written forms', () => {
+	test.each([
+		['Bearer :abcdefgh12345678', 'Bearer ***'],
+		['Bearer  abcdefgh12345678', 'Bearer ***'],
+		['accesstoken=abcdefgh12345678', 'accesstoken=***'],
+		['clientsecret=abcdefgh12345678', 'clientsecret=***'],
+	])('%s', (text, redacted) => {
+		expect(redactPatterns(text)).toBe(redacted);
+	});
+});
