@@ -27,12 +27,29 @@ const scopeOptions = [
 // (RFC 6761: never resolves): the client secret is never sent in clear text. An empty Realm is the
 // loan application realm agents-<environment> (published); credentials saved before Realm was
 // required with scope sbl keep that default, so they work as before.
-function tokenUrl(ref: string): string {
-	return `(${ref}.environment === 'production' && !/^https:\\/\\//i.test(String(${ref}.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + (${ref}.realm ? String(${ref}.realm).trim() : (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test')) + '/protocol/openid-connect/token'`;
+function realmOf(ref: string): string {
+	return `(${ref}.realm ? String(${ref}.realm).trim() : (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test'))`;
+}
+
+function tokenUrl(ref: string, realm = realmOf(ref)): string {
+	return `(${ref}.environment === 'production' && !/^https:\\/\\//i.test(String(${ref}.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + ${realm} + '/protocol/openid-connect/token'`;
 }
 
 function scope(ref: string): string {
 	return `[].concat(${ref}.scopes || [], String(${ref}.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
+}
+
+// Realm is required with Sbl, but n8n 1.123 cannot require a field on a condition: the Test asks
+// the identity provider for a realm named after the rule (its 404 names Realm), without the secret.
+// The nodes keep agents-<environment> for credentials saved before.
+const REALM_RULE = 'realm-is-required-with-scope-sbl';
+
+function realmMissing(ref: string): string {
+	return `((${ref}.realm ? String(${ref}.realm).trim() : '') === '' && (${scope(ref)}).split(' ').indexOf('sbl') !== -1)`;
+}
+
+function testTokenUrl(ref: string): string {
+	return tokenUrl(ref, `(${realmMissing(ref)} ? '${REALM_RULE}' : ${realmOf(ref)})`);
 }
 
 const REALM_TEXT =
@@ -145,10 +162,10 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 	// accepted), so that a token n8n stored earlier does not pass the Test for a changed secret.
 	test: ICredentialTestRequest = {
 		request: {
-			url: `={{ ${tokenUrl('$credentials')} }}`,
+			url: `={{ ${testTokenUrl('$credentials')} }}`,
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${scope('$credentials')}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || '')) }}`,
+			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${scope('$credentials')}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + (${realmMissing('$credentials')} ? '' : '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || ''))) }}`,
 		},
 		rules: [
 			{
@@ -172,7 +189,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No token endpoint at this address (404): check Realm (for Sbl, the realm the operator gave you) and Identity Provider URL (the base address, without /realms/…)',
+						'No token endpoint at this address (404): check Realm (required with Sbl: the realm the operator gave you) and Identity Provider URL (the base address, without /realms/…)',
 				},
 			},
 		],

@@ -203,6 +203,45 @@ describe('Consent Flow OAuth2 API credential', () => {
 		expect(said[404]).toMatch(/Realm .*Identity Provider URL/);
 	});
 
+	// Issue 43: Realm is required with Sbl. n8n 1.123 cannot make a field required on a condition,
+	// so the Test asks for a realm named after the rule (its 404 names Realm) without the secret; the token URL the nodes use is unchanged.
+	test('the Test fails for Sbl and an empty Realm, naming Realm; loan application scopes alone may leave it empty', () => {
+		const url = (data: INodeParameters) =>
+			evaluateTest(credential, credential.test!.request.url as string, { ...base, ...data });
+		const refused =
+			/^https:\/\/auth\.example\/realms\/realm-is-required-with-scope-sbl\/protocol\/openid-connect\/token$/;
+		expect(url({ scopes: ['sbl'], realm: '' })).toMatch(refused);
+		expect(url({ scopes: ['sbl'], realm: '  ' })).toMatch(refused);
+		expect(url({ scopes: [], additionalScopes: 'sbl', realm: '' })).toMatch(refused);
+		expect(url({ scopes: ['loan-application:create:es'], realm: '' })).toBe(
+			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
+		);
+		expect(
+			url({ scopes: ['loan-application:create:es'], additionalScopes: 'sblx', realm: '' }),
+		).toBe('https://auth.example/realms/agents-test/protocol/openid-connect/token');
+		expect(url({ scopes: ['sbl'], realm: 'flows' })).toBe(
+			'https://auth.example/realms/flows/protocol/openid-connect/token',
+		);
+		// and the secret is not sent to that realm
+		const body = (data: INodeParameters) =>
+			Object.fromEntries(
+				new URLSearchParams(
+					String(
+						evaluateTest(credential, credential.test!.request.body as string, {
+							...base,
+							clientSecret: 'sec',
+							...data,
+						}),
+					),
+				),
+			);
+		expect(body({ scopes: ['sbl'], realm: '' })).not.toHaveProperty('client_secret');
+		expect(body({ scopes: ['sbl'], realm: 'flows' })).toHaveProperty('client_secret', 'sec');
+		expect(resolve(credential, { ...base, scopes: ['sbl'], realm: '' }).accessTokenUrl).toBe(
+			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
+		);
+	});
+
 	test('scope joins the selected and additional scopes with spaces, without duplicates', () => {
 		const resolved = resolve(credential, {
 			...base,

@@ -109,7 +109,8 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 	});
 
 	// Issue 43: agents-<environment> is the published realm of the loan application service only.
-	// A credential saved by 0.1.0 with Sbl and an empty Realm keeps that token URL (no new rule).
+	// A credential saved by 0.1.0 with Sbl and an empty Realm keeps that token URL in the nodes (only
+	// its Test now fails, naming the rule).
 	test('an empty Realm uses agents-<environment> (loan application scopes; also Sbl as saved by 0.1.0); Production never sends the secret to an http identity provider', async () => {
 		const loanOnly = { scopes: ['loan-application:create:es'] };
 		const older = await credential('realm-sbl-empty', { realm: '', scopes: ['sbl'] });
@@ -203,6 +204,9 @@ describe.each(versions())('n8n %s.x: Consent Flow OAuth2 credential with the HTT
 
 		const cases = [
 			[{ realm: 'no-such-realm' }, /realm|Realm/],
+			// Realm is required with Sbl: the Test fails (the nodes still use agents-<env>); 1.123 answers a
+			// failed OAuth2 test request in its own words, without the credential's 404 rule
+			[{ realm: '', scopes: ['sbl'] }, major === '2' ? /Realm \(required with Sbl/ : /could not be found/],
 			[{ clientId: 'no-such-client' }, /Client authentication failed|Client ID/],
 			[{ clientSecret: `nope-${Date.now()}-Qq1` }, /Client authentication failed|Client Secret/],
 			[{ additionalScopes: 'not-granted:scope' }, /scope/i],
