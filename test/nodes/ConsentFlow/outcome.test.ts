@@ -23,6 +23,7 @@ import {
 	type WaitEvents,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
+import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
 import { syntheticNationalId } from '../../support/synthetic-ids';
 
@@ -208,6 +209,16 @@ describe('waitEventAt: the events a node of a version knows', () => {
 			expect(waitEventAt(event, 1.1)).toEqual({ ends, since: 1 });
 		},
 	);
+
+	test("every event's version is one of the Consent Flow node's versions", () => {
+		const versions = [new ConsentFlow().description.version].flat();
+		for (const event of PUBLISHED_EVENTS) {
+			expect({ event, known: versions.includes(waitEventAt(event)!.since) }).toEqual({
+				event,
+				known: true,
+			});
+		}
+	});
 
 	test('an event added for a later version is unknown to a node saved before it', () => {
 		const table: WaitEvents = {
