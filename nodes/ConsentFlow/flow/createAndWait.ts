@@ -10,15 +10,15 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { asNodeError, errorJson } from '../../shared/runner';
+import { asNodeError, errorJson, type RunEnv } from '../../shared/runner';
 import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import { validateHttpUrl } from '../../shared/identifiers';
-import { eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
+import { bodyText, eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
 import { noticeRefused } from '../../shared/webhook/refusal-notice';
-import { decide as decideAnswer } from '../../shared/webhook/decide';
+import { decide, type Answer, type Facts } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -31,7 +31,7 @@ import {
 import { personalValuesOf } from '../../shared/personal';
 import { signingCredentialProblem } from '../../shared/webhook/signature';
 import { previousSecretProblem } from '../../shared/webhook/rotation';
-import { intake } from '../../shared/webhook/intake';
+import { intake, type Intake } from '../../shared/webhook/intake';
 import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
 import { legacyFingerprint } from '../../shared/webhook/webhook-id';
@@ -46,18 +46,19 @@ import { retryOptions } from './common';
 import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
-	decide,
+	advanceWait,
 	notThisWait,
 	withNotTaken,
 	limitDeadline,
 	newWaitState,
-	outcomeIndex,
 	outputNames,
 	readOtherKeys,
 	readWaitState,
 	waitTimeExceededJson,
+	waitEventAt,
 	waitingJson,
 	type OtherKeys,
+	type Outcome,
 	type WaitState,
 } from './outcome';
 
@@ -226,16 +227,11 @@ async function waitFor(
 	return outputs;
 }
 
-/** First run: check everything, create the flow with the resume URL, wait. */
-async function start(
-	ctx: IExecuteFunctions,
-	properties: readonly INodeProperties[],
-): Promise<INodeExecutionData[][]> {
+/** Throws the error of a refused run, or with Continue On Fail puts it on Failed/Expired for every input item. */
+function refuser(ctx: IExecuteFunctions, count: number) {
 	const items = ctx.getInputData();
-	const count = outputCount(ctx);
-	const node = ctx.getNode();
 	const continueOnFail = ctx.continueOnFail();
-	const refuse = (error: unknown, redact = redactPatterns): INodeExecutionData[][] => {
+	return (error: unknown, redact = redactPatterns): INodeExecutionData[][] => {
 		const nodeError = asNodeError(ctx, error, 0, redact);
 		if (!continueOnFail) throw nodeError;
 		const outputs = emptyOutputs(count);
@@ -245,20 +241,31 @@ async function start(
 		}));
 		return outputs;
 	};
+}
 
-	if (items.length !== 1) {
-		return refuse(
-			new NodeOperationError(
-				node,
-				`Create and Wait for Outcome handles one applicant per execution, and got ${items.length} items`,
-				{
-					itemIndex: 0,
-					description:
-						'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
-				},
-			),
-		);
-	}
+function oneApplicantProblem(ctx: IExecuteFunctions): NodeOperationError | undefined {
+	const { length } = ctx.getInputData();
+	if (length === 1) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Create and Wait for Outcome handles one applicant per execution, and got ${length} items`,
+		{
+			itemIndex: 0,
+			description:
+				'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
+		},
+	);
+}
+
+/** First run: check everything, create the flow with the resume URL, wait. */
+async function start(
+	ctx: IExecuteFunctions,
+	properties: readonly INodeProperties[],
+): Promise<INodeExecutionData[][]> {
+	const count = outputCount(ctx);
+	const refuse = refuser(ctx, count);
+	const inputProblem = oneApplicantProblem(ctx);
+	if (inputProblem !== undefined) return refuse(inputProblem);
 
 	let connection;
 	try {
@@ -266,90 +273,108 @@ async function start(
 	} catch (error) {
 		return refuse(error);
 	}
-	const fields = new Fields(node, properties);
+	const fields = new Fields(ctx.getNode(), properties);
 	try {
-		// The signing credential is needed to verify what arrives; without it nothing could resume.
-		const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
-		const problem =
-			signingCredentialProblem(signing.secret, signing.signatureHeader) ??
-			previousSecretProblem(signing.previousSecret);
-		if (problem !== null) {
-			throw new NodeOperationError(
-				node,
-				`The Webhook Signing credential cannot be used: ${problem}`,
-				{
-					itemIndex: 0,
-					description:
-						'Every delivery to the resume URL is verified with it; fix the credential before any flow is created.',
-				},
-			);
-		}
-
+		await checkSigningCredential(ctx);
 		refuseUnsignedHeaders(ctx);
-		const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-		const urlProblem = validateHttpUrl(resumeUrl, connection.production);
-		if (urlProblem !== undefined) {
-			throw new NodeOperationError(
-				node,
-				`n8n's resume URL of this execution (${shownUrl(resumeUrl)}) ${urlProblem}`,
-				{
-					itemIndex: 0,
-					description:
-						'The service sends the events to it. Set WEBHOOK_URL of your n8n to its public https address (the one the service can reach), then run again.',
-				},
-			);
-		}
-
-		let deadline: string | null = null;
-		if (ctx.getNodeParameter('limitWaitTime', 0, false) === true) {
-			const limit = limitDeadline(
-				ctx.getNodeParameter('limitAmount', 0, 14),
-				ctx.getNodeParameter('limitUnit', 0, 'days'),
-				Date.now(),
-			);
-			if ('error' in limit) {
-				throw new NodeOperationError(
-					node,
-					`"Limit Wait Time → ${limit.field === 'limitUnit' ? 'Unit' : 'Amount'}" ${limit.error}`,
-					{ itemIndex: 0 },
-				);
-			}
-			// older n8n would lose Wait Timed Out or put it on Data Received: refused before any flow
-			if (!new URL(resumeUrl).searchParams.has('signature') || !resumesWithAllOutputs()) {
-				throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.39 or newer', {
-					itemIndex: 0,
-					description:
-						'This n8n resumes a timed-out wait on the first output only, so Wait Timed Out would be lost or land on Data Received. Switch Limit Wait Time off (the service reports user.timedOut after about 10 days), or update n8n.',
-				});
-			}
-			deadline = limit.deadline.toISOString();
-		}
-
-		const env = { connection, fields };
-		const prepared = prepareCreate(ctx, env, 0, resumeUrl);
-		const [created] = await create.run(ctx, env, 0, prepared);
-		const fresh = newWaitState(created.json, new Date().toISOString(), deadline);
-		// what the wait saves is minimised too: an externalId may be the applicant's number or name
-		const { mode, names } = minimising(ctx);
-		const state = {
-			...fresh,
-			...minimiseValues({ externalId: fresh.externalId, href: fresh.href }, mode, names),
-		};
-		// Events are matched to this wait by flowId: without one any flow's outcome would end it.
-		if (state.flowId === null) {
-			throw new NodeOperationError(
-				node,
-				"The service's answer to Create has no usable flow ID, so this execution cannot tell its flow's events from another flow's and does not wait",
-				{
-					itemIndex: 0,
-					description: `The flow was created at the service${state.href === null ? '' : ` (${state.href})`}, but its answer has no id (text or number). Use Flow → Create with the Consent Flow Trigger instead, and delete the flow if it should not go on.`,
-				},
-			);
-		}
+		const resumeUrl = resumeUrlOf(ctx, connection.production);
+		const deadline = waitDeadline(ctx, resumeUrl);
+		const state = await createFlow(ctx, { connection, fields }, resumeUrl, deadline);
 		return await waitFor(ctx, state, count);
 	} catch (error) {
 		return refuse(error, connection.redact);
 	}
+}
+
+// The signing credential is needed to verify what arrives; without it nothing could resume.
+async function checkSigningCredential(ctx: IExecuteFunctions): Promise<void> {
+	const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
+	const problem =
+		signingCredentialProblem(signing.secret, signing.signatureHeader) ??
+		previousSecretProblem(signing.previousSecret);
+	if (problem === null) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The Webhook Signing credential cannot be used: ${problem}`,
+		{
+			itemIndex: 0,
+			description:
+				'Every delivery to the resume URL is verified with it; fix the credential before any flow is created.',
+		},
+	);
+}
+
+/** This execution's resume URL, where the service sends the events. */
+function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string {
+	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+	const urlProblem = validateHttpUrl(resumeUrl, production);
+	if (urlProblem === undefined) return resumeUrl;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`n8n's resume URL of this execution (${shownUrl(resumeUrl)}) ${urlProblem}`,
+		{
+			itemIndex: 0,
+			description:
+				'The service sends the events to it. Set WEBHOOK_URL of your n8n to its public https address (the one the service can reach), then run again.',
+		},
+	);
+}
+
+const LIMIT_FIELD_LABELS = { limitAmount: 'Amount', limitUnit: 'Unit' } as const;
+
+/** Limit Wait Time's deadline (ISO), or null when the wait is not limited. */
+function waitDeadline(ctx: IExecuteFunctions, resumeUrl: string): string | null {
+	if (ctx.getNodeParameter('limitWaitTime', 0, false) !== true) return null;
+	const node = ctx.getNode();
+	const limit = limitDeadline(
+		ctx.getNodeParameter('limitAmount', 0, 14),
+		ctx.getNodeParameter('limitUnit', 0, 'days'),
+		Date.now(),
+	);
+	if ('error' in limit) {
+		throw new NodeOperationError(
+			node,
+			`"Limit Wait Time → ${LIMIT_FIELD_LABELS[limit.field]}" ${limit.error}`,
+			{ itemIndex: 0 },
+		);
+	}
+	// older n8n would lose Wait Timed Out or put it on Data Received: refused before any flow
+	if (!new URL(resumeUrl).searchParams.has('signature') || !resumesWithAllOutputs()) {
+		throw new NodeOperationError(node, 'Limit Wait Time needs n8n 2.39 or newer', {
+			itemIndex: 0,
+			description:
+				'This n8n resumes a timed-out wait on the first output only, so Wait Timed Out would be lost or land on Data Received. Switch Limit Wait Time off (the service reports user.timedOut after about 10 days), or update n8n.',
+		});
+	}
+	return limit.deadline.toISOString();
+}
+
+/** Creates the flow with the resume URL as its webhook; the wait state of what the service answered. */
+async function createFlow(
+	ctx: IExecuteFunctions,
+	env: RunEnv,
+	resumeUrl: string,
+	deadline: string | null,
+): Promise<WaitState> {
+	const prepared = prepareCreate(ctx, env, 0, resumeUrl);
+	const [created] = await create.run(ctx, env, 0, prepared);
+	const fresh = newWaitState(created.json, new Date().toISOString(), deadline);
+	// what the wait saves is minimised too: an externalId may be the applicant's number or name
+	const { mode, names } = minimising(ctx);
+	const state = {
+		...fresh,
+		...minimiseValues({ externalId: fresh.externalId, href: fresh.href }, mode, names),
+	};
+	// Events are matched to this wait by flowId: without one any flow's outcome would end it.
+	if (state.flowId !== null) return state;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		"The service's answer to Create has no usable flow ID, so this execution cannot tell its flow's events from another flow's and does not wait",
+		{
+			itemIndex: 0,
+			description: `The flow was created at the service${state.href === null ? '' : ` (${state.href})`}, but its answer has no id (text or number). Use Flow → Create with the Consent Flow Trigger instead, and delete the flow if it should not go on.`,
+		},
+	);
 }
 
 /** A delivery arrived (webhook() resumed the execution): decide, then wait again or continue. */
@@ -361,15 +386,15 @@ async function resume(
 	other: OtherKeys,
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
-	const decision = decide(state, delivery, new Date().toISOString(), key, other);
-	if (decision.kind === 'foreign') return await waitFor(ctx, notTaken(ctx, state, delivery), count);
-	if (decision.kind !== 'outcome') {
-		return await waitFor(ctx, decision.kind === 'intermediate' ? decision.state : state, count);
+	const step = advanceWait(state, delivery, new Date().toISOString(), key, other);
+	if (step.kind === 'foreign') return await waitFor(ctx, notTaken(ctx, state, delivery), count);
+	if (step.kind !== 'outcome') {
+		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
 	}
 	delete ctx.getContext('node')[STATE_KEY];
 	const outputs = emptyOutputs(count);
-	outputs[decision.output] = [
-		{ json: minimisedJson(decision.json, minimising(ctx)), pairedItem: { item: 0 } },
+	outputs[step.output] = [
+		{ json: minimisedJson(step.json, minimising(ctx)), pairedItem: { item: 0 } },
 	];
 	return outputs;
 }
@@ -413,20 +438,48 @@ export async function executeCreateAndWait(
 
 /** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const { answer, run } = await settleResume(this);
+	if (answer.kind === 'run') runWaitingNodeAgain(this);
+	return apply(this, answer, run);
+}
+
+/** A verified event this node's version knows, and the outcome it ends the wait on (null: none). */
+interface KnownEvent {
+	delivery: RecognisedDelivery;
+	verified: VerifiedDelivery;
+	ends: Outcome | null;
+}
+
+/** decide's answer, and what a run resumes the execution with (nothing unless the event is known). */
+async function settleResume(
+	ctx: IWebhookFunctions,
+): Promise<{ answer: Answer; run: { items: INodeExecutionData[] } }> {
 	// binary mode is never taken here, whatever a wait saved before version 41 has set (UNSIGNED_HEADERS_REFUSED)
-	const { facts, taken } = await intake(this, 'resume', {
-		acceptUnsigned: false,
-		maxAgeSeconds: 0,
-	});
-	noticeRefused(this, facts);
-	const answer = decideAnswer({ ...facts, canResume: canRunWaitingNodeAgain(this) });
-	if (answer.kind !== 'run' || taken === undefined || taken.delivery.kind !== 'event') {
-		return apply(this, answer);
-	}
-	runWaitingNodeAgain(this);
-	return apply(this, answer, {
-		items: [{ json: resumeJson(this, taken.delivery, taken.verified) }],
-	});
+	const taken = await intake(ctx, 'resume', { acceptUnsigned: false, maxAgeSeconds: 0 });
+	noticeRefused(ctx, taken.facts);
+	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
+	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
+	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known) }];
+	return { answer, run: { items } };
+}
+
+/** An event added after the saved node's version is unknown to it, as before it was added (issue 44). */
+function atVersion(
+	{ facts, taken }: Intake,
+	nodeVersion: number,
+): { facts: Facts; known?: KnownEvent } {
+	if (taken === undefined || taken.delivery.kind !== 'event') return { facts };
+	const { delivery, verified } = taken;
+	const entry = waitEventAt(delivery.event, nodeVersion);
+	if (entry !== undefined) return { facts, known: { delivery, verified, ends: entry.ends } };
+	const unknown: Facts['delivery'] = {
+		event: delivery.event,
+		webhookId: delivery.webhookId,
+		recognised: false,
+		reason: 'unknown-event',
+		size: bodyText(verified.rawBody).length,
+	};
+	return { facts: { ...facts, delivery: unknown } };
 }
 
 /** Saved with the execution: never a signature, so earlier versions' keys go as fingerprints. */
@@ -447,11 +500,7 @@ function namesOf(ctx: IWebhookFunctions): string[] {
 }
 
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
-function resumeJson(
-	ctx: IWebhookFunctions,
-	delivery: RecognisedDelivery,
-	verified: VerifiedDelivery,
-): IDataObject {
+function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
@@ -459,7 +508,7 @@ function resumeJson(
 	const names = namesOf(ctx);
 	// saved with the execution: an externalId may be the applicant's number or name
 	const carried =
-		outcomeIndex(delivery.event) === null
+		ends === null
 			? minimiseValues({ event, webhookId, timestamp, flowId, externalId, receivedAt }, mode, names)
 			: minimiseEventItem(item, mode, names);
 	return {

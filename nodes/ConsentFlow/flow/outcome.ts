@@ -1,29 +1,40 @@
+import type { ConsentEvent } from '../../shared/webhook/events';
 import { legacyFingerprint } from '../../shared/webhook/webhook-id';
 
 // Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
 
-export interface OutcomeOutput {
-	name: string;
-	outcome: string;
-	events: readonly string[];
+/** The outcome outputs in order; `outcome` is the item's value. */
+export const OUTCOME_OUTPUTS = [
+	{ name: 'Data Received', outcome: 'dataReceived' },
+	{ name: 'Rejected', outcome: 'rejected' },
+	{ name: 'Deleted', outcome: 'deleted' },
+	{ name: 'Failed/Expired', outcome: 'failedOrTimedOut' },
+] as const;
+
+export type Outcome = (typeof OUTCOME_OUTPUTS)[number]['outcome'];
+
+export interface WaitEvent {
+	/** The outcome that ends the wait; null: recorded, and the wait goes on. */
+	ends: Outcome | null;
+	/** The node version that introduced it: a saved node of an earlier version answers it as unknown. */
+	since: number;
 }
 
-export const OUTCOME_OUTPUTS: readonly OutcomeOutput[] = [
-	{ name: 'Data Received', outcome: 'dataReceived', events: ['consent.data'] },
-	{ name: 'Rejected', outcome: 'rejected', events: ['consent.rejected'] },
-	{ name: 'Deleted', outcome: 'deleted', events: ['consent.deleted'] },
-	{
-		name: 'Failed/Expired',
-		outcome: 'failedOrTimedOut',
-		events: [
-			'consent.timedOut',
-			'consent.timedOutDataFailed',
-			'user.timedOut',
-			'tax.dataFailed',
-			'income.dataFailed',
-		],
-	},
-];
+export type WaitEvents = Readonly<Record<string, WaitEvent>>;
+
+// Keyed by the trigger's events: one added there does not compile until it is given a line here.
+export const WAIT_EVENTS = {
+	'consent.created': { ends: null, since: 1 },
+	'consent.accepted': { ends: null, since: 1 },
+	'consent.data': { ends: 'dataReceived', since: 1 },
+	'consent.rejected': { ends: 'rejected', since: 1 },
+	'consent.deleted': { ends: 'deleted', since: 1 },
+	'consent.timedOut': { ends: 'failedOrTimedOut', since: 1 },
+	'consent.timedOutDataFailed': { ends: 'failedOrTimedOut', since: 1 },
+	'user.timedOut': { ends: 'failedOrTimedOut', since: 1 },
+	'tax.dataFailed': { ends: 'failedOrTimedOut', since: 1 },
+	'income.dataFailed': { ends: 'failedOrTimedOut', since: 1 },
+} as const satisfies Record<ConsentEvent, WaitEvent>;
 
 export const WAIT_TIME_EXCEEDED = { name: 'Wait Timed Out', outcome: 'waitTimeExceeded' };
 
@@ -37,10 +48,26 @@ export function outputNames(limitWaitTime: boolean): string[] {
 	return limitWaitTime ? [...names, WAIT_TIME_EXCEEDED.name] : names;
 }
 
+/** The entry of an event a node of `nodeVersion` knows (no version: every event); own keys only. */
+export function waitEventAt(
+	event: unknown,
+	nodeVersion?: number,
+	table: WaitEvents = WAIT_EVENTS,
+): WaitEvent | undefined {
+	if (typeof event !== 'string' || !Object.prototype.hasOwnProperty.call(table, event)) {
+		return undefined;
+	}
+	const entry = table[event];
+	return nodeVersion === undefined || entry.since <= nodeVersion ? entry : undefined;
+}
+
+export function outputOf(outcome: Outcome): number {
+	return OUTCOME_OUTPUTS.findIndex((output) => output.outcome === outcome);
+}
+
 export function outcomeIndex(event: unknown): number | null {
-	if (typeof event !== 'string') return null;
-	const index = OUTCOME_OUTPUTS.findIndex((output) => output.events.includes(event));
-	return index < 0 ? null : index;
+	const ends = waitEventAt(event)?.ends ?? null;
+	return ends === null ? null : outputOf(ends);
 }
 
 type Json = { [key: string]: unknown };
@@ -150,7 +177,8 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 	};
 }
 
-export type Decision =
+/** What one delivery does to the wait (advanceWait). */
+export type WaitStep =
 	| { kind: 'foreign' }
 	| { kind: 'duplicate' }
 	| { kind: 'intermediate'; state: WaitState }
@@ -209,13 +237,14 @@ function sameDelivery(earlier: SeenEvent, seen: SeenEvent, legacy: readonly stri
 	);
 }
 
-export function decide(
+/** Not this wait's, seen before, recorded (the wait goes on), or the outcome that ends it. */
+export function advanceWait(
 	state: WaitState,
 	delivery: Json,
 	now: string,
 	key?: unknown,
 	other: OtherKeys = { also: [], legacy: [] },
-): Decision {
+): WaitStep {
 	if (notThisWait(state, delivery) !== null) return { kind: 'foreign' };
 	const seen = seenEvent(delivery, key, other.also);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))

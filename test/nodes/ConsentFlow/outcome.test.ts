@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import {
 	MAX_EVENTS_KEPT,
-	decide,
+	advanceWait,
 	limitDeadline,
 	newWaitState,
 	notThisWait,
@@ -16,11 +16,14 @@ import {
 	outcomeJson,
 	outputNames,
 	readWaitState,
+	waitEventAt,
 	waitTimeExceededJson,
 	waitingJson,
 	withNotTaken,
+	type WaitEvents,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
+import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
 import { syntheticNationalId } from '../../support/synthetic-ids';
 
@@ -195,14 +198,68 @@ describe('outputs and the event → output rule', () => {
 	});
 });
 
-// ---------- decide ----------
+// ---------- the node version that knows an event (issue 44) ----------
 
-describe('decide', () => {
+describe('waitEventAt: the events a node of a version knows', () => {
+	test.each(PUBLISHED_EVENTS.map((event) => [event, RULE[event]]))(
+		'version 1 knows %s, ending the wait on %s',
+		(event, name) => {
+			const ends = name === null ? null : OUTCOME_VALUE[name];
+			expect(waitEventAt(event, 1)).toEqual({ ends, since: 1 });
+			expect(waitEventAt(event, 1.1)).toEqual({ ends, since: 1 });
+		},
+	);
+
+	test("every event's version is one of the Consent Flow node's versions", () => {
+		const versions = [new ConsentFlow().description.version].flat();
+		for (const event of PUBLISHED_EVENTS) {
+			expect({ event, known: versions.includes(waitEventAt(event)!.since) }).toEqual({
+				event,
+				known: true,
+			});
+		}
+	});
+
+	test('an event added for a later version is unknown to a node saved before it', () => {
+		const table: WaitEvents = {
+			'consent.data': { ends: 'dataReceived', since: 1 },
+			'consent.renewed': { ends: 'rejected', since: 1.2 },
+		};
+		expect(waitEventAt('consent.renewed', 1, table)).toBeUndefined();
+		expect(waitEventAt('consent.renewed', 1.1, table)).toBeUndefined();
+		expect(waitEventAt('consent.renewed', 1.2, table)).toEqual({ ends: 'rejected', since: 1.2 });
+		expect(waitEventAt('consent.renewed', 2, table)).toEqual({ ends: 'rejected', since: 1.2 });
+		// no version: every event of the table
+		expect(waitEventAt('consent.renewed', undefined, table)).toEqual({
+			ends: 'rejected',
+			since: 1.2,
+		});
+		expect(waitEventAt('consent.data', 1, table)).toEqual({ ends: 'dataReceived', since: 1 });
+	});
+
+	test.each([
+		['an unknown event', 'consent.unknown'],
+		['another case', 'CONSENT.DATA'],
+		['a prototype member', 'constructor'],
+		['__proto__', '__proto__'],
+		['toString', 'toString'],
+		['undefined', undefined],
+		['a number', 3],
+		['an array', ['consent.data']],
+	])('%s is known to no version', (_label, event) => {
+		expect(waitEventAt(event, 1)).toBeUndefined();
+		expect(waitEventAt(event)).toBeUndefined();
+	});
+});
+
+// ---------- advanceWait ----------
+
+describe('advanceWait', () => {
 	test('another flow’s event is foreign and leaves the state as it was', () => {
 		const state = deepFreeze(waiting());
 		const before = structuredClone(state);
 		for (const event of PUBLISHED_EVENTS) {
-			expect(decide(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
+			expect(advanceWait(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
 				kind: 'foreign',
 			});
 		}
@@ -215,10 +272,10 @@ describe('decide', () => {
 	test('without a flow id, a delivery with this wait’s External ID ends the wait', () => {
 		const state = deepFreeze(waiting());
 		for (const flowId of [undefined, null, '']) {
-			const data = decide(state, delivery('consent.data', { flowId, externalId: 'loan-42' }), NOW);
+			const data = advanceWait(state, delivery('consent.data', { flowId, externalId: 'loan-42' }), NOW);
 			expect(data.kind).toBe('outcome');
 			expect((data as { output: number }).output).toBe(OUTPUTS.indexOf('Data Received'));
-			const accepted = decide(state, delivery('consent.accepted', { flowId, externalId: 'loan-42' }), NOW);
+			const accepted = advanceWait(state, delivery('consent.accepted', { flowId, externalId: 'loan-42' }), NOW);
 			expect(accepted.kind).toBe('intermediate');
 		}
 	});
@@ -227,18 +284,18 @@ describe('decide', () => {
 		const state = deepFreeze(waiting());
 		for (const externalId of ['loan-43', undefined, null, '']) {
 			for (const event of PUBLISHED_EVENTS) {
-				const decision = decide(state, delivery(event, { flowId: undefined, externalId }), NOW);
+				const decision = advanceWait(state, delivery(event, { flowId: undefined, externalId }), NOW);
 				expect(decision).toEqual({ kind: 'foreign' });
 			}
 		}
 		const noExternal = deepFreeze(newWaitState({ ...flow(), externalId: undefined }, STARTED, null));
 		const data = delivery('consent.data', { flowId: undefined, externalId: 'loan-42' });
-		expect(decide(noExternal, data, NOW)).toEqual({ kind: 'foreign' });
+		expect(advanceWait(noExternal, data, NOW)).toEqual({ kind: 'foreign' });
 	});
 
 	test('a flow id decides over the External ID: another flow with this External ID is not taken', () => {
 		const other = delivery('consent.data', { flowId: OTHER_FLOW, externalId: 'loan-42' });
-		expect(decide(deepFreeze(waiting()), other, NOW)).toEqual({ kind: 'foreign' });
+		expect(advanceWait(deepFreeze(waiting()), other, NOW)).toEqual({ kind: 'foreign' });
 	});
 
 	test('a delivery not taken is recorded with the reason (no payload), shown in the waiting item, capped', () => {
@@ -261,7 +318,7 @@ describe('decide', () => {
 	test('a flow id written as a number matches the same id as text', () => {
 		const state = newWaitState(flow(7), STARTED, null);
 		expect(state.flowId).toBe('7');
-		const decision = decide(state, delivery('consent.data', { flowId: 7 }), NOW);
+		const decision = advanceWait(state, delivery('consent.data', { flowId: 7 }), NOW);
 		expect(decision.kind).toBe('outcome');
 	});
 
@@ -269,24 +326,24 @@ describe('decide', () => {
 		// On f259bcd another flow's consent.data ended such a wait (issue 31, item 5).
 		const state = newWaitState(flow(null), STARTED, null);
 		expect(state.flowId).toBeNull();
-		expect(decide(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
-		expect(decide(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
-		expect(decide(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe('foreign');
+		expect(advanceWait(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
+		expect(advanceWait(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
+		expect(advanceWait(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe('foreign');
 	});
 
 	test('duplicates by the signed key: the same body under another event type is a duplicate; a reused ce-id is not', () => {
 		// binary mode (Accept Unsigned CloudEvents Headers): the webhookId is the unsigned ce-id,
 		// the key the digest of the signed body (intake.ts)
-		const created = decide(waiting(), delivery('consent.created', { webhookId: 'ce-1' }), NOW, '~d:aa');
+		const created = advanceWait(waiting(), delivery('consent.created', { webhookId: 'ce-1' }), NOW, '~d:aa');
 		expect(created.kind).toBe('intermediate');
 		const state = deepFreeze((created as { state: WaitState }).state);
 		expect(state.events[0].key).toBe('~d:aa');
 		// the created body relabelled consent.data with a fresh ce-id: the same signed bytes
-		expect(decide(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa')).toEqual({ kind: 'duplicate' });
+		expect(advanceWait(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa')).toEqual({ kind: 'duplicate' });
 		// another body that reuses the first ce-id: not made a duplicate by it
-		expect(decide(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind).toBe('outcome');
+		expect(advanceWait(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind).toBe('outcome');
 		// the key never reaches an item
-		const ended = decide(state, delivery('consent.data', { webhookId: 'ce-3' }), NOW, '~d:cc');
+		const ended = advanceWait(state, delivery('consent.data', { webhookId: 'ce-3' }), NOW, '~d:cc');
 		expect(ended.kind).toBe('outcome');
 		expect(JSON.stringify((ended as { json: unknown }).json)).not.toContain('~d:');
 	});
@@ -296,26 +353,26 @@ describe('decide', () => {
 			JSON.parse(JSON.stringify({ ...waiting(), events: [{ event: 'consent.created', webhookId: 'wh-old', timestamp: null, receivedAt: null }] })),
 		)!;
 		expect(legacy.events[0].key).toBeUndefined();
-		expect(decide(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind).toBe('duplicate');
+		expect(advanceWait(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind).toBe('duplicate');
 		// a stored key survives the round trip through what n8n saves
-		const keyed = (decide(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }).state;
+		const keyed = (advanceWait(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }).state;
 		expect(readWaitState(JSON.parse(JSON.stringify(keyed)))!.events[0].key).toBe('k-1');
 	});
 
 	test('a delivery id seen before is a duplicate, whatever its event', () => {
-		const first = decide(waiting(), delivery('consent.created', { webhookId: 'wh-x' }), NOW);
+		const first = advanceWait(waiting(), delivery('consent.created', { webhookId: 'wh-x' }), NOW);
 		expect(first.kind).toBe('intermediate');
 		const state = deepFreeze((first as { state: WaitState }).state);
-		expect(decide(state, delivery('consent.created', { webhookId: 'wh-x' }), NOW)).toEqual({
+		expect(advanceWait(state, delivery('consent.created', { webhookId: 'wh-x' }), NOW)).toEqual({
 			kind: 'duplicate',
 		});
-		expect(decide(state, delivery('consent.data', { webhookId: 'wh-x' }), NOW)).toEqual({
+		expect(advanceWait(state, delivery('consent.data', { webhookId: 'wh-x' }), NOW)).toEqual({
 			kind: 'duplicate',
 		});
 		// the same id written as a number
-		const numeric = decide(waiting(), delivery('consent.created', { webhookId: 41 }), NOW);
+		const numeric = advanceWait(waiting(), delivery('consent.created', { webhookId: 41 }), NOW);
 		expect(
-			decide(
+			advanceWait(
 				(numeric as { state: WaitState }).state,
 				delivery('consent.accepted', { webhookId: '41' }),
 				NOW,
@@ -326,7 +383,7 @@ describe('decide', () => {
 	test('deliveries without an id are never duplicates', () => {
 		let state = waiting();
 		for (let i = 0; i < 3; i++) {
-			const decision = decide(state, delivery('consent.accepted', { webhookId: null }), NOW);
+			const decision = advanceWait(state, delivery('consent.accepted', { webhookId: null }), NOW);
 			expect(decision.kind).toBe('intermediate');
 			state = (decision as { state: WaitState }).state;
 		}
@@ -339,7 +396,7 @@ describe('decide', () => {
 		const unknown = delivery('consent.somethingNew');
 		let state = deepFreeze(waiting());
 		for (const next of [created, accepted, unknown]) {
-			const decision = decide(state, next, NOW);
+			const decision = advanceWait(state, next, NOW);
 			expect(decision.kind).toBe('intermediate');
 			state = deepFreeze((decision as { state: WaitState }).state);
 			expect(state.waiting).toBe(true);
@@ -358,7 +415,7 @@ describe('decide', () => {
 	});
 
 	test.each(INTERMEDIATE_EVENTS)('%s alone keeps the wait going', (event) => {
-		const decision = decide(waiting(), delivery(event), NOW);
+		const decision = advanceWait(waiting(), delivery(event), NOW);
 		expect(decision.kind).toBe('intermediate');
 	});
 
@@ -369,7 +426,7 @@ describe('decide', () => {
 		);
 		let state = waiting();
 		for (const next of sent) {
-			const decision = decide(state, next, NOW);
+			const decision = advanceWait(state, next, NOW);
 			expect(decision.kind).toBe('intermediate');
 			state = (decision as { state: WaitState }).state;
 			expect(state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
@@ -381,11 +438,11 @@ describe('decide', () => {
 		'%s ends the wait: its output, the item with the ids, events, outcomeEvent',
 		(event) => {
 			const accepted = delivery('consent.accepted');
-			const before = decide(waiting('2030-02-01T00:00:00.000Z'), accepted, NOW);
+			const before = advanceWait(waiting('2030-02-01T00:00:00.000Z'), accepted, NOW);
 			const state = deepFreeze((before as { state: WaitState }).state);
 			const snapshot = structuredClone(state);
 			const outcome = delivery(event);
-			const decision = decide(state, outcome, NOW);
+			const decision = advanceWait(state, outcome, NOW);
 			expect(state).toEqual(snapshot);
 			expect(decision.kind).toBe('outcome');
 			if (decision.kind !== 'outcome') return;
@@ -402,7 +459,7 @@ describe('decide', () => {
 				resumedAt: NOW,
 				outcomeEvent: outcome,
 			});
-			// the outcome event is passed on as it came (the node minimises it before decide)
+			// the outcome event is passed on as it came (the node minimises it before advanceWait)
 			expect(decision.json.outcomeEvent).toBe(outcome);
 		},
 	);
@@ -431,13 +488,13 @@ describe('decide', () => {
 		{ requiredKeys: [] },
 	);
 
-	test('property: the kept events never exceed the cap, and decide never mutates its input', () => {
+	test('property: the kept events never exceed the cap, and advanceWait never mutates its input', () => {
 		fc.assert(
 			fc.property(fc.array(anyDelivery, { maxLength: 60 }), (deliveries) => {
 				let state = deepFreeze(waiting());
 				for (const next of deliveries) {
 					const snapshot = structuredClone(state);
-					const decision = decide(state, next, NOW);
+					const decision = advanceWait(state, next, NOW);
 					expect(state).toEqual(snapshot);
 					if (decision.kind === 'intermediate') {
 						expect(decision.state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
@@ -463,12 +520,12 @@ describe('decide', () => {
 				(before, event) => {
 					let state = waiting();
 					for (const next of before) {
-						const decision = decide(state, next, NOW);
+						const decision = advanceWait(state, next, NOW);
 						if (decision.kind === 'outcome') return; // the wait already ended
 						if (decision.kind === 'intermediate') state = decision.state;
 					}
 					const outcome = delivery(event, { webhookId: 'the-outcome' });
-					const decision = decide(state, outcome, NOW);
+					const decision = advanceWait(state, outcome, NOW);
 					expect(decision.kind).toBe('outcome');
 					if (decision.kind !== 'outcome') return;
 					expect(decision.output).toBe(expectedIndex(event));
@@ -500,7 +557,7 @@ describe('decide', () => {
 					else if (id !== null && seen.slice(-MAX_EVENTS_KEPT).includes(id)) want = 'duplicate';
 					else if (expectedIndex(next.event) === null) want = 'intermediate';
 					else want = 'outcome';
-					const decision = decide(state, next, NOW);
+					const decision = advanceWait(state, next, NOW);
 					expect(decision.kind).toBe(want);
 					if (decision.kind === 'outcome') return;
 					if (decision.kind === 'intermediate') {
@@ -518,7 +575,7 @@ describe('decide', () => {
 describe('readWaitState', () => {
 	test('round trip through JSON (what n8n saves with the execution)', () => {
 		let state = waiting('2030-03-01T00:00:00.000Z');
-		state = (decide(state, delivery('consent.created'), NOW) as { state: WaitState }).state;
+		state = (advanceWait(state, delivery('consent.created'), NOW) as { state: WaitState }).state;
 		expect(readWaitState(JSON.parse(JSON.stringify(state)))).toEqual(state);
 	});
 
@@ -610,7 +667,7 @@ describe('readWaitState', () => {
 		expectNothingPersonal(state);
 		expect(JSON.stringify(state)).not.toContain(signature);
 		// its events still count as seen
-		expect(decide(state, delivery('consent.data', { webhookId: created.webhookId }), NOW)).toEqual({
+		expect(advanceWait(state, delivery('consent.data', { webhookId: created.webhookId }), NOW)).toEqual({
 			kind: 'duplicate',
 		});
 	});
@@ -651,7 +708,7 @@ describe('readWaitState', () => {
 				expect(typeof state.startedAt).toBe('string');
 				expect(state.deadline === null || typeof state.deadline === 'string').toBe(true);
 				// and a state read back can be decided on without throwing
-				const decision = decide(state, delivery('consent.created', { flowId: state.flowId }), NOW);
+				const decision = advanceWait(state, delivery('consent.created', { flowId: state.flowId }), NOW);
 				expect(['foreign', 'duplicate', 'intermediate']).toContain(decision.kind);
 			}),
 		);
@@ -664,7 +721,7 @@ describe('items', () => {
 	test('waitingJson shows the ids, href, the events so far and the deadline (no flow: it holds the resume URL)', () => {
 		const created = delivery('consent.created');
 		const state = (
-			decide(waiting('2030-01-03T00:00:00.000Z'), created, NOW) as { state: WaitState }
+			advanceWait(waiting('2030-01-03T00:00:00.000Z'), created, NOW) as { state: WaitState }
 		).state;
 		expect(waitingJson(state)).toEqual({
 			status: 'waiting',
