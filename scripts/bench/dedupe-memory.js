@@ -32,15 +32,16 @@ for (let i = 0; i < lag; i++) writes.push(JSON.stringify(D.recordForSave(memoryK
 const spent = { lookUp: 0n, recordAndClaim: 0n, serialise: 0n };
 for (let i = keys + 201; i < keys + 201 + deliveries; i++) {
 	const stored = JSON.parse(writes[writes.length - lag]); // what the request read
-	let assigned; // what hold() assigns to static data, which execute() reads back
-	const slot = { memoryKey, key: key(i), also: [], legacy: [], limit: keys, stored, save: (saved) => (assigned = saved) };
+	// the request's static data: hold() assigns the memory's object to it, which execute() reads back
+	const staticData = { [D.DEDUPE_KEY]: stored };
+	const slot = { memoryKey, key: key(i), also: [], legacy: [], limit: keys, staticData };
 	const t0 = process.hrtime.bigint();
 	D.lookUp(slot);
 	const t1 = process.hrtime.bigint();
 	const held = D.hold(slot, plan);
-	held.report("stored");
-	const saved = D.recordForSave(memoryKey, assigned, key(i), keys);
-	held.report("succeeded");
+	D.report(held, "stored");
+	const saved = D.recordForSave(memoryKey, staticData[D.DEDUPE_KEY], key(i), keys);
+	D.report(held, "succeeded");
 	const t2 = process.hrtime.bigint();
 	const text = JSON.stringify(saved);
 	const t3 = process.hrtime.bigint();
