@@ -191,7 +191,7 @@ function eventsPropertiesOf(
 		name: 'events',
 		type: 'multiOptions',
 		options: eventOptionsOf(table, since),
-		default: every.filter((output) => known(output.since, since)).map((output) => output.value),
+		default: [...every.filter((output) => known(output.since, since)).map((o) => o.value)],
 		description,
 		...(sinces.length > 1 ? { displayOptions: versionRange(since, sinces[index + 1]) } : {}),
 	}));

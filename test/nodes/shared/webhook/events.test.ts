@@ -1,6 +1,10 @@
 // events.ts: the output rule is one self-contained function, evaluated by n8n from its source
 // (CONFIGURED_OUTPUTS) and called as is by execute(). n8n's evaluation itself is checked in
 // test/nodes/ConsentFlowTrigger/outputs.test.ts and by the e2e suite.
+import type { INodeParameters } from 'n8n-workflow';
+
+import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { n8nComputedOutputs } from '../../../support/computed-outputs';
 import {
 	CONFIGURED_OUTPUTS,
 	EVENTS,
@@ -11,22 +15,22 @@ import {
 	outputsOf,
 } from '../../../../nodes/shared/webhook/events';
 
-// its source alone, as n8n has it: no module scope to close over
-const fromSource = new Function(`return (${outputsOf.toString()});`)() as typeof outputsOf;
+// what n8n makes of the expression: the function's source alone, with no module scope to close over
+const byN8n = (parameters: INodeParameters, typeVersion: number) =>
+	n8nComputedOutputs(new ConsentFlowTrigger(), 'consentFlowTrigger', parameters, typeVersion);
 
 describe('outputsOf', () => {
-	const cases: Array<[Record<string, unknown> | undefined, number | undefined]> = [
-		[undefined, undefined],
+	const cases: Array<[INodeParameters, number]> = [
+		[{}, 1.1],
 		[{ outputMode: 'single' }, 1],
 		[{ events: ['consent.data', 'UNRECOGNISED'] }, 1],
 		[{ events: ' tax.dataFailed , consent.created' }, 1.1],
-		[{ events: '={{ "consent.data" }}' }, 1],
-		[{ events: ['nothing.known'] }, undefined],
+		[{ events: 'Consent.Rejected' }, 1],
+		[{ events: ['nothing.known'] }, 1],
 	];
 
-	it.each(cases)('its source alone gives what the function gives: %j (version %p)', (p, v) => {
-		const expected = outputsOf(p, v, OUTPUT_TABLE, SINGLE_OUTPUT_NAME);
-		expect(fromSource(p, v, OUTPUT_TABLE, SINGLE_OUTPUT_NAME)).toEqual(expected);
+	it.each(cases)('n8n evaluating its source gives what the call gives: %j (version %p)', (p, v) => {
+		expect(byN8n(p, v)).toEqual(outputsOf(p, v, OUTPUT_TABLE, SINGLE_OUTPUT_NAME));
 	});
 
 	it('selected events in output order, one for all, or every output when nothing is read', () => {
