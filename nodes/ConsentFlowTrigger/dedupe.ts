@@ -74,7 +74,7 @@ export function clampLimit(limit: unknown): number {
 	return Math.min(MAX_REMEMBERED, Math.max(1, Math.floor(n)));
 }
 
-export interface DedupeDecision {
+interface DedupeDecision {
 	duplicate: boolean;
 	next: DedupeState | null;
 }
@@ -90,10 +90,6 @@ function recordKey(
 	const kept = ids.length >= max ? ids.slice(ids.length - max + 1) : ids.slice();
 	kept.push(key);
 	return { duplicate: false, next: { version: DEDUPE_VERSION, ids: kept } };
-}
-
-export function recordDelivery(stored: unknown, key: string, limit: number): DedupeDecision {
-	return recordKey(readRememberedIds(stored), key, limit);
 }
 
 /**
@@ -206,17 +202,6 @@ export function recordDeliveryShared(
 	const letGo = merged.length - (state.ids.length - (decision.next ? 1 : 0));
 	for (let i = 0; i < letGo; i++) addBounded(dropped, 2 * MAX_REMEMBERED, merged[i]);
 	return { duplicate: decision.duplicate, state };
-}
-
-/** Records `key` against what static data holds; returns what to assign back to it. */
-export function recordForSave(
-	memoryKey: string,
-	stored: unknown,
-	key: string,
-	limit: number,
-): object {
-	recordDeliveryShared(memoryKey, stored, key, limit);
-	return memoryOf(memoryKey).saved;
 }
 
 export function resetProcessMemory(): void {

@@ -20,19 +20,17 @@ import {
 	hold,
 	lookUp,
 	readRememberedIds,
-	recordDelivery,
 	recordDeliveryShared,
-	recordForSave,
 	resetInFlight,
 	resetProcessMemory,
 	slotOf,
 	type Slot,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { recordDelivery, recordForSave, savedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { answerWhenStored } from '../../../nodes/shared/n8n-compat';
 import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
 import { answerPlan, type Answerer } from '../../../nodes/shared/webhook/decide';
-import { savedKeys } from './helpers';
 
 describe('recordDelivery', () => {
 	it('records a new id and reports a repeat as duplicate', () => {
