@@ -37,7 +37,7 @@ export interface StoredDedupe {
 	keys: string;
 }
 
-export function storedForm(ids: readonly string[]): StoredDedupe {
+function storedForm(ids: readonly string[]): StoredDedupe {
 	return { version: DEDUPE_VERSION, keys: ids.filter((id) => !id.includes('\n')).join('\n') };
 }
 
