@@ -13,7 +13,6 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { saveInStaticData } from '../shared/n8n-compat';
 import { apply } from '../shared/webhook/apply';
 import { noticeRefused } from '../shared/webhook/refusal-notice';
 import type { IncomingDelivery } from '../shared/webhook/cloudevents';
@@ -47,18 +46,7 @@ import { previousSecretNote, previousSecretProblem } from '../shared/webhook/rot
 import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
 import { ACCEPT_UNSIGNED_OPTION } from '../shared/webhook/signed';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
-import {
-	DEDUPE_KEY,
-	DEFAULT_REMEMBERED,
-	MAX_REMEMBERED,
-	acceptedHere,
-	claimDelivery,
-	executedHere,
-	hold,
-	lookUp,
-	recordForSave,
-	type Slot,
-} from './dedupe';
+import { DEFAULT_REMEMBERED, MAX_REMEMBERED, claim, follow, hold, lookUp, slotOf } from './dedupe';
 import { staticOutputNames } from './output-layout';
 import {
 	CARRIER,
@@ -69,11 +57,6 @@ import {
 	responseFields,
 	type Carrier,
 } from './respond';
-
-/** Where a trigger's delivery memory lives in the process: test URL or production, workflow, node. */
-function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName: string): string {
-	return [testUrl ? 'test' : 'production', workflowId ?? '', nodeName].join('\u0000');
-}
 
 /** The Events selection; one that cannot be read (e.g. from an expression) is a configuration error. */
 function eventSelection(ctx: IWebhookFunctions): EventSelection {
@@ -86,24 +69,6 @@ function eventSelection(ctx: IWebhookFunctions): EventSelection {
 			message: `The trigger is misconfigured: Events could not be read (${(error as Error).message}).`,
 		};
 	}
-}
-
-/** Where a delivery's keys are remembered, or null when duplicates are not ignored (or it has no key). */
-function slotOf(ctx: IWebhookFunctions, delivery: IncomingDelivery): Slot | null {
-	const key = delivery.deliveryKey;
-	if (key === null || !ctx.getNodeParameter('ignoreDuplicates', true)) return null;
-	// a test URL has its own memory and no static data (n8n does not save it for test webhooks)
-	const testUrl = ctx.getMode() === 'manual';
-	const staticData = testUrl ? undefined : ctx.getWorkflowStaticData('node');
-	return {
-		memoryKey: memoryKeyOf(testUrl, ctx.getWorkflow().id, ctx.getNode().name),
-		key,
-		also: delivery.otherKeys?.also ?? [],
-		legacy: delivery.otherKeys?.legacy ?? [],
-		limit: ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number,
-		stored: staticData?.[DEDUPE_KEY],
-		save: staticData && ((saved) => saveInStaticData(staticData, DEDUPE_KEY, saved)),
-	};
 }
 
 /** An event this node's version does not know is an unrecognised delivery, as before it was added. */
@@ -135,30 +100,6 @@ function deliveryJson(
 		json.headers = minimiseHeaders(headers, minimise, headerNames(options.additionalHeaders));
 	}
 	return json as IDataObject;
-}
-
-/**
- * Whether this copy owns its key in this process (null: not checked). Answered here, the key is
- * remembered now that the execution exists; a queue-mode worker writes no static data.
- */
-function claimOf(ctx: IExecuteFunctions, carrier: Carrier): 'mine' | 'taken' | null {
-	if (carrier.answeredBy === 'n8n-after-run' || ctx.getMode() === 'manual') return null;
-	if (carrier.key === null || carrier.nonce === '') return null;
-	const memoryKey = memoryKeyOf(false, ctx.getWorkflow().id, ctx.getNode().name);
-	const here = acceptedHere(memoryKey, carrier.key, carrier.nonce);
-	const claim = claimDelivery(memoryKey, carrier.key, carrier.nonce);
-	if (claim === 'mine' && here && carrier.answeredBy === 'execute') {
-		const limit = ctx.getNodeParameter('rememberedDeliveries', 0, DEFAULT_REMEMBERED) as number;
-		const staticData = ctx.getWorkflowStaticData('node');
-		saveInStaticData(
-			staticData,
-			DEDUPE_KEY,
-			recordForSave(memoryKey, staticData[DEDUPE_KEY], carrier.key, limit),
-		);
-	}
-	// the run exists: a copy of it is a duplicate from now on, whatever its connection does
-	if (claim === 'mine' && here) executedHere(memoryKey, carrier.key);
-	return claim;
 }
 
 export class ConsentFlowTrigger implements INodeType {
@@ -353,10 +294,8 @@ export class ConsentFlowTrigger implements INodeType {
 			ack: answer.ack,
 		};
 		const json = deliveryJson(this, asSeenBy(delivery, option), verified, options);
-		return apply(this, answer, {
-			items: [{ json, [CARRIER]: carrier as unknown as IDataObject }],
-			held,
-		});
+		const items = [{ json, [CARRIER]: carrier as unknown as IDataObject }];
+		return follow(this, held, apply(this, answer, { items }));
 	}
 
 	/** Puts each delivery on its event's output and, where it answers (decide.ts), answers the delivery. */
@@ -373,7 +312,7 @@ export class ConsentFlowTrigger implements INodeType {
 		this.getInputData().forEach((item, index) => {
 			const carrier = readCarrier(item, ALL_EVENT_OPTIONS);
 			if (carrier?.ack) {
-				const { emit, answer: status } = inExecution(carrier.answeredBy, claimOf(this, carrier));
+				const { emit, answer: status } = inExecution(carrier.answeredBy, claim(this, carrier));
 				if (status !== null) answer = { ...carrier.ack, status };
 				if (!emit) return;
 			}

@@ -1,7 +1,20 @@
-/** The delivery memory: remembered keys in static data and in the process (docs/architecture.md). */
+/**
+ * The delivery memory: the one owner of remembered keys, in static data and in the process
+ * (docs/architecture.md, "Delivery memory"). The trigger looks a delivery up (`slotOf`, `lookUp`),
+ * holds an admitted one (`hold`), follows its run (`follow`) and claims it in execute() (`claim`).
+ */
 
 import { randomBytes } from 'crypto';
-import { settle, type AnswerPlan, type RunEvent } from '../shared/webhook/decide';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { saveInStaticData, whenAnswered, whenStored } from '../shared/n8n-compat';
+import type { IncomingDelivery } from '../shared/webhook/cloudevents';
+import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
+import type { ResponseLike } from '../shared/webhook/verify';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
@@ -24,7 +37,7 @@ export interface StoredDedupe {
 	keys: string;
 }
 
-export function storedForm(ids: readonly string[]): StoredDedupe {
+function storedForm(ids: readonly string[]): StoredDedupe {
 	return { version: DEDUPE_VERSION, keys: ids.filter((id) => !id.includes('\n')).join('\n') };
 }
 
@@ -61,7 +74,7 @@ export function clampLimit(limit: unknown): number {
 	return Math.min(MAX_REMEMBERED, Math.max(1, Math.floor(n)));
 }
 
-export interface DedupeDecision {
+interface DedupeDecision {
 	duplicate: boolean;
 	next: DedupeState | null;
 }
@@ -77,10 +90,6 @@ function recordKey(
 	const kept = ids.length >= max ? ids.slice(ids.length - max + 1) : ids.slice();
 	kept.push(key);
 	return { duplicate: false, next: { version: DEDUPE_VERSION, ids: kept } };
-}
-
-export function recordDelivery(stored: unknown, key: string, limit: number): DedupeDecision {
-	return recordKey(readRememberedIds(stored), key, limit);
 }
 
 /**
@@ -109,7 +118,7 @@ interface TriggerMemory {
 	dropped: Set<string>;
 	forgotten: Set<string>;
 	owners: Map<string, string>;
-	inFlight: Map<string, Flight>;
+	inFlight: Map<string, Held>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
 	saved: SavedDeliveries;
@@ -195,17 +204,6 @@ export function recordDeliveryShared(
 	return { duplicate: decision.duplicate, state };
 }
 
-/** Records `key` against what static data holds; returns what to assign back to it. */
-export function recordForSave(
-	memoryKey: string,
-	stored: unknown,
-	key: string,
-	limit: number,
-): object {
-	recordDeliveryShared(memoryKey, stored, key, limit);
-	return memoryOf(memoryKey).saved;
-}
-
 export function resetProcessMemory(): void {
 	memories.clear();
 }
@@ -223,74 +221,65 @@ export const FLIGHT_BOUND_MS = 10 * 60 * 1000;
 /** At most this many runs per trigger are held in flight; beyond it the oldest is let go as expired. */
 export const MAX_IN_FLIGHT = MAX_REMEMBERED;
 
-/** A run whose fate is not known yet: its keys answer 409 to copies until it settles. */
-interface Flight {
-	memoryKey: string;
-	keys: readonly string[];
-	plan: AnswerPlan;
-	limit: number;
-	until: number;
+/** A held run whose fate is not known yet: its keys answer 409 to copies until it settles. */
+export interface Held {
+	readonly nonce: string;
+	readonly memoryKey: string;
+	readonly keys: readonly string[];
+	readonly plan: AnswerPlan;
+	readonly limit: number;
+	readonly until: number;
 	settled: boolean;
-	save?: (saved: object) => void;
+	readonly staticData?: IDataObject;
+}
+
+/** Assigns the trigger's saved object to static data (a top-level assignment: n8n-compat.ts, hook 3). */
+function save(staticData: IDataObject | undefined, memoryKey: string): void {
+	if (staticData !== undefined) saveInStaticData(staticData, DEDUPE_KEY, memoryOf(memoryKey).saved);
 }
 
 /** Applies one event of a run (decide.ts `settle`); events after the one that settled it change nothing. */
-function report(flight: Flight, event: RunEvent): void {
-	if (flight.settled) return;
-	const { memory, release } = settle(flight.plan, event);
-	const { memoryKey, keys, limit, save } = flight;
+export function report(held: Held, event: RunEvent): void {
+	if (held.settled) return;
+	const { memory, release } = settle(held.plan, event);
+	const { memoryKey, keys, limit } = held;
 	if (memory === 'remember') {
 		for (const key of keys) recordDeliveryShared(memoryKey, undefined, key, limit);
-		save?.(memoryOf(memoryKey).saved);
+		save(held.staticData, memoryKey);
 	} else if (memory === 'forget') {
 		for (const key of keys) forgetDelivery(memoryKey, key);
 	}
 	if (!release) return;
-	flight.settled = true;
+	held.settled = true;
 	const { inFlight } = memoryOf(memoryKey);
-	for (const key of keys) if (inFlight.get(key) === flight) inFlight.delete(key);
+	for (const key of keys) if (inFlight.get(key) === held) inFlight.delete(key);
 }
 
 /** The run holding `key` here, if any; one past its bound is settled as expired first. */
-function flightOf(memoryKey: string, key: string, now: number): Flight | undefined {
-	const flight = memories.get(memoryKey)?.inFlight.get(key);
-	if (flight === undefined) return undefined;
-	if (now >= flight.until) report(flight, 'expired');
-	return flight.settled ? undefined : flight;
+function flightOf(memoryKey: string, key: string, now: number): Held | undefined {
+	const held = memories.get(memoryKey)?.inFlight.get(key);
+	if (held === undefined) return undefined;
+	if (now >= held.until) report(held, 'expired');
+	return held.settled ? undefined : held;
 }
 
-function takeOff(flight: Flight): void {
-	const { inFlight } = memoryOf(flight.memoryKey);
-	for (const key of flight.keys) {
+function takeOff(held: Held): void {
+	const { inFlight } = memoryOf(held.memoryKey);
+	for (const key of held.keys) {
 		// only unsettled runs are in the map: letting the oldest go as expired makes room
 		const oldest =
 			inFlight.size >= MAX_IN_FLIGHT && !inFlight.has(key)
 				? inFlight.values().next().value
 				: undefined;
 		if (oldest !== undefined) report(oldest, 'expired');
-		inFlight.set(key, flight);
+		inFlight.set(key, held);
 	}
 }
-
-export type ClaimVerdict = 'mine' | 'taken';
 
 export function ownDelivery(memoryKey: string, key: string, nonce: string): void {
 	const { owners } = memoryOf(memoryKey);
 	owners.delete(key);
 	addBounded(owners, MAX_REMEMBERED, key, nonce);
-}
-
-/** Whether this process's webhook() accepted the copy `nonce` (the run is not on a queue-mode worker). */
-export function acceptedHere(memoryKey: string, key: string, nonce: string): boolean {
-	return memories.get(memoryKey)?.owners.get(key) === nonce;
-}
-
-/** Claims `key` for the copy `nonce`: 'mine' when no other copy owns it here, else 'taken'. */
-export function claimDelivery(memoryKey: string, key: string, nonce: string): ClaimVerdict {
-	const owner = memories.get(memoryKey)?.owners.get(key);
-	if (owner !== undefined) return owner === nonce ? 'mine' : 'taken';
-	ownDelivery(memoryKey, key, nonce);
-	return 'mine';
 }
 
 /** Forgets `key` here: its answer was not a 2xx, so the service's retry must run. */
@@ -303,7 +292,12 @@ export function forgetDelivery(memoryKey: string, key: string): void {
 	if (at >= 0) memory.state.ids.splice(at, 1);
 }
 
-/** Where one delivery's keys are remembered; `save` is absent on a test URL. */
+/** Where a trigger's delivery memory lives in the process: test URL or production, workflow, node. */
+function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName: string): string {
+	return [testUrl ? 'test' : 'production', workflowId ?? '', nodeName].join('\u0000');
+}
+
+/** Where one delivery's keys are remembered; no static data on a test URL. */
 export interface Slot {
 	memoryKey: string;
 	/** Its key, and the keys it also has (under the other signing secret): all recorded. */
@@ -312,8 +306,23 @@ export interface Slot {
 	/** Keys earlier versions stored for it: a copy is a duplicate of them, none is recorded. */
 	legacy: readonly string[];
 	limit: number;
-	save?: (saved: object) => void;
-	stored?: unknown;
+	staticData?: IDataObject;
+}
+
+/** Where a delivery's keys are remembered, or null when duplicates are not ignored (or it has no key). */
+export function slotOf(ctx: IWebhookFunctions, delivery: IncomingDelivery): Slot | null {
+	const key = delivery.deliveryKey;
+	if (key === null || !ctx.getNodeParameter('ignoreDuplicates', true)) return null;
+	// a test URL has its own memory and no static data (n8n does not save it for test webhooks)
+	const testUrl = ctx.getMode() === 'manual';
+	return {
+		memoryKey: memoryKeyOf(testUrl, ctx.getWorkflow().id, ctx.getNode().name),
+		key,
+		also: delivery.otherKeys?.also ?? [],
+		legacy: delivery.otherKeys?.legacy ?? [],
+		limit: ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number,
+		staticData: testUrl ? undefined : ctx.getWorkflowStaticData('node'),
+	};
 }
 
 export function lookUp(
@@ -321,7 +330,8 @@ export function lookUp(
 	now = Date.now(),
 ): { duplicate: boolean; copyInFlight: boolean } {
 	const { memoryKey, key, also, legacy, limit } = slot;
-	let duplicate = recordDeliveryShared(memoryKey, slot.stored, key, limit, false).duplicate;
+	const stored = slot.staticData?.[DEDUPE_KEY];
+	let duplicate = recordDeliveryShared(memoryKey, stored, key, limit, false).duplicate;
 	for (const other of [...also, ...legacy]) {
 		duplicate ||= recordDeliveryShared(memoryKey, undefined, other, limit, false).duplicate;
 	}
@@ -329,32 +339,70 @@ export function lookUp(
 	return { duplicate, copyInFlight };
 }
 
-/** Holds an admitted delivery as its plan says; apply.ts reports what became of its run. */
-export function hold(
-	slot: Slot,
-	plan: AnswerPlan,
-	now = Date.now(),
-): { nonce: string; report(event: RunEvent): void } {
-	const { memoryKey, key, limit, save } = slot;
-	const nonce = randomBytes(9).toString('base64url');
-	const keys = [key, ...slot.also];
-	const flight: Flight = {
+/** Holds an admitted delivery as its plan says; `follow` then tells it what became of its run. */
+export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
+	const { memoryKey, key, limit, staticData } = slot;
+	const held: Held = {
+		nonce: randomBytes(9).toString('base64url'),
 		memoryKey,
-		keys,
+		keys: [key, ...slot.also],
 		plan,
 		limit,
 		until: now + FLIGHT_BOUND_MS,
 		settled: false,
-		save,
+		staticData,
 	};
-	if (plan.holdCopies) takeOff(flight);
-	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, nonce);
-	save?.(memoryOf(memoryKey).saved);
-	return { nonce, report: (event) => report(flight, event) };
+	if (plan.holdCopies) takeOff(held);
+	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
+	save(staticData, memoryKey);
+	return held;
 }
 
-/** execute() took the copy `nonce` in this process: its run exists, so its flight learns it. */
-export function executedHere(memoryKey: string, key: string, now = Date.now()): void {
-	const flight = flightOf(memoryKey, key, now);
-	if (flight !== undefined) report(flight, 'executed');
+/**
+ * Follows a held run through what n8n reports (n8n-compat.ts, hooks 2 and 7): stored, answered
+ * 2xx or not, and the connection closing (which alone changes nothing).
+ */
+export function follow(
+	ctx: IWebhookFunctions,
+	held: Held | undefined,
+	response: IWebhookResponseData,
+): IWebhookResponseData {
+	if (held === undefined) return response;
+	const res = ctx.getResponseObject() as unknown as ResponseLike;
+	whenAnswered(res, (status) =>
+		report(held, status >= 200 && status < 300 ? 'succeeded' : 'failed'),
+	);
+	res.once?.('close', () => report(held, 'closed'));
+	return whenStored(response, () => report(held, 'stored'));
+}
+
+/**
+ * execute() claims its copy: 'mine' when no other copy owns the key in this process, 'taken'
+ * when one does, null when nothing is checked (answered after the run, test URL, no key). The
+ * run exists now: answered here, its key is remembered; a queue-mode worker writes no static data.
+ */
+export function claim(
+	ctx: IExecuteFunctions,
+	carrier: { key: string | null; nonce: string; answeredBy: Answerer },
+	now = Date.now(),
+): 'mine' | 'taken' | null {
+	const { key, nonce, answeredBy } = carrier;
+	if (answeredBy === 'n8n-after-run' || ctx.getMode() === 'manual') return null;
+	if (key === null || nonce === '') return null;
+	const memoryKey = memoryKeyOf(false, ctx.getWorkflow().id, ctx.getNode().name);
+	const owner = memories.get(memoryKey)?.owners.get(key);
+	if (owner === undefined) ownDelivery(memoryKey, key, nonce);
+	else if (owner !== nonce) return 'taken';
+	// a copy this process's webhook() did not accept runs on another process's worker: nothing to settle
+	if (owner === undefined) return 'mine';
+	if (answeredBy === 'execute') {
+		const limit = ctx.getNodeParameter('rememberedDeliveries', 0, DEFAULT_REMEMBERED) as number;
+		const staticData = ctx.getWorkflowStaticData('node');
+		recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], key, limit);
+		save(staticData, memoryKey);
+	}
+	// the run exists: a copy of it is a duplicate from now on, whatever its connection does
+	const held = flightOf(memoryKey, key, now);
+	if (held !== undefined) report(held, 'executed');
+	return 'mine';
 }

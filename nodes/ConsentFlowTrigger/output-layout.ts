@@ -1,4 +1,4 @@
-import { EVENTS, SINGLE_OUTPUT_NAME, type EventCatalogue } from '../shared/webhook/events';
+import { EVENTS, type EventCatalogue } from '../shared/webhook/events';
 
 function isExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -7,24 +7,13 @@ function isExpression(value: unknown): boolean {
 	return false;
 }
 
-// CONFIGURED_OUTPUTS in TypeScript, so execute() evaluates no expression (docs/architecture.md);
-// null when Events or Outputs holds one: ask n8n then. No version: the newest.
+// The outputs rule n8n evaluates (events.ts `outputsOf`), called as is, so execute() evaluates no
+// expression (docs/architecture.md); null when Events or Outputs holds one: ask n8n then. No version: the newest.
 export function staticOutputNames(
 	parameters: Record<string, unknown> | undefined,
 	nodeVersion?: number,
 	catalogue: EventCatalogue = EVENTS,
 ): string[] | null {
-	const events = parameters?.events;
-	const mode = parameters?.outputMode;
-	if (isExpression(events) || isExpression(mode)) return null;
-	if (mode === 'single') return [SINGLE_OUTPUT_NAME];
-	const picked: unknown[] = Array.isArray(events)
-		? events
-		: typeof events === 'string'
-			? events.split(',')
-			: [];
-	const wanted = new Set(picked.map((value) => String(value).trim().toLowerCase()));
-	const outputs = catalogue.outputTable(nodeVersion);
-	const chosen = outputs.filter((output) => wanted.has(output.value.toLowerCase()));
-	return (chosen.length > 0 ? chosen : outputs).map((output) => output.name);
+	if (isExpression(parameters?.events) || isExpression(parameters?.outputMode)) return null;
+	return catalogue.outputsOf(parameters, nodeVersion).map((output) => output.displayName);
 }

@@ -64,6 +64,7 @@ export function answerWhenStored(
 	let value: unknown;
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
+		configurable: true,
 		get: () => {
 			if (pending) {
 				value = pending();
@@ -73,6 +74,19 @@ export function answerWhenStored(
 		},
 	});
 	return result;
+}
+
+/** Tells `listener` once, before the answer is taken, that n8n read what answerWhenStored gave. */
+export function whenStored(
+	result: IWebhookResponseData,
+	listener: () => void,
+): IWebhookResponseData {
+	const read = Object.getOwnPropertyDescriptor(result, 'webhookResponse')?.get;
+	if (read === undefined) return result;
+	return answerWhenStored(result, () => {
+		listener();
+		return read();
+	});
 }
 
 // 3. n8n saves static data when its root change flag is set, which only a top-level assignment does,

@@ -24,23 +24,31 @@ const key = (i) => JSON.stringify(`3f2b${String(i).padStart(8, '0')}-6c1e-4d8a-9
 const memoryKey = 'production\u0000bench\u0000Consent Flow Trigger';
 const plan = { holdCopies: true, answeredBy: 'execute', remember: 'when-stored' };
 
+// what hold() assigns to static data for n8n to save (a plan that holds nothing)
+const savedObject = () => {
+	const staticData = {};
+	D.hold({ memoryKey, key: key(0), also: [], legacy: [], limit: keys, staticData }, { holdCopies: false, answeredBy: 'n8n-after-run', remember: 'never' });
+	return staticData[D.DEDUPE_KEY];
+};
 // a full memory, and `lag` saves of it to read from
-for (let i = 0; i < keys + 200; i++) D.recordForSave(memoryKey, undefined, key(i), keys);
+for (let i = 0; i < keys + 200; i++) D.recordDeliveryShared(memoryKey, undefined, key(i), keys);
 const writes = [];
-for (let i = 0; i < lag; i++) writes.push(JSON.stringify(D.recordForSave(memoryKey, undefined, key(keys + 200), keys)));
+for (let i = 0; i < lag; i++) writes.push(JSON.stringify(savedObject()));
 
 const spent = { lookUp: 0n, recordAndClaim: 0n, serialise: 0n };
 for (let i = keys + 201; i < keys + 201 + deliveries; i++) {
 	const stored = JSON.parse(writes[writes.length - lag]); // what the request read
-	let assigned; // what hold() assigns to static data, which execute() reads back
-	const slot = { memoryKey, key: key(i), also: [], legacy: [], limit: keys, stored, save: (saved) => (assigned = saved) };
+	// the request's static data: hold() assigns the memory's object to it, which execute() reads back
+	const staticData = { [D.DEDUPE_KEY]: stored };
+	const slot = { memoryKey, key: key(i), also: [], legacy: [], limit: keys, staticData };
 	const t0 = process.hrtime.bigint();
 	D.lookUp(slot);
 	const t1 = process.hrtime.bigint();
 	const held = D.hold(slot, plan);
-	held.report("stored");
-	const saved = D.recordForSave(memoryKey, assigned, key(i), keys);
-	held.report("succeeded");
+	D.report(held, "stored");
+	D.recordDeliveryShared(memoryKey, staticData[D.DEDUPE_KEY], key(i), keys);
+	const saved = staticData[D.DEDUPE_KEY];
+	D.report(held, "succeeded");
 	const t2 = process.hrtime.bigint();
 	const text = JSON.stringify(saved);
 	const t3 = process.hrtime.bigint();

@@ -128,104 +128,127 @@ function versionRange(from: number, until: number | undefined): INodeProperties[
 	return hide === undefined ? { show } : { show, hide };
 }
 
-// Everything derived from a table (tests pass a fixture). A node knows the events with
-// since <= its version; no version: every event.
+/** A node knows the events with since <= its version; no version: every event. */
+const known = (since: number, nodeVersion?: number) =>
+	nodeVersion === undefined || since <= nodeVersion;
+
+/** An output as n8n draws it. */
+export interface OutputSpec {
+	type: string;
+	displayName: string;
+}
+
+// Stryker disable all: n8n evaluates this function's source, where a mutant's switch does not exist
+/**
+ * The output rule, written once (as n8n's Webhook node does): n8n evaluates its source as the
+ * outputs expression, so it closes over nothing; execute() calls it on the saved parameters.
+ */
+export function outputsOf(
+	parameters: { events?: unknown; outputMode?: unknown } | undefined,
+	version: unknown,
+	every: readonly OutputEntry[],
+	single: string,
+): OutputSpec[] {
+	const all = every.filter((output) => typeof version !== 'number' || output.since <= version);
+	if (parameters && parameters.outputMode === 'single')
+		return [{ type: 'main', displayName: single }];
+	const events = parameters ? parameters.events : undefined;
+	const picked: unknown[] = Array.isArray(events)
+		? events
+		: typeof events === 'string' && events.charAt(0) !== '='
+			? events.split(',')
+			: [];
+	const wanted = picked.map((value) => String(value).trim().toLowerCase());
+	const chosen = all.filter((output) => wanted.indexOf(output.value.toLowerCase()) !== -1);
+	return (chosen.length > 0 ? chosen : all).map((output) => ({
+		type: 'main',
+		displayName: output.name,
+	}));
+}
+// Stryker restore all
+
+/** The Events options a node of `since` offers, by display name. */
+function eventOptionsOf(table: readonly TriggerEventEntry[], nodeVersion?: number) {
+	return [...table, { ...UNRECOGNISED_ENTRY, since: 1 }]
+		.filter((entry) => known(entry.since, nodeVersion))
+		.map((entry) => ({
+			name: entry.displayName,
+			value: entry.value,
+			description: `${entry.description} (${entry.value === UNRECOGNISED_ENTRY.value ? 'any other event' : entry.value}; output ${entry.outputName})`,
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The Events property once per set of known events, each shown for its versions only. */
+function eventsPropertiesOf(
+	table: readonly TriggerEventEntry[],
+	every: readonly OutputEntry[],
+	description: string,
+): INodeProperties[] {
+	const sinces = [...new Set(every.map((output) => output.since))].sort((a, b) => a - b);
+	return sinces.map((since, index) => ({
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: eventOptionsOf(table, since),
+		default: [...every.filter((output) => known(output.since, since)).map((o) => o.value)],
+		description,
+		...(sinces.length > 1 ? { displayOptions: versionRange(since, sinces[index + 1]) } : {}),
+	}));
+}
+
+/** Reads Events (an array, or a comma-separated string; case-insensitive); unknown is an error. */
+function selectionOf(value: unknown, options: readonly string[]): EventSelection {
+	const byLowerValue = new Map(options.map((option) => [option.toLowerCase(), option]));
+	const problem = (what: string): EventSelection => ({
+		ok: false,
+		message: `The trigger is misconfigured: Events contains ${what}, which is not a known event. Use an array or a comma-separated string of: ${options.join(', ')}.`,
+	});
+	const values = new Set<string>();
+	for (const item of Array.isArray(value) ? value : [value]) {
+		if (typeof item !== 'string') return problem(JSON.stringify(item) ?? String(item));
+		for (const piece of item.split(',')) {
+			const name = piece.trim();
+			if (name === '') continue;
+			const option = byLowerValue.get(name.toLowerCase());
+			if (option === undefined) return problem(JSON.stringify(name));
+			values.add(option);
+		}
+	}
+	return { ok: true, values };
+}
+
+// Everything derived from a table (tests pass a fixture).
 export function eventCatalogue(table: readonly TriggerEventEntry[]) {
 	const every: readonly OutputEntry[] = [
 		...table.map((entry) => ({ value: entry.value, name: entry.outputName, since: entry.since })),
 		{ value: UNRECOGNISED_ENTRY.value, name: UNRECOGNISED_ENTRY.outputName, since: 1 },
 	];
-	const known = (since: number, nodeVersion?: number) =>
-		nodeVersion === undefined || since <= nodeVersion;
-
 	const outputTable = (nodeVersion?: number): OutputEntry[] =>
 		every.filter((output) => known(output.since, nodeVersion));
-
 	const allOptions = (nodeVersion?: number): string[] =>
 		outputTable(nodeVersion).map((output) => output.value);
-
-	const eventOptions = (nodeVersion?: number) =>
-		[...table, { ...UNRECOGNISED_ENTRY, since: 1 }]
-			.filter((entry) => known(entry.since, nodeVersion))
-			.map((entry) => ({
-				name: entry.displayName,
-				value: entry.value,
-				description: `${entry.description} (${entry.value === UNRECOGNISED_ENTRY.value ? 'any other event' : entry.value}; output ${entry.outputName})`,
-			}))
-			.sort((a, b) => a.name.localeCompare(b.name));
-
-	/** The Events property once per set of known events, each shown for its versions only. */
-	const eventsProperties = (description: string): INodeProperties[] => {
-		const sinces = [...new Set(every.map((output) => output.since))].sort((a, b) => a - b);
-		return sinces.map((since, index) => ({
-			displayName: 'Events',
-			name: 'events',
-			type: 'multiOptions',
-			options: eventOptions(since),
-			default: [...allOptions(since)],
-			description,
-			...(sinces.length > 1 ? { displayOptions: versionRange(since, sinces[index + 1]) } : {}),
-		}));
-	};
-
-	// Evaluated by n8n (editor and runtime); output-layout.ts is the same rule in TypeScript.
-	const configuredOutputs: `={{${string}}}` = `={{(function (events, mode, version) {
-	var all = ${JSON.stringify(every)}.filter(function (output) { return typeof version !== 'number' || output.since <= version; });
-	if (mode === 'single') return [{ type: 'main', displayName: ${JSON.stringify(SINGLE_OUTPUT_NAME)} }];
-	var picked = Array.isArray(events) ? events : typeof events === 'string' && events.charAt(0) !== '=' ? events.split(',') : [];
-	var wanted = picked.map(function (value) { return String(value).trim().toLowerCase(); });
-	var chosen = all.filter(function (output) { return wanted.indexOf(output.value.toLowerCase()) !== -1; });
-	return (chosen.length > 0 ? chosen : all).map(function (output) { return { type: 'main', displayName: output.name }; });
-})($parameter.events, $parameter.outputMode, $nodeVersion)}}`;
-
-	const lookups = new Map<number | undefined, Map<string, string>>();
-	/** Reads Events (an array, or a comma-separated string; case-insensitive); unknown is an error. */
-	const normaliseEventSelection = (value: unknown, nodeVersion?: number): EventSelection => {
-		let byLowerValue = lookups.get(nodeVersion);
-		if (byLowerValue === undefined) {
-			byLowerValue = new Map(
-				allOptions(nodeVersion).map((option) => [option.toLowerCase(), option]),
-			);
-			lookups.set(nodeVersion, byLowerValue);
-		}
-		const problem = (what: string): EventSelection => ({
-			ok: false,
-			message: `The trigger is misconfigured: Events contains ${what}, which is not a known event. Use an array or a comma-separated string of: ${allOptions(nodeVersion).join(', ')}.`,
-		});
-		const values = new Set<string>();
-		for (const item of Array.isArray(value) ? value : [value]) {
-			if (typeof item !== 'string') return problem(JSON.stringify(item) ?? String(item));
-			for (const piece of item.split(',')) {
-				const name = piece.trim();
-				if (name === '') continue;
-				const option = byLowerValue.get(name.toLowerCase());
-				if (option === undefined) return problem(JSON.stringify(name));
-				values.add(option);
-			}
-		}
-		return { ok: true, values };
-	};
-
+	// `}}` would end n8n's expression early: every's objects are flat, so it holds none
+	const configuredOutputs: `={{${string}}}` = `={{(${outputsOf})($parameter, $nodeVersion, ${JSON.stringify(every)}, ${JSON.stringify(SINGLE_OUTPUT_NAME)})}}`;
 	const entryByValue = new Map(table.map((entry) => [entry.value, entry]));
-	const eventOption = (event: string | null, nodeVersion: number): string => {
-		const entry = event === null ? undefined : entryByValue.get(event);
-		return entry !== undefined && known(entry.since, nodeVersion)
-			? entry.value
-			: UNRECOGNISED_ENTRY.value;
-	};
-
-	const outputNameOf = (optionValue: string): string =>
-		every.find((output) => output.value === optionValue)?.name ?? UNRECOGNISED_ENTRY.outputName;
-
 	return {
 		outputTable,
 		allOptions,
-		eventOptions,
-		eventsProperties,
+		eventOptions: (nodeVersion?: number) => eventOptionsOf(table, nodeVersion),
+		eventsProperties: (description: string) => eventsPropertiesOf(table, every, description),
 		configuredOutputs,
-		normaliseEventSelection,
-		eventOption,
-		outputNameOf,
+		/** The outputs of saved parameters without expressions: the rule n8n evaluates, called as is. */
+		outputsOf: (parameters: Record<string, unknown> | undefined, nodeVersion?: number) =>
+			outputsOf(parameters, nodeVersion, every, SINGLE_OUTPUT_NAME),
+		normaliseEventSelection: (value: unknown, nodeVersion?: number): EventSelection =>
+			selectionOf(value, allOptions(nodeVersion)),
+		eventOption: (event: string | null, nodeVersion: number): string => {
+			const entry = event === null ? undefined : entryByValue.get(event);
+			const knownHere = entry !== undefined && known(entry.since, nodeVersion);
+			return knownHere ? entry.value : UNRECOGNISED_ENTRY.value;
+		},
+		outputNameOf: (optionValue: string): string =>
+			every.find((output) => output.value === optionValue)?.name ?? UNRECOGNISED_ENTRY.outputName,
 	};
 }
 

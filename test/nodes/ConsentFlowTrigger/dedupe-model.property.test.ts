@@ -11,10 +11,10 @@ import {
 	clampLimit,
 	forgetDelivery,
 	recordDeliveryShared,
-	recordForSave,
 	resetProcessMemory,
 	type StoredDedupe,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { recordForSave } from './helpers';
 
 class Model {
 	ids: string[] = [];

@@ -11,10 +11,10 @@ import {
 	clampLimit,
 	maxStateBytes,
 	readRememberedIds,
-	recordDelivery,
 	recordDeliveryShared,
 	resetProcessMemory,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { recordDelivery } from './helpers';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../../../nodes/shared/webhook/webhook-id';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -1,19 +1,36 @@
-import { Workflow, deepCopy, type IDataObject, type INodeType } from 'n8n-workflow';
+import {
+	Workflow,
+	deepCopy,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeType,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import {
 	DEDUPE_KEY,
 	DEDUPE_VERSION,
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
+	claim,
 	clampLimit,
+	follow,
 	forgetDelivery,
+	hold,
+	lookUp,
 	readRememberedIds,
-	recordDelivery,
 	recordDeliveryShared,
-	recordForSave,
+	resetInFlight,
 	resetProcessMemory,
+	slotOf,
+	type Slot,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { recordDelivery, recordForSave, savedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { answerWhenStored } from '../../../nodes/shared/n8n-compat';
+import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
+import { answerPlan, type Answerer } from '../../../nodes/shared/webhook/decide';
 
 describe('recordDelivery', () => {
 	it('records a new id and reports a repeat as duplicate', () => {
@@ -209,13 +226,15 @@ describe('recordDeliveryShared (per-process memory against stale reads)', () => 
 
 describe('version 3 read back (a restart, another process)', () => {
 	beforeEach(() => resetProcessMemory());
-	const written = (saved: object) => JSON.parse(JSON.stringify(saved)) as { version: number; keys: string };
+	const written = (saved: object) =>
+		JSON.parse(JSON.stringify(saved)) as { version: number; keys: string };
 
 	test('version 2 ids are read, and written back as version 3 that a restarted process reads', () => {
 		const saved = written(recordForSave('m', { version: 2, ids: ['x', 'y'] }, 'z', 10));
 		expect(saved).toEqual({ version: 3, keys: 'x\ny\nz' });
 		resetProcessMemory();
-		for (const key of ['x', 'y', 'z']) expect(recordDeliveryShared('m', saved, key, 10, false).duplicate).toBe(true);
+		for (const key of ['x', 'y', 'z'])
+			expect(recordDeliveryShared('m', saved, key, 10, false).duplicate).toBe(true);
 		expect(recordDeliveryShared('m', saved, 'w', 10, false).duplicate).toBe(false);
 	});
 
@@ -227,7 +246,7 @@ describe('version 3 read back (a restart, another process)', () => {
 		expect(readRememberedIds({ version: 3, keys: '\n\nk\n' })).toEqual(['k']);
 	});
 
-	test('its own write read back adds nothing; a key forgotten since stays forgotten; another process\'s key counts', () => {
+	test("its own write read back adds nothing; a key forgotten since stays forgotten; another process's key counts", () => {
 		recordForSave('o', undefined, 'a', 10);
 		const saved = written(recordForSave('o', undefined, 'b', 10));
 		forgetDelivery('o', 'b');
@@ -235,5 +254,161 @@ describe('version 3 read back (a restart, another process)', () => {
 		expect(recordDeliveryShared('o', saved, 'a', 10, false).duplicate).toBe(true);
 		const other = { version: 3, keys: `${saved.keys}\nq` };
 		expect(recordDeliveryShared('o', other, 'q', 10, false).duplicate).toBe(true);
+	});
+});
+
+// The memory's surface as the trigger uses it: a slot from the node's context, look-up, hold,
+// follow the run through n8n's reports, and execute()'s claim. Static data and the response are
+// plain objects standing in for n8n's; the rules are docs/architecture.md's settle table.
+
+interface FakeResponse {
+	statusCode: number;
+	end(): void;
+	once(event: string, listener: () => void): void;
+	close(): void;
+}
+
+function response(): FakeResponse {
+	const closers: Array<() => void> = [];
+	return {
+		statusCode: 200,
+		end() {},
+		once: (_event, listener) => void closers.push(listener),
+		close: () => closers.forEach((listener) => listener()),
+	};
+}
+
+interface Trigger {
+	staticData: IDataObject;
+	parameters: Record<string, unknown>;
+	mode: 'webhook' | 'manual' | 'trigger';
+	res: FakeResponse;
+}
+
+function trigger(overrides: Partial<Trigger> = {}): Trigger {
+	return { staticData: {}, parameters: {}, mode: 'webhook', res: response(), ...overrides };
+}
+
+/** What the memory reads of n8n's webhook() and execute() contexts. */
+function context(t: Trigger): IWebhookFunctions & IExecuteFunctions {
+	const parameter = (name: string, ...rest: unknown[]) =>
+		name in t.parameters ? t.parameters[name] : rest[rest.length - 1];
+	return {
+		getNodeParameter: parameter,
+		getMode: () => t.mode,
+		getWorkflow: () => ({ id: 'wf-memory' }),
+		getNode: () => ({ name: 'Trigger' }),
+		getWorkflowStaticData: () => t.staticData,
+		getResponseObject: () => t.res,
+	} as unknown as IWebhookFunctions & IExecuteFunctions;
+}
+
+const delivery = (key: string | null, also: string[] = []): IncomingDelivery =>
+	({ deliveryKey: key, otherKeys: { also, legacy: [] } }) as unknown as IncomingDelivery;
+
+/** webhook()'s path for an admitted delivery: slot, hold, follow; returns what n8n gets. */
+function admitted(t: Trigger, key: string, answeredBy: Answerer) {
+	const ctx = context(t);
+	const slot = slotOf(ctx, delivery(key)) as Slot;
+	const held = hold(slot, answerPlan(answeredBy, true));
+	const run: IWebhookResponseData =
+		answeredBy === 'n8n-when-stored'
+			? answerWhenStored({ workflowData: [[]] }, () => ({ status: 'emitted' }))
+			: { workflowData: [[]] };
+	return { slot, held, data: follow(ctx, held, run) };
+}
+
+describe('the surface the trigger uses', () => {
+	beforeEach(() => {
+		resetProcessMemory();
+		resetInFlight();
+	});
+
+	describe('slotOf', () => {
+		it('is null without a key or with Ignore Duplicate Deliveries off', () => {
+			expect(slotOf(context(trigger()), delivery(null))).toBeNull();
+			const off = trigger({ parameters: { ignoreDuplicates: false } });
+			expect(slotOf(context(off), delivery('k'))).toBeNull();
+		});
+
+		it('a test URL has a memory of its own and no static data', () => {
+			const test = trigger({ mode: 'manual' });
+			const slot = slotOf(context(test), delivery('k')) as Slot;
+			expect(slot.staticData).toBeUndefined();
+			hold(slot, answerPlan('execute', true));
+			expect(test.staticData[DEDUPE_KEY]).toBeUndefined();
+			const production = slotOf(context(trigger()), delivery('k')) as Slot;
+			expect(production.memoryKey).not.toBe(slot.memoryKey);
+			expect(lookUp(production)).toEqual({ duplicate: false, copyInFlight: false });
+		});
+	});
+
+	describe('follow: n8n answering when it stored the execution (row 13)', () => {
+		it('reading the answer remembers the key in static data, then answers as planned', () => {
+			const t = trigger();
+			const { slot, data } = admitted(t, 'stored-1', 'n8n-when-stored');
+			expect(lookUp(slot)).toEqual({ duplicate: false, copyInFlight: true });
+			expect(data.webhookResponse).toEqual({ status: 'emitted' });
+			expect(savedKeys(t.staticData[DEDUPE_KEY])).toEqual(['stored-1']);
+			expect(lookUp(slot)).toEqual({ duplicate: true, copyInFlight: false });
+		});
+	});
+
+	describe('follow: n8n answering after the run (row 15)', () => {
+		it('a closed connection holds the copies; a failed run lets the key go', () => {
+			const t = trigger();
+			const { slot } = admitted(t, 'after-1', 'n8n-after-run');
+			t.res.close();
+			expect(lookUp(slot)).toEqual({ duplicate: false, copyInFlight: true });
+			t.res.statusCode = 500;
+			t.res.end();
+			expect(lookUp(slot)).toEqual({ duplicate: false, copyInFlight: false });
+		});
+
+		it('a 2xx remembers the key, also after the sender hung up', () => {
+			const t = trigger();
+			const { slot } = admitted(t, 'after-2', 'n8n-after-run');
+			t.res.close();
+			t.res.end();
+			expect(lookUp(slot).duplicate).toBe(true);
+			expect(savedKeys(t.staticData[DEDUPE_KEY])).toEqual(['after-2']);
+		});
+	});
+
+	describe('claim (execute(), row 14)', () => {
+		const carrier = (key: string | null, nonce: string, answeredBy: Answerer = 'execute') => ({
+			key,
+			nonce,
+			answeredBy,
+		});
+
+		it('the copy webhook() took here is mine: remembered in the execution’s static data', () => {
+			const t = trigger();
+			const { slot, held } = admitted(t, 'exec-1', 'execute');
+			const execution = trigger();
+			expect(claim(context(execution), carrier('exec-1', held.nonce))).toBe('mine');
+			expect(savedKeys(execution.staticData[DEDUPE_KEY])).toEqual(['exec-1']);
+			expect(lookUp(slot)).toEqual({ duplicate: true, copyInFlight: false });
+		});
+
+		it('another copy of a key claimed here is taken', () => {
+			const { held } = admitted(trigger(), 'exec-2', 'execute');
+			expect(claim(context(trigger()), carrier('exec-2', held.nonce))).toBe('mine');
+			expect(claim(context(trigger()), carrier('exec-2', 'other'))).toBe('taken');
+		});
+
+		it('a copy another process took is mine and writes nothing here (a queue-mode worker)', () => {
+			const worker = trigger();
+			expect(claim(context(worker), carrier('exec-3', 'theirs'))).toBe('mine');
+			expect(worker.staticData[DEDUPE_KEY]).toBeUndefined();
+			expect(claim(context(worker), carrier('exec-3', 'another'))).toBe('taken');
+		});
+
+		it('nothing is checked after the run, on a test URL, without a key or a nonce', () => {
+			expect(claim(context(trigger()), carrier('k', 'n', 'n8n-after-run'))).toBeNull();
+			expect(claim(context(trigger({ mode: 'manual' })), carrier('k', 'n'))).toBeNull();
+			expect(claim(context(trigger()), carrier(null, 'n'))).toBeNull();
+			expect(claim(context(trigger()), carrier('k', ''))).toBeNull();
+		});
 	});
 });

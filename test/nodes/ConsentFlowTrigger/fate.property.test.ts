@@ -12,8 +12,10 @@ import {
 	FLIGHT_BOUND_MS,
 	hold,
 	lookUp,
+	report,
 	resetInFlight,
 	resetProcessMemory,
+	type Held,
 	type Slot,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
@@ -59,14 +61,14 @@ function play(mode: readonly ['onReceived' | 'lastNode', boolean], steps: Step[]
 	const plan = answerPlan(answererOf(mode[0], mode[1]), true);
 	const slot: Slot = { memoryKey: `t${++trigger}`, key: 'k', also: [], legacy: [], limit: 1000 };
 	let now = 1_000_000;
-	let run: { report(event: RunEvent): void; settled: boolean; started: number } | undefined;
+	let run: { held: Held; settled: boolean; started: number } | undefined;
 	let settledForGood = false;
 	const answers: Admission[] = [];
 	for (const s of steps) {
 		if (s.kind === 'wait') now += s.ms;
 		else if (s.kind === 'event') {
 			if (run === undefined || run.settled) continue;
-			run.report(s.event);
+			report(run.held, s.event);
 			if (SETTLES_FOR_GOOD[mode.join('/')].includes(s.event)) settledForGood = true;
 			if (settledForGood || s.event === 'failed') run.settled = true;
 		} else {
@@ -82,7 +84,7 @@ function play(mode: readonly ['onReceived' | 'lastNode', boolean], steps: Step[]
 			// a run not settled and within the bound holds its copies
 			if (run !== undefined && !run.settled && !silentTooLong)
 				expect(admission).toBe('in-progress');
-			if (admission === 'run') run = { ...hold(slot, plan, now), settled: false, started: now };
+			if (admission === 'run') run = { held: hold(slot, plan, now), settled: false, started: now };
 		}
 	}
 	return answers;

@@ -5,6 +5,7 @@ import {
 	MAX_IN_FLIGHT,
 	hold,
 	lookUp,
+	report,
 	resetInFlight,
 	resetProcessMemory,
 	type Slot,
@@ -27,12 +28,12 @@ beforeEach(() => {
 
 test('a held run keeps its copies in flight through a closed connection, until n8n answers', () => {
 	const run = hold(slot('a'), AFTER_RUN, 0);
-	run.report('closed');
+	report(run, 'closed');
 	expect(lookUp(slot('a'), 1)).toEqual({ duplicate: false, copyInFlight: true });
-	run.report('succeeded');
+	report(run, 'succeeded');
 	expect(lookUp(slot('a'), 2)).toEqual({ duplicate: true, copyInFlight: false });
 	// a later event of a settled run changes nothing
-	run.report('failed');
+	report(run, 'failed');
 	expect(lookUp(slot('a'), 3)).toEqual({ duplicate: true, copyInFlight: false });
 });
 
@@ -55,7 +56,7 @@ test('a rotation: the keys under both secrets are held and remembered together',
 	const both: Slot = { ...slot('~k:current'), also: ['~k:previous'] };
 	const run = hold(both, AFTER_RUN, 0);
 	expect(lookUp(slot('~k:previous'), 1).copyInFlight).toBe(true);
-	run.report('succeeded');
+	report(run, 'succeeded');
 	expect(lookUp(slot('~k:previous'), 2).duplicate).toBe(true);
 	expect(lookUp(slot('~k:current'), 2).duplicate).toBe(true);
 });

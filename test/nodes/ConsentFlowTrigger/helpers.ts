@@ -1,5 +1,14 @@
 import { createHmac } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
+
+import {
+	DEDUPE_KEY,
+	DEDUPE_VERSION,
+	hold,
+	recordDeliveryShared,
+} from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { answerPlan } from '../../../nodes/shared/webhook/decide';
 
 // A test fixture, not a real key ('dummy' keeps the hardcoded-secret lint rule quiet).
 export const SIGNING_KEY = 'dummy-signing-key-0123456789';
@@ -117,4 +126,26 @@ export function savedKeys(saved: unknown): string[] {
 		throw new Error(`not the version 3 format: ${JSON.stringify(plain).slice(0, 80)}`);
 	}
 	return plain.keys === '' ? [] : plain.keys.split('\n');
+}
+
+let freshMemory = 0;
+
+/** One record by a process that has nothing in memory yet: what it keeps of `stored` and `key`. */
+export function recordDelivery(
+	stored: unknown,
+	key: string,
+	limit: number,
+): { duplicate: boolean; next: { version: number; ids: string[] } | null } {
+	const memoryKey = `fresh-${++freshMemory}`;
+	const { duplicate, state } = recordDeliveryShared(memoryKey, stored, key, limit);
+	return { duplicate, next: duplicate ? null : { version: DEDUPE_VERSION, ids: state.ids } };
+}
+
+/** Records `key` against `stored`; returns what hold() assigns to static data for n8n to save. */
+export function recordForSave(memoryKey: string, stored: unknown, key: string, limit: number) {
+	recordDeliveryShared(memoryKey, stored, key, limit);
+	const staticData: IDataObject = {};
+	const slot = { memoryKey, key, also: [], legacy: [], limit, staticData };
+	hold(slot, answerPlan('n8n-after-run', false));
+	return staticData[DEDUPE_KEY] as object;
 }

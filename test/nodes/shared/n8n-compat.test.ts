@@ -19,6 +19,7 @@ import {
 	resumesWithAllOutputs,
 	runWaitingNodeAgain,
 	saveInStaticData,
+	whenStored,
 	withNativeResolvers,
 } from '../../../nodes/shared/n8n-compat';
 
@@ -57,6 +58,20 @@ describe('2. answer when stored', () => {
 		expect(result.webhookResponse).toEqual({ n: 1 });
 		expect(calls).toBe(1);
 		expect(Object.keys(result)).toEqual(['workflowData', 'webhookResponse']);
+	});
+
+	test('whenStored: told once, before the answer is computed; not without an answer to wait for', () => {
+		const order: string[] = [];
+		const stored = answerWhenStored({ workflowData: [[]] }, () => order.push('answer'));
+		const result = whenStored(stored, () => order.push('told'));
+		expect(order).toEqual([]);
+		expect(result.webhookResponse).toBe(2);
+		expect(result.webhookResponse).toBe(2);
+		expect(order).toEqual(['told', 'answer']);
+		expect(Object.keys(result)).toEqual(['workflowData', 'webhookResponse']);
+		const plain = { workflowData: [[]] };
+		expect(whenStored(plain, () => order.push('never'))).toBe(plain);
+		expect(order).toEqual(['told', 'answer']);
 	});
 });
 
