@@ -29,8 +29,10 @@ import {
 	type MinimiseMode,
 } from '../../shared/webhook/minimise';
 import { personalValuesOf } from '../../shared/personal';
-import { signingCredentialProblem } from '../../shared/webhook/signature';
-import { previousSecretProblem } from '../../shared/webhook/rotation';
+import {
+	SIGNING_CREDENTIAL,
+	signingCredentialCheck,
+} from '../../shared/webhook/signing-credential';
 import { intake } from '../../shared/webhook/intake';
 import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
@@ -70,7 +72,6 @@ export const RESUME_KEY = '__sblConsentDelivery';
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
 export const RESUME_OTHER_KEYS = '__sblOtherKeys';
 export const STATE_KEY = 'sblWait';
-export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
 
 const showOnlyForCreateAndWait = {
 	operation: ['createAndWait'],
@@ -270,9 +271,7 @@ async function start(
 	try {
 		// The signing credential is needed to verify what arrives; without it nothing could resume.
 		const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
-		const problem =
-			signingCredentialProblem(signing.secret, signing.signatureHeader) ??
-			previousSecretProblem(signing.previousSecret);
+		const problem = signingCredentialCheck(signing);
 		if (problem !== null) {
 			throw new NodeOperationError(
 				node,

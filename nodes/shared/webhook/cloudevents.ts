@@ -31,6 +31,7 @@ import {
 } from './envelope';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
 import { deliveryIdOfToken, keyOfStringValue, type DeliveryId } from './webhook-id';
+import { isObject, nonEmptyString } from '../json';
 
 /**
  * Where a CloudEvent's context attributes were read, and the ones the item shows. Not `subject`
@@ -60,16 +61,6 @@ export interface IncomingRequest {
 export const SPEC_VERSION = '1.0';
 
 const CE_PREFIX = 'ce-';
-
-type JsonObject = { [key: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function nonEmptyString(value: unknown): string | null {
-	return typeof value === 'string' && value.length > 0 ? value : null;
-}
 
 /** The media type of a Content-Type value, lower-cased, without parameters. */
 export function mediaType(contentType: unknown): string {
@@ -289,9 +280,12 @@ function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDel
 	};
 	// A header sent twice (an attribute or an extension) has no one value: the CloudEvent is not valid.
 	const repeated = [...headers.values()].some((values) => values.length !== 1);
-	const undecodable = [attributes.specversion, attributes.type, attributes.source, attributes.time].some(
-		(value) => value === null,
-	);
+	const undecodable = [
+		attributes.specversion,
+		attributes.type,
+		attributes.source,
+		attributes.time,
+	].some((value) => value === null);
 	if (repeated || undecodable || idText === null) {
 		return fromAttributes('binary', { ...attributes, id: null }, 'invalid-cloudevent');
 	}

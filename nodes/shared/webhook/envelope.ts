@@ -15,6 +15,7 @@ import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
 import { parseTimestamp } from './timestamp';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
+import { isObject, nonEmptyString, type JsonObject } from '../json';
 
 export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
 
@@ -37,8 +38,6 @@ export const MAX_DEPTH = 64;
 
 /** Characters of a `too-deep` body kept in the item's `rawBody`. */
 export const TOO_DEEP_RAW_LIMIT = 8192;
-
-type JsonObject = { [key: string]: unknown };
 
 /** What every parsed delivery carries besides its kind. */
 interface DeliveryFields {
@@ -75,16 +74,9 @@ const EVENT_BY_LOWER_NAME = new Map<string, ConsentEvent>(
 	CONSENT_EVENTS.map((name) => [name.toLowerCase(), name]),
 );
 
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function nonEmptyString(value: unknown): string | null {
-	if (typeof value === 'string') {
-		const trimmed = value.trim();
-		return trimmed.length > 0 ? trimmed : null;
-	}
-	return null;
+// The envelope's event name is matched without surrounding spaces (a blank one counts as absent).
+function trimmed(value: unknown): unknown {
+	return typeof value === 'string' ? value.trim() : value;
 }
 
 /** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
@@ -155,7 +147,7 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 		hasTimestamp: parsed.timestamp !== undefined && parsed.timestamp !== null,
 	};
 
-	const name = nonEmptyString(parsed.event) ?? nonEmptyString(parsed.type);
+	const name = nonEmptyString(trimmed(parsed.event)) ?? nonEmptyString(trimmed(parsed.type));
 	if (name === null) return unrecognised('no-event', fields);
 	const event = canonicalEvent(name);
 	if (event === null) return unrecognised('unknown-event', fields, name);
