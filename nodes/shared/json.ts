@@ -1,4 +1,3 @@
-// Readers of untrusted JSON (webhook bodies, API answers, stored state) share one rule for each shape.
 export type JsonObject = { [key: string]: unknown };
 
 export function isObject<T extends object = JsonObject>(value: unknown): value is T {
