@@ -1,13 +1,7 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
-/**
- * The secret webhook key the consent flow service signs its webhooks with. Used by the
- * Consent Flow Trigger to verify the HMAC-SHA256 signature of every delivery. The credential
- * test (implemented by the trigger node, `testedBy: 'signingSecretTest'`) checks the secret's form.
- * The optional previous secret keeps deliveries signed with the old key verifying during a
- * rotation (nodes/shared/webhook/rotation.ts); empty — as in every credential saved before
- * the field existed — means one secret, as before.
- */
+// Tested by the trigger node (`testedBy: 'signingSecretTest'`): no HTTP call can check a signing key.
+// An empty Previous Signing Secret, as in credentials saved before it existed, means one secret.
 export class ConsentFlowWebhookSigningApi implements ICredentialType {
 	name = 'consentFlowWebhookSigningApi';
 

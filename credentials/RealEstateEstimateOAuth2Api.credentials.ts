@@ -5,10 +5,7 @@ import {
 	hiddenAuthorizationCodeFields,
 } from './clientCredentialsFields';
 
-/**
- * OAuth2 client credentials for the real estate estimate API. n8n fetches, caches and
- * refreshes the token.
- */
+// OAuth2 client credentials on n8n's oAuth2Api, so that n8n fetches, caches and refreshes the token.
 export class RealEstateEstimateOAuth2Api implements ICredentialType {
 	name = 'realEstateEstimateOAuth2Api';
 

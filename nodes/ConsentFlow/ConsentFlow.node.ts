@@ -15,10 +15,10 @@ import { flowDescription, flowOperations } from './flow';
 import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, retryOnFailProblem } from './flow/common';
 import {
 	CONFIGURED_OUTPUTS,
-	SIGNING_CREDENTIAL,
 	createAndWaitWebhook,
 	executeCreateAndWait,
 } from './flow/createAndWait';
+import { SIGNING_CREDENTIAL } from '../shared/webhook/signing-credential';
 import { CONNECTION } from './api';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {

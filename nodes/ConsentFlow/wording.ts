@@ -1,5 +1,5 @@
 import { isNotSent } from '../shared/transport/failure';
-import type { ErrorText, FailureFacts, Wording } from '../shared/transport';
+import type { ErrorText, FailureFacts, FailureKind, Wording } from '../shared/transport';
 import type { Fields } from '../shared/validation';
 
 export interface CallContext {
@@ -63,110 +63,122 @@ export function consentFlowWording(call: CallContext): Wording {
 	return (facts) => describeFailure(facts, call);
 }
 
+/** One wording per failure kind; `undefined` falls back to the status wording below. */
+type Describe = (facts: FailureFacts, call: CallContext, said: string) => ErrorText | undefined;
+
+function notFoundText(facts: FailureFacts, call: CallContext, said: string): ErrorText {
+	if (call.operation === 'create') {
+		return {
+			message: `The flow endpoint was not found at ${call.host} (404)`,
+			description: `Check the credential's API Base URL: it is the base address of the consent flow API, without /api/….${said}`,
+		};
+	}
+	const earlier =
+		facts.attempts > 1
+			? ` An earlier attempt of this delete lost its connection (this was attempt ${facts.attempts}) and may have deleted it.`
+			: '';
+	return {
+		message: `No consent flow "${call.flowId ?? ''}" exists (404) — it may already be deleted`,
+		description: `Check the Flow ID: use the id returned by Create (also the "flow" field of webhook events).${earlier}${said}`,
+		field: 'flowId',
+	};
+}
+
+function rejectedText(facts: FailureFacts, call: CallContext): ErrorText {
+	const named = facts.fields.map(
+		(entry) => `${entry.field ? call.fields.label(entry.field) : 'request'}: ${entry.message}`,
+	);
+	const names = facts.fields.map((entry) => entry.field).filter(Boolean);
+	return {
+		message: `The Consent Flow service rejected the request (${facts.status})${facts.service ? `: ${facts.service}` : ''}`,
+		description: named.length
+			? `Fix these fields: ${named.join('; ')}.`
+			: 'Check the values sent; the service did not say which field is wrong.',
+		field: names.length ? names.join(', ') : undefined,
+	};
+}
+
+function busyText(facts: FailureFacts, call: CallContext, said: string): ErrorText | undefined {
+	const status = facts.status;
+	if (status === undefined || !call.retryStatuses.includes(status)) return undefined; // a gateway failure this call does not retry
+	const waited = facts.retryAfter ? `It asked to wait (Retry-After: ${facts.retryAfter})` : '';
+	const tooLong = facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '';
+	return {
+		message:
+			status === 429 || status === 503
+				? `The Consent Flow service is busy (${status}) and still refused after ${attemptsText(facts.attempts)} — try again later`
+				: `The Consent Flow service's gateway failed (${status}) after ${attemptsText(facts.attempts)} — try again later`,
+		description: `${waited ? `${waited}.${tooLong} ` : ''}Run the workflow again later, or send fewer items at a time (for example with a Loop Over Items node and a Wait node).${said}`,
+	};
+}
+
+function cancelledText(_facts: FailureFacts, call: CallContext): ErrorText {
+	return call.operation === 'create'
+		? {
+				message:
+					'The execution was stopped while this flow was being created — it may or may not have been created',
+				description:
+					"Nothing more was sent. Before running this item again, check whether the flow exists (for example through the Consent Flow Trigger's consent.created event or your External ID).",
+			}
+		: {
+				message: 'The execution was stopped while this flow was being deleted',
+				description: 'Nothing more was sent. Deleting again is safe: run the item again.',
+			};
+}
+
+function maybeSentText(facts: FailureFacts, call: CallContext, said: string): ErrorText {
+	if (!facts.code) {
+		return {
+			message: `The request to the Consent Flow API at ${call.host} failed`,
+			description: said.trim() || undefined,
+		};
+	}
+	const how = /TIMEDOUT|TIMEOUT/i.test(facts.code) ? 'timed out' : 'broke';
+	return call.operation === 'create'
+		? {
+				message: `The connection to the Consent Flow API at ${call.host} ${how} after the request was sent — the flow may or may not have been created`,
+				description: `The node does not send a create twice, to avoid duplicate flows. Before running this item again, check whether the flow exists (for example through the Consent Flow Trigger's consent.created event or your External ID) (${facts.code}).`,
+			}
+		: {
+				message: `The connection to the Consent Flow API at ${call.host} ${how} (${attemptsText(facts.attempts)}) — the flow may or may not have been deleted`,
+				description: `Deleting again is safe: run the item again later (${facts.code}).`,
+			};
+}
+
+const BY_KIND: Partial<Record<FailureKind, Describe>> = {
+	'token-refused': (facts) => tokenText(facts),
+	'not-authenticated': (_facts, _call, said) => ({
+		message: 'The Consent Flow API rejected the access token (401)',
+		description: `n8n fetched a new token and the API still refused it, so the token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (they must belong to the same environment as the API Base URL), then save the credential to reconnect.${said}`,
+	}),
+	forbidden: (_facts, _call, said) => ({
+		message: 'The access token lacks the "sbl" scope needed for consent flows (403)',
+		description: `Select "Sbl (Consent Flows)" in the credential's Scopes and save the credential so n8n fetches a new token. If it is already selected, ask the operator to grant scope sbl to this client.${said}`,
+	}),
+	'not-found': notFoundText,
+	rejected: rejectedText,
+	'rate-limited': busyText,
+	unavailable: busyText,
+	cancelled: cancelledText,
+	'network-not-sent': (facts, call) => ({
+		message: `Cannot reach the Consent Flow API at ${call.host}: ${facts.networkWords} (${attemptsText(facts.attempts)})`,
+		description: `Check the credential's API Base URL and that the service is up (${facts.code}). Nothing was sent.`,
+	}),
+	'network-maybe-sent': maybeSentText,
+};
+
 export function describeFailure(facts: FailureFacts, call: CallContext): ErrorText {
 	const said = facts.service ? ` The service said: ${facts.service}` : '';
-	const creating = call.operation === 'create';
+	const known = BY_KIND[facts.kind]?.(facts, call, said);
+	if (known) return known;
 	const status = facts.status;
-	switch (facts.kind) {
-		case 'token-refused':
-			return tokenText(facts);
-		case 'not-authenticated':
-			return {
-				message: 'The Consent Flow API rejected the access token (401)',
-				description: `n8n fetched a new token and the API still refused it, so the token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (they must belong to the same environment as the API Base URL), then save the credential to reconnect.${said}`,
-			};
-		case 'forbidden':
-			return {
-				message: 'The access token lacks the "sbl" scope needed for consent flows (403)',
-				description: `Select "Sbl (Consent Flows)" in the credential's Scopes and save the credential so n8n fetches a new token. If it is already selected, ask the operator to grant scope sbl to this client.${said}`,
-			};
-		case 'not-found': {
-			if (creating) {
-				return {
-					message: `The flow endpoint was not found at ${call.host} (404)`,
-					description: `Check the credential's API Base URL: it is the base address of the consent flow API, without /api/….${said}`,
-				};
-			}
-			const earlier =
-				facts.attempts > 1
-					? ` An earlier attempt of this delete lost its connection (this was attempt ${facts.attempts}) and may have deleted it.`
-					: '';
-			return {
-				message: `No consent flow "${call.flowId ?? ''}" exists (404) — it may already be deleted`,
-				description: `Check the Flow ID: use the id returned by Create (also the "flow" field of webhook events).${earlier}${said}`,
-				field: 'flowId',
-			};
-		}
-		case 'rejected': {
-			const named = facts.fields.map(
-				(entry) => `${entry.field ? call.fields.label(entry.field) : 'request'}: ${entry.message}`,
-			);
-			const names = facts.fields.map((entry) => entry.field).filter(Boolean);
-			return {
-				message: `The Consent Flow service rejected the request (${status})${facts.service ? `: ${facts.service}` : ''}`,
-				description: named.length
-					? `Fix these fields: ${named.join('; ')}.`
-					: 'Check the values sent; the service did not say which field is wrong.',
-				field: names.length ? names.join(', ') : undefined,
-			};
-		}
-		case 'rate-limited':
-		case 'unavailable': {
-			if (status === undefined || !call.retryStatuses.includes(status)) break; // a gateway failure this call does not retry
-			const waited = facts.retryAfter ? `It asked to wait (Retry-After: ${facts.retryAfter})` : '';
-			const tooLong = facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '';
-			return {
-				message:
-					status === 429 || status === 503
-						? `The Consent Flow service is busy (${status}) and still refused after ${attemptsText(facts.attempts)} — try again later`
-						: `The Consent Flow service's gateway failed (${status}) after ${attemptsText(facts.attempts)} — try again later`,
-				description: `${waited ? `${waited}.${tooLong} ` : ''}Run the workflow again later, or send fewer items at a time (for example with a Loop Over Items node and a Wait node).${said}`,
-			};
-		}
-		case 'cancelled':
-			return creating
-				? {
-						message:
-							'The execution was stopped while this flow was being created — it may or may not have been created',
-						description:
-							"Nothing more was sent. Before running this item again, check whether the flow exists (for example through the Consent Flow Trigger's consent.created event or your External ID).",
-					}
-				: {
-						message: 'The execution was stopped while this flow was being deleted',
-						description: 'Nothing more was sent. Deleting again is safe: run the item again.',
-					};
-		case 'network-not-sent':
-			return {
-				message: `Cannot reach the Consent Flow API at ${call.host}: ${facts.networkWords} (${attemptsText(facts.attempts)})`,
-				description: `Check the credential's API Base URL and that the service is up (${facts.code}). Nothing was sent.`,
-			};
-		case 'network-maybe-sent': {
-			if (!facts.code) {
-				return {
-					message: `The request to the Consent Flow API at ${call.host} failed`,
-					description: said.trim() || undefined,
-				};
-			}
-			const how = /TIMEDOUT|TIMEOUT/i.test(facts.code) ? 'timed out' : 'broke';
-			return creating
-				? {
-						message: `The connection to the Consent Flow API at ${call.host} ${how} after the request was sent — the flow may or may not have been created`,
-						description: `The node does not send a create twice, to avoid duplicate flows. Before running this item again, check whether the flow exists (for example through the Consent Flow Trigger's consent.created event or your External ID) (${facts.code}).`,
-					}
-				: {
-						message: `The connection to the Consent Flow API at ${call.host} ${how} (${attemptsText(facts.attempts)}) — the flow may or may not have been deleted`,
-						description: `Deleting again is safe: run the item again later (${facts.code}).`,
-					};
-		}
-		default:
-			break;
-	}
 	if (status !== undefined && status >= 500) {
 		return {
 			message: `The Consent Flow service failed with an internal error (${status})`,
-			description: creating
-				? `The service may have processed part of the request: before running again, check whether the flow exists (for example through the Consent Flow Trigger's events or your External ID). If the problem persists, contact the operator.${said}`
-				: `Try again later; deleting again is safe. If the problem persists, contact the operator.${said}`,
+			description:
+				call.operation === 'create'
+					? `The service may have processed part of the request: before running again, check whether the flow exists (for example through the Consent Flow Trigger's events or your External ID). If the problem persists, contact the operator.${said}`
+					: `Try again later; deleting again is safe. If the problem persists, contact the operator.${said}`,
 		};
 	}
 	return {
@@ -174,4 +186,3 @@ export function describeFailure(facts: FailureFacts, call: CallContext): ErrorTe
 		description: `The node does not know this answer.${said}`,
 	};
 }
-

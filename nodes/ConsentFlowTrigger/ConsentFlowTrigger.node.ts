@@ -42,8 +42,9 @@ import {
 	minimiseUnrecognisedItem,
 	minimiseValues,
 } from '../shared/webhook/minimise';
-import { previousSecretNote, previousSecretProblem } from '../shared/webhook/rotation';
-import { headersWithoutSecrets, signingCredentialProblem } from '../shared/webhook/signature';
+import { previousSecretNote } from '../shared/webhook/rotation';
+import { headersWithoutSecrets } from '../shared/webhook/signature';
+import { signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { ACCEPT_UNSIGNED_OPTION } from '../shared/webhook/signed';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
 import { DEFAULT_REMEMBERED, MAX_REMEMBERED, claim, follow, hold, lookUp, slotOf } from './dedupe';
@@ -123,6 +124,7 @@ export class ConsentFlowTrigger implements INodeType {
 		outputs: CONFIGURED_OUTPUTS,
 		credentials: [
 			{
+				// a literal: n8n-node lint (credential-test-required) reads testedBy only beside one
 				name: 'consentFlowWebhookSigningApi',
 				required: true,
 				testedBy: 'signingSecretTest',
@@ -231,9 +233,7 @@ export class ConsentFlowTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				const problem =
-					signingCredentialProblem(data.secret, data.signatureHeader) ??
-					previousSecretProblem(data.previousSecret);
+				const problem = signingCredentialCheck(data);
 				if (problem !== null) {
 					return { status: 'Error', message: problem };
 				}

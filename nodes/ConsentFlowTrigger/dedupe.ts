@@ -1,8 +1,4 @@
-/**
- * The delivery memory: the one owner of remembered keys, in static data and in the process
- * (docs/architecture.md, "Delivery memory"). The trigger looks a delivery up (`slotOf`, `lookUp`),
- * holds an admitted one (`hold`), follows its run (`follow`) and claims it in execute() (`claim`).
- */
+// The delivery memory, the one owner of remembered keys (docs/architecture.md, "Delivery memory").
 
 import { randomBytes } from 'crypto';
 import type {
@@ -212,10 +208,7 @@ export function resetInFlight(): void {
 	for (const memory of memories.values()) memory.inFlight.clear();
 }
 
-/**
- * How long a run n8n never reports on (a crashed process, a lost queue-mode worker) holds its
- * copies at 409; after it the next copy runs (docs/architecture.md, "Fate follows the execution").
- */
+/** How long a run n8n never reports on holds its copies at 409 (a crashed process, a lost worker). */
 export const FLIGHT_BOUND_MS = 10 * 60 * 1000;
 
 /** At most this many runs per trigger are held in flight; beyond it the oldest is let go as expired. */
@@ -358,10 +351,7 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 	return held;
 }
 
-/**
- * Follows a held run through what n8n reports (n8n-compat.ts, hooks 2 and 7): stored, answered
- * 2xx or not, and the connection closing (which alone changes nothing).
- */
+/** Follows a held run through what n8n reports (n8n-compat.ts, hooks 2 and 7). */
 export function follow(
 	ctx: IWebhookFunctions,
 	held: Held | undefined,

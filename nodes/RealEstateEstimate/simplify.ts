@@ -3,6 +3,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { describeObject } from './identity';
 import type { ObjectIdentity } from './identity';
+import { isObject } from '../shared/json';
 import type { OperationResult } from '../shared/runner';
 
 /** In output order, documented in the README. */
@@ -43,10 +44,6 @@ export function simplifyField(operations: string[]): INodeProperties {
 	};
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function pick(target: IDataObject, source: IDataObject, fields: readonly string[]): void {
 	for (const field of fields) {
 		if (source[field] !== undefined) target[field] = source[field];
@@ -55,12 +52,12 @@ function pick(target: IDataObject, source: IDataObject, fields: readonly string[
 
 /** "Storgata 12B, 0155 Oslo" from an AddressResponseDto (parts that are absent are left out). */
 export function addressLine(address: unknown): string | undefined {
-	if (!isObject(address)) return undefined;
+	if (!isObject<IDataObject>(address)) return undefined;
 	const street = [address.streetName, address.streetNumber, address.streetLetter]
 		.filter((part) => part !== null && part !== undefined && part !== '')
 		.join(' ')
 		.replace(/(\d) ([A-Za-z])$/, '$1$2');
-	const post = isObject(address.postOffice) ? address.postOffice : {};
+	const post = isObject<IDataObject>(address.postOffice) ? address.postOffice : {};
 	const code =
 		typeof post.code === 'number' ? String(post.code).padStart(4, '0') : (post.code ?? undefined);
 	const place = [code, post.name ?? address.municipality]
@@ -71,8 +68,8 @@ export function addressLine(address: unknown): string | undefined {
 }
 
 function simplifyComparable(comparable: unknown): IDataObject {
-	if (!isObject(comparable)) return {};
-	const valuation = isObject(comparable.valuation) ? comparable.valuation : {};
+	if (!isObject<IDataObject>(comparable)) return {};
+	const valuation = isObject<IDataObject>(comparable.valuation) ? comparable.valuation : {};
 	const result: IDataObject = {};
 	const address = addressLine(comparable.address);
 	if (address !== undefined) result.address = address;
@@ -82,42 +79,39 @@ function simplifyComparable(comparable: unknown): IDataObject {
 	return result;
 }
 
+/** The fields in their listed order: a derived value where there is one, else the API's own. */
+function inOrder(fields: readonly string[], data: IDataObject, derived: IDataObject): IDataObject {
+	const result: IDataObject = {};
+	for (const field of fields) {
+		const value = Object.prototype.hasOwnProperty.call(derived, field)
+			? derived[field]
+			: data[field];
+		if (value !== undefined) result[field] = value;
+	}
+	return result;
+}
+
 export function simplifyEstimate(
 	data: IDataObject,
 	identity: ObjectIdentity,
 	estimateDate: string | undefined,
 ): IDataObject {
-	const result: IDataObject = { object: describeObject(identity) };
-	pick(result, data, [
-		'approvedTotalMarketValue',
-		'approvedNetMarketValue',
-		'estimateUncertaintyLevel',
-		'estimateTotalMarketValue',
-		'estimateAdjustmentType',
-		'commondebtLastUpdated',
-	]);
-	if (estimateDate !== undefined) result.estimateDate = estimateDate;
-	if (Array.isArray(data.comparables))
-		result.comparables = data.comparables.map(simplifyComparable);
-	pick(result, data, ['storedEstimateDocumentationId']);
-	return result;
+	return inOrder(SIMPLIFIED_ESTIMATE_FIELDS, data, {
+		object: describeObject(identity),
+		estimateDate,
+		comparables: Array.isArray(data.comparables)
+			? data.comparables.map(simplifyComparable)
+			: undefined,
+	});
 }
 
 export function simplifyBasis(data: IDataObject, identity: ObjectIdentity): IDataObject {
-	const result: IDataObject = { object: describeObject(identity) };
-	pick(result, data, [
-		'estateType',
-		'ownershipType',
-		'buildYear',
-		'usableArea',
-		'primaryArea',
-		'floor',
-		'currentCommondebt',
-	]);
-	const valuation = isObject(data.valuation) ? data.valuation : {};
-	if (valuation.date !== undefined) result.valuationDate = valuation.date;
-	if (valuation.totalValue !== undefined) result.valuationTotalValue = valuation.totalValue;
-	return result;
+	const valuation = isObject<IDataObject>(data.valuation) ? data.valuation : {};
+	return inOrder(SIMPLIFIED_BASIS_FIELDS, data, {
+		object: describeObject(identity),
+		valuationDate: valuation.date,
+		valuationTotalValue: valuation.totalValue,
+	});
 }
 
 export function simplifyResults(

@@ -1,4 +1,4 @@
-import type { ErrorText, FailureFacts, Wording } from '../shared/transport';
+import type { ErrorText, FailureFacts, FailureKind, Wording } from '../shared/transport';
 
 export interface Subject {
 	action: string;
@@ -31,86 +31,106 @@ export function estimateWording(subject: Subject): Wording {
 	return (facts) => describeFailure(facts, subject);
 }
 
+/** What one wording needs; `undefined` falls back to the status wording in describeFailure. */
+interface Said {
+	said: string;
+	about: string;
+	tooLong: string;
+}
+type Describe = (facts: FailureFacts, subject: Subject, said: Said) => ErrorText | undefined;
+
+function tokenText(facts: FailureFacts): ErrorText {
+	const reason = (facts.oauthError && TOKEN_ERRORS[facts.oauthError]) ?? facts.oauthError;
+	return {
+		message: `Could not get an access token for the estimate API${reason ? `: ${reason}` : ''}`,
+		description:
+			"Check Client ID, Client Secret, Client Authentication, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
+	};
+}
+
+function unreachableText(facts: FailureFacts, _subject: Subject, { about }: Said): ErrorText {
+	return {
+		message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
+		description: `No answer (${facts.code ?? 'no code'}) after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
+	};
+}
+
+function unavailableText(
+	facts: FailureFacts,
+	subject: Subject,
+	{ tooLong }: Said,
+): ErrorText | undefined {
+	if (facts.status !== 503) return undefined;
+	const once =
+		subject.mayStore && facts.attempts === 1 && !facts.retryAfter
+			? ' An estimate that may be stored is sent again only when the API asks to wait (Retry-After), so that one item never stores two documents.'
+			: '';
+	return {
+		message: `The estimate API is unavailable (503), gave up after ${facts.attempts} attempt(s)`,
+		description: `While trying to ${subject.action} for ${subject.target}.${tooLong}${once} Retry later.`,
+	};
+}
+
+function serverErrorText(
+	facts: FailureFacts,
+	_subject: Subject,
+	{ about, said }: Said,
+): ErrorText | undefined {
+	if (facts.status !== 500) return undefined;
+	return {
+		message: `The estimate API could not process the request (500) ${about} — contact support`,
+		description: `The service documents a 500 as an internal fault to report to its support. The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
+	};
+}
+
+const BY_KIND: Partial<Record<FailureKind, Describe>> = {
+	'token-refused': tokenText,
+	cancelled: (_facts, _subject, { about }) => ({
+		message: `The execution was stopped ${about}`,
+		description: 'Nothing more was sent. Run the node again to get the result.',
+	}),
+	// A read is sent again, so its error is the one of an unreachable API.
+	'network-maybe-sent': (facts, subject, said) =>
+		subject.mayStore ? storedMaybe(facts, said.about) : unreachableText(facts, subject, said),
+	'network-not-sent': unreachableText,
+	rejected: (facts, subject, { said }) => ({
+		message: `The estimate API rejected the request as out of range (${facts.status}): ${subject.badRequestHint}`,
+		description: `${capitalise(subject.action)} for ${subject.target} (${facts.request}).${said}`,
+	}),
+	'not-authenticated': (_facts, subject) => ({
+		message: `Not authenticated with the estimate API (401) while trying to ${subject.action}`,
+		description:
+			"The API did not accept the access token. Check Client ID, Client Secret and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
+	}),
+	forbidden: (_facts, subject) => ({
+		message: `Not authorized by the estimate API (403) to ${subject.action}`,
+		description:
+			"The client is authenticated but lacks access to this operation. Check the credential's Scope (e.g. estimate:read) and ask the provider to grant the client access.",
+	}),
+	'not-found': (facts, subject, { said }) => ({
+		message: `${subject.notFound} (404)`,
+		description: `The estimate API found nothing for ${facts.request}.${said}`,
+	}),
+	'rate-limited': (facts, subject, { tooLong }) => ({
+		message: `The estimate API kept rate limiting the requests (429), gave up after ${facts.attempts} attempt(s)`,
+		description: `While trying to ${subject.action} for ${subject.target}.${tooLong} Lower Concurrent Requests or retry later.`,
+	}),
+	unavailable: unavailableText,
+	'server-error': serverErrorText,
+};
+
 export function describeFailure(facts: FailureFacts, subject: Subject): ErrorText {
 	const detail = detailOf(facts);
-	const said = detail ? ` The API said: ${detail}` : '';
-	const about = `while trying to ${subject.action} for ${subject.target}`;
-	const tooLong = facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '';
-	switch (facts.kind) {
-		case 'token-refused': {
-			const reason = (facts.oauthError && TOKEN_ERRORS[facts.oauthError]) ?? facts.oauthError;
-			return {
-				message: `Could not get an access token for the estimate API${reason ? `: ${reason}` : ''}`,
-				description:
-					"Check Client ID, Client Secret, Client Authentication, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
-			};
-		}
-		case 'cancelled':
-			return {
-				message: `The execution was stopped ${about}`,
-				description: 'Nothing more was sent. Run the node again to get the result.',
-			};
-		case 'network-maybe-sent':
-			if (subject.mayStore) return storedMaybe(facts, about);
-		// falls through: a read is sent again, and its error is the one of an unreachable API
-		case 'network-not-sent':
-			return {
-				message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
-				description: `No answer (${facts.code ?? 'no code'}) after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
-			};
-		case 'rejected':
-			return {
-				message: `The estimate API rejected the request as out of range (${facts.status}): ${subject.badRequestHint}`,
-				description: `${capitalise(subject.action)} for ${subject.target} (${facts.request}).${said}`,
-			};
-		case 'not-authenticated':
-			return {
-				message: `Not authenticated with the estimate API (401) while trying to ${subject.action}`,
-				description:
-					"The API did not accept the access token. Check Client ID, Client Secret and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
-			};
-		case 'forbidden':
-			return {
-				message: `Not authorized by the estimate API (403) to ${subject.action}`,
-				description:
-					"The client is authenticated but lacks access to this operation. Check the credential's Scope (e.g. estimate:read) and ask the provider to grant the client access.",
-			};
-		case 'not-found':
-			return {
-				message: `${subject.notFound} (404)`,
-				description: `The estimate API found nothing for ${facts.request}.${said}`,
-			};
-		case 'rate-limited':
-			return {
-				message: `The estimate API kept rate limiting the requests (429), gave up after ${facts.attempts} attempt(s)`,
-				description: `While trying to ${subject.action} for ${subject.target}.${tooLong} Lower Concurrent Requests or retry later.`,
-			};
-		case 'unavailable':
-			if (facts.status === 503) {
-				const once =
-					subject.mayStore && facts.attempts === 1 && !facts.retryAfter
-						? ' An estimate that may be stored is sent again only when the API asks to wait (Retry-After), so that one item never stores two documents.'
-						: '';
-				return {
-					message: `The estimate API is unavailable (503), gave up after ${facts.attempts} attempt(s)`,
-					description: `While trying to ${subject.action} for ${subject.target}.${tooLong}${once} Retry later.`,
-				};
-			}
-			break;
-		case 'server-error':
-			if (facts.status === 500) {
-				return {
-					message: `The estimate API could not process the request (500) ${about} — contact support`,
-					description: `The service documents a 500 as an internal fault to report to its support. The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
-				};
-			}
-			break;
-		default:
-			break;
-	}
+	const said: Said = {
+		said: detail ? ` The API said: ${detail}` : '',
+		about: `while trying to ${subject.action} for ${subject.target}`,
+		tooLong: facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '',
+	};
+	const known = BY_KIND[facts.kind]?.(facts, subject, said);
+	if (known) return known;
 	return {
-		message: `The estimate API answered ${facts.status ?? 'nothing'} ${about}`,
-		description: `${facts.request}.${said}`,
+		message: `The estimate API answered ${facts.status ?? 'nothing'} ${said.about}`,
+		description: `${facts.request}.${said.said}`,
 	};
 }
 

@@ -5,7 +5,6 @@ export interface Found {
 	/** Where the number starts and ends in the text (UTF-16 offsets, end exclusive). */
 	start: number;
 	end: number;
-	/** The 11 digits in ASCII. */
 	digits: string;
 }
 
@@ -36,7 +35,6 @@ interface Digit {
 	end: number;
 	/** First digit of its group (a separator or the start of the run before it). */
 	opens: boolean;
-	/** Last digit of its group. */
 	closes: boolean;
 }
 
@@ -106,7 +104,6 @@ export function findIdentityNumbers(text: string): Found[] {
 	return found;
 }
 
-/** The text with every identity number found replaced by what `replace` makes of it. */
 export function replaceIdentityNumbers(
 	text: string,
 	replace: (found: Found, written: string) => string,

@@ -9,10 +9,17 @@ import type {
 } from 'n8n-workflow';
 import { concurrencyFrom } from './options';
 import { runPool } from './pool';
+import type { PoolOutcome } from './pool';
 import { Pacer } from './pacer';
 import { loadConnection } from './transport';
 import type { Connection, ConnectionSpec } from './transport';
-import { IDENTITY_FIELDS, NAME_FIELDS, maskIdentityNumbers, personalMasker, personalValuesOf } from './personal';
+import {
+	IDENTITY_FIELDS,
+	NAME_FIELDS,
+	maskIdentityNumbers,
+	personalMasker,
+	personalValuesOf,
+} from './personal';
 import { redactPatterns } from './transport/redact';
 import type { Redactor } from './transport/redact';
 import { Fields, itemLabel } from './validation';
@@ -147,6 +154,79 @@ type Prepared =
 	| { ok: true; operation: Operation<unknown>; value: unknown }
 	| { ok: false; error: NodeError };
 
+function failedItem(itemIndex: number, error: NodeError): INodeExecutionData {
+	return { json: errorJson(error), pairedItem: { item: itemIndex } };
+}
+
+async function loadEnv(ctx: IExecuteFunctions, options: RunOptions): Promise<RunEnv> {
+	const connection = await loadConnection(ctx, options.connection);
+	const pacer = new Pacer(
+		Math.min(options.startConcurrency ?? options.concurrency, options.concurrency),
+		options.concurrency,
+	);
+	return {
+		connection: { ...connection, pacer },
+		fields: new Fields(ctx.getNode(), options.properties),
+	};
+}
+
+// Every item is prepared (validated) before any request is sent.
+function prepareAll(
+	ctx: IExecuteFunctions,
+	resolve: OperationResolver,
+	env: RunEnv,
+	options: RunOptions,
+	continueOnFail: boolean,
+): Prepared[] {
+	const prepared: Prepared[] = [];
+	const itemCount = ctx.getInputData().length;
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const operation = resolve(ctx, itemIndex);
+			prepared.push({ ok: true, operation, value: operation.prepare(ctx, env, itemIndex) });
+		} catch (error) {
+			const itemRedact = validationRedactor(
+				ctx,
+				options.properties,
+				itemIndex,
+				env.connection.redact,
+			);
+			const nodeError = asNodeError(ctx, error, itemIndex, itemRedact);
+			if (!continueOnFail) throw nodeError;
+			prepared.push({ ok: false, error: nodeError });
+		}
+	}
+	return prepared;
+}
+
+function collect(
+	ctx: IExecuteFunctions,
+	outcomes: Array<PoolOutcome<OperationResult[]>>,
+	redact: Redactor,
+	continueOnFail: boolean,
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if (outcome.ok) {
+			for (const result of outcome.value)
+				output.push({ ...result, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		const error =
+			'error' in outcome
+				? asNodeError(ctx, outcome.error, itemIndex, redact)
+				: new NodeOperationError(
+						ctx.getNode(),
+						`${itemLabel(itemIndex)}: not sent, the execution was stopped`,
+						{ itemIndex },
+					);
+		if (!continueOnFail) throw error;
+		output.push(failedItem(itemIndex, error));
+	}
+	return output;
+}
+
 export async function runItems(
 	ctx: IExecuteFunctions,
 	resolve: OperationResolver,
@@ -154,42 +234,15 @@ export async function runItems(
 ): Promise<INodeExecutionData[]> {
 	const itemCount = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
-	const fail = (itemIndex: number, error: NodeError): INodeExecutionData => ({
-		json: errorJson(error),
-		pairedItem: { item: itemIndex },
-	});
-
 	let env: RunEnv;
 	try {
-		const connection = await loadConnection(ctx, options.connection);
-		const pacer = new Pacer(
-			Math.min(options.startConcurrency ?? options.concurrency, options.concurrency),
-			options.concurrency,
-		);
-		env = {
-			connection: { ...connection, pacer },
-			fields: new Fields(ctx.getNode(), options.properties),
-		};
+		env = await loadEnv(ctx, options);
 	} catch (error) {
 		const nodeError = asNodeError(ctx, error, 0, redactPatterns);
 		if (!continueOnFail) throw nodeError;
-		return Array.from({ length: itemCount }, (_, itemIndex) => fail(itemIndex, nodeError));
+		return Array.from({ length: itemCount }, (_, itemIndex) => failedItem(itemIndex, nodeError));
 	}
-	const redact = env.connection.redact;
-
-	const prepared: Prepared[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			const operation = resolve(ctx, itemIndex);
-			prepared.push({ ok: true, operation, value: operation.prepare(ctx, env, itemIndex) });
-		} catch (error) {
-			const itemRedact = validationRedactor(ctx, options.properties, itemIndex, redact);
-			const nodeError = asNodeError(ctx, error, itemIndex, itemRedact);
-			if (!continueOnFail) throw nodeError;
-			prepared.push({ ok: false, error: nodeError });
-		}
-	}
-
+	const prepared = prepareAll(ctx, resolve, env, options, continueOnFail);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const outcomes = await runPool<OperationResult[]>(
 		itemCount,
@@ -206,27 +259,5 @@ export async function runItems(
 			firstAlone: true,
 		},
 	);
-
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const outcome = outcomes[itemIndex];
-		if (outcome.ok) {
-			for (const result of outcome.value)
-				output.push({ ...result, pairedItem: { item: itemIndex } });
-			continue;
-		}
-		const error =
-			'error' in outcome
-				? asNodeError(ctx, outcome.error, itemIndex, redact)
-				: new NodeOperationError(
-						ctx.getNode(),
-						`${itemLabel(itemIndex)}: not sent, the execution was stopped`,
-						{
-							itemIndex,
-						},
-					);
-		if (!continueOnFail) throw error;
-		output.push(fail(itemIndex, error));
-	}
-	return output;
+	return collect(ctx, outcomes, env.connection.redact, continueOnFail);
 }

@@ -29,8 +29,10 @@ import {
 	type MinimiseMode,
 } from '../../shared/webhook/minimise';
 import { personalValuesOf } from '../../shared/personal';
-import { signingCredentialProblem } from '../../shared/webhook/signature';
-import { previousSecretProblem } from '../../shared/webhook/rotation';
+import {
+	SIGNING_CREDENTIAL,
+	signingCredentialCheck,
+} from '../../shared/webhook/signing-credential';
 import { intake, type Intake } from '../../shared/webhook/intake';
 import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
@@ -71,7 +73,6 @@ export const RESUME_KEY = '__sblConsentDelivery';
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
 export const RESUME_OTHER_KEYS = '__sblOtherKeys';
 export const STATE_KEY = 'sblWait';
-export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
 
 const showOnlyForCreateAndWait = {
 	operation: ['createAndWait'],
@@ -289,9 +290,7 @@ async function start(
 // The signing credential is needed to verify what arrives; without it nothing could resume.
 async function checkSigningCredential(ctx: IExecuteFunctions): Promise<void> {
 	const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
-	const problem =
-		signingCredentialProblem(signing.secret, signing.signatureHeader) ??
-		previousSecretProblem(signing.previousSecret);
+	const problem = signingCredentialCheck(signing);
 	if (problem === null) return;
 	throw new NodeOperationError(
 		ctx.getNode(),

@@ -1,5 +1,6 @@
 import type { ConsentEvent } from '../../shared/webhook/events';
 import { legacyFingerprint } from '../../shared/webhook/webhook-id';
+import { isObject } from '../../shared/json';
 
 // Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
 
@@ -105,10 +106,6 @@ export interface NotTaken {
 	flowId: string | null;
 	reason: string;
 	receivedAt: string | null;
-}
-
-function isObject(value: unknown): value is Json {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string | null {

@@ -1,6 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { apiStream } from '../../shared/transport';
+import type { Connection } from '../../shared/transport';
 import { releaseBody } from '../../shared/transport/retry';
 import { checkPositiveInteger, itemLabel } from '../../shared/validation';
 import type { EstimateOperation } from '../read';
@@ -119,6 +120,116 @@ function checkDocument({ head, tail, bytes }: DocumentEnds): DocumentProblem {
 	return { kind: 'incomplete', reason: `no %%EOF end-of-file marker ${where}` };
 }
 
+/** One download: what every error of it names. */
+interface Download {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	documentId: number;
+	path: string;
+	label: string;
+}
+
+type ApiErrorOptions = NonNullable<ConstructorParameters<typeof NodeApiError>[2]>;
+
+const BROKE = 'The connection broke while the PDF was being received. Run the node again.';
+
+function downloadError(
+	d: Download,
+	context: JsonObject,
+	{ message, ...rest }: ApiErrorOptions & { message: string },
+): NodeApiError {
+	return new NodeApiError(
+		d.ctx.getNode(),
+		{ request: `GET ${d.path}`, ...context },
+		{ itemIndex: d.itemIndex, message: `${d.label}: ${message}`, ...rest },
+	);
+}
+
+async function receive(d: Download, connection: Connection) {
+	const { ctx, documentId, path } = d;
+	const subject: Subject = {
+		action: 'download the estimate document',
+		target: `document ${documentId}`,
+		notFound: `No estimate document ${documentId}`,
+		badRequestHint: `document ID ${documentId} is missing or out of range`,
+	};
+	const { body, headers } = await apiStream(
+		ctx,
+		connection,
+		{ method: 'GET', path, accept: MIME_TYPE },
+		{ itemIndex: d.itemIndex, policy: RETRY_POLICY, wording: estimateWording(subject) },
+	);
+	const contentType = (headers['content-type'] ?? '').toLowerCase();
+	if (!body || /json|^text\//.test(contentType)) {
+		releaseBody(body);
+		throw downloadError(
+			d,
+			{ contentType },
+			{
+				message: `The estimate API did not send a PDF for document ${documentId}`,
+				description: `Expected application/pdf, got ${contentType || 'no content type'}.`,
+			},
+		);
+	}
+	try {
+		// the stream goes straight to n8n's binary data store (to disk in filesystem mode)
+		const fileName = documentFileName(documentId);
+		const binary = await ctx.helpers.prepareBinaryData(body as BinaryInput, fileName, MIME_TYPE);
+		return { binary, headers, contentType };
+	} catch (error) {
+		releaseBody(body);
+		throw downloadError(
+			d,
+			{ reason: (error as Error)?.message ?? String(error) },
+			{
+				message: `The download of estimate document ${d.documentId} was interrupted`,
+				description: BROKE,
+				failure: { cause: 'temporarily-unavailable' },
+			},
+		);
+	}
+}
+
+function checkLength(d: Download, received: number | undefined, expected: number): void {
+	if (typeof received !== 'number' || !Number.isFinite(expected) || received === expected) return;
+	throw downloadError(
+		d,
+		{ expectedBytes: expected, receivedBytes: received },
+		{
+			message: `The download of estimate document ${d.documentId} is incomplete (${received} of ${expected} bytes)`,
+			description: BROKE,
+			failure: { cause: 'temporarily-unavailable' },
+		},
+	);
+}
+
+function checkPdf(d: Download, ends: DocumentEnds, contentType: string, expected: number): void {
+	const problem = checkDocument(ends);
+	if (problem?.kind === 'not-pdf') {
+		throw downloadError(
+			d,
+			{ contentType, receivedBytes: ends.bytes },
+			{
+				message: `The estimate API did not send a PDF for document ${d.documentId}`,
+				description: `The answer is declared as ${contentType || 'no content type'} but does not start with ${PDF_HEADER} (it starts with "${problem.start}"). A proxy or gateway may have answered instead of the estimate API; check the credential's API Base URL, or run the node again later.`,
+			},
+		);
+	}
+	if (problem?.kind === 'incomplete') {
+		throw downloadError(
+			d,
+			{ receivedBytes: ends.bytes, reason: problem.reason },
+			{
+				message: `The estimate document ${d.documentId} is incomplete (${problem.reason})`,
+				description: Number.isFinite(expected)
+					? 'The estimate API sent a PDF without its end (a complete PDF ends with %%EOF), although all announced bytes arrived. Run the node again; if it happens again, the document is damaged at the service.'
+					: 'The connection was closed before the whole PDF had arrived (a complete PDF ends with %%EOF; the service sent no Content-Length to check against). Run the node again.',
+				failure: { cause: 'temporarily-unavailable' },
+			},
+		);
+	}
+}
+
 export const download: EstimateOperation<DownloadPrepared> = {
 	identifiesObject: false,
 	prepare(ctx, { fields }, itemIndex) {
@@ -138,101 +249,19 @@ export const download: EstimateOperation<DownloadPrepared> = {
 
 	async run(ctx, { connection }, itemIndex, { documentId, binaryPropertyName }) {
 		const path = `/EvEstimate/Documents/${documentId}`;
-		const subject: Subject = {
-			action: 'download the estimate document',
-			target: `document ${documentId}`,
-			notFound: `No estimate document ${documentId}`,
-			badRequestHint: `document ID ${documentId} is missing or out of range`,
-		};
-		const { body, headers } = await apiStream(
-			ctx,
-			connection,
-			{ method: 'GET', path, accept: MIME_TYPE },
-			{ itemIndex, policy: RETRY_POLICY, wording: estimateWording(subject) },
-		);
-		const label = itemLabel(itemIndex);
-		const contentType = (headers['content-type'] ?? '').toLowerCase();
-		if (!body || /json|^text\//.test(contentType)) {
-			releaseBody(body);
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ request: `GET ${path}`, contentType },
-				{
-					itemIndex,
-					message: `${label}: The estimate API did not send a PDF for document ${documentId}`,
-					description: `Expected application/pdf, got ${contentType || 'no content type'}.`,
-				},
-			);
-		}
-		const fileName = documentFileName(documentId);
-		let binary;
-		try {
-			// the stream goes straight to n8n's binary data store (to disk in filesystem mode)
-			binary = await ctx.helpers.prepareBinaryData(body as BinaryInput, fileName, MIME_TYPE);
-		} catch (error) {
-			releaseBody(body);
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ request: `GET ${path}`, reason: (error as Error)?.message ?? String(error) },
-				{
-					itemIndex,
-					message: `${label}: The download of estimate document ${documentId} was interrupted`,
-					description: 'The connection broke while the PDF was being received. Run the node again.',
-					failure: { cause: 'temporarily-unavailable' },
-				},
-			);
-		}
+		const d: Download = { ctx, itemIndex, documentId, path, label: itemLabel(itemIndex) };
+		const { binary, headers, contentType } = await receive(d, connection);
 		const expected = Number(headers['content-length']);
+		checkLength(d, binary.bytes, expected);
+		// the stored file is read back (the response stream is not tapped: that could lose data)
+		checkPdf(d, await readDocumentEnds(ctx, binary), contentType, expected);
 		const size =
 			typeof binary.bytes === 'number'
 				? binary.bytes
 				: Number.isFinite(expected)
 					? expected
 					: undefined;
-		if (
-			typeof binary.bytes === 'number' &&
-			Number.isFinite(expected) &&
-			binary.bytes !== expected
-		) {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ request: `GET ${path}`, expectedBytes: expected, receivedBytes: binary.bytes },
-				{
-					itemIndex,
-					message: `${label}: The download of estimate document ${documentId} is incomplete (${binary.bytes} of ${expected} bytes)`,
-					description: 'The connection broke while the PDF was being received. Run the node again.',
-					failure: { cause: 'temporarily-unavailable' },
-				},
-			);
-		}
-		// the stored file is read back (the response stream is not tapped: that could lose data)
-		const ends = await readDocumentEnds(ctx, binary);
-		const problem = checkDocument(ends);
-		if (problem?.kind === 'not-pdf') {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ request: `GET ${path}`, contentType, receivedBytes: ends.bytes },
-				{
-					itemIndex,
-					message: `${label}: The estimate API did not send a PDF for document ${documentId}`,
-					description: `The answer is declared as ${contentType || 'no content type'} but does not start with ${PDF_HEADER} (it starts with "${problem.start}"). A proxy or gateway may have answered instead of the estimate API; check the credential's API Base URL, or run the node again later.`,
-				},
-			);
-		}
-		if (problem?.kind === 'incomplete') {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ request: `GET ${path}`, receivedBytes: ends.bytes, reason: problem.reason },
-				{
-					itemIndex,
-					message: `${label}: The estimate document ${documentId} is incomplete (${problem.reason})`,
-					description: Number.isFinite(expected)
-						? 'The estimate API sent a PDF without its end (a complete PDF ends with %%EOF), although all announced bytes arrived. Run the node again; if it happens again, the document is damaged at the service.'
-						: 'The connection was closed before the whole PDF had arrived (a complete PDF ends with %%EOF; the service sent no Content-Length to check against). Run the node again.',
-					failure: { cause: 'temporarily-unavailable' },
-				},
-			);
-		}
+		const fileName = documentFileName(documentId);
 		binary.fileName = fileName;
 		binary.mimeType = MIME_TYPE;
 		const json: Record<string, string | number> = { documentId, fileName, mimeType: MIME_TYPE };

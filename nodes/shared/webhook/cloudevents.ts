@@ -1,24 +1,4 @@
-/**
- * CloudEvents 1.0 deliveries, ready for the format the service announced ("the webhook payload
- * will align with CloudEvents", backwards compatibility promised). Pure functions, no n8n
- * imports. The signature rule does not change: the hex HMAC-SHA256 of the exact raw body,
- * checked before anything here runs.
- *
- * References: CloudEvents 1.0 core spec ("Context Attributes": id, source, specversion, type
- * REQUIRED; time OPTIONAL), its JSON Event Format ("Handling of data": `data` or `data_base64`,
- * never both) and its HTTP Protocol Binding ("3. HTTP Message Mapping": the mode is chosen by
- * Content-Type; "3.1 Binary Content Mode": attributes in `ce-` headers, percent-encoded
- * (3.1.3.2), body = data; "3.2 Structured Content Mode": `application/cloudevents+json`;
- * "3.3 Batched Content Mode": `application/cloudevents-batch+json`, only when solicited).
- *
- * Mapping onto the trigger's delivery (the same outputs as the service's own envelope):
- *   type → event (the event name itself, or a name ending in `.<event name>`, case-insensitive)
- *   id   → webhookId (duplicates are detected on it, exactly as on webhookId)
- *   time → timestamp (Maximum Age applies to it)
- *   data → payload (a JSON object, or absent)
- * Anything else signed (an unknown type, a CloudEvent missing a required attribute or with an
- * attribute of the wrong type, a duplicated `ce-` header, `data_base64`) goes to Unrecognised.
- */
+// CloudEvents 1.0 onto the envelope's delivery, after the signature check: docs/architecture.md#cloudevents
 
 import {
 	CONSENT_EVENTS,
@@ -31,12 +11,9 @@ import {
 } from './envelope';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
 import { deliveryIdOfToken, keyOfStringValue, type DeliveryId } from './webhook-id';
+import { isObject, nonEmptyString } from '../json';
 
-/**
- * Where a CloudEvent's context attributes were read, and the ones the item shows. Not `subject`
- * nor extensions: their content is not published and could be personal data (Minimise Personal
- * Data only knows the service's own fields).
- */
+// Not `subject` nor extensions: their content is not published and could be personal data.
 export interface CloudEventFacts {
 	mode: 'structured' | 'binary';
 	specversion: string;
@@ -49,7 +26,6 @@ export interface CloudEventFacts {
 /** A parsed delivery, with what is known of it as a CloudEvent (absent for the service's envelope). */
 export type IncomingDelivery = ParsedDelivery & { cloudEvent?: CloudEventFacts };
 
-/** The parts of the request read here (Node's IncomingMessage has all three). */
 export interface IncomingRequest {
 	headers?: Record<string, string | string[] | undefined>;
 	/** Name, value, name, value… exactly as received: tells a repeated header from a joined one. */
@@ -61,44 +37,23 @@ export const SPEC_VERSION = '1.0';
 
 const CE_PREFIX = 'ce-';
 
-type JsonObject = { [key: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function nonEmptyString(value: unknown): string | null {
-	return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
-/** The media type of a Content-Type value, lower-cased, without parameters. */
 export function mediaType(contentType: unknown): string {
 	const value = Array.isArray(contentType) ? contentType[0] : contentType;
 	if (typeof value !== 'string') return '';
 	return value.split(';')[0].trim().toLowerCase();
 }
 
-/**
- * Whether the request is a batch ("3.3 Batched Content Mode"): the trigger takes one event per
- * request, and the binding says a batch MUST NOT be sent unless the receiver asked for it.
- */
+// "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
 export function isCloudEventsBatch(headers: IncomingRequest['headers']): boolean {
 	return mediaType(headers?.['content-type']).startsWith('application/cloudevents-batch');
 }
 
-/**
- * "3. HTTP Message Mapping": a Content-Type prefixed with `application/cloudevents` is structured
- * (or, `-batch`, batched: answered before parsing); any other is binary mode.
- */
+/** "3. HTTP Message Mapping": the `application/cloudevents` prefix is structured (or batched). */
 function isCloudEventsContentType(headers: IncomingRequest['headers']): boolean {
 	return mediaType(headers?.['content-type']).startsWith('application/cloudevents');
 }
 
-/**
- * Every `ce-` header with all the values it arrived with (a header sent twice has two).
- * rawHeaders is used when the request has it: Node joins repeated unknown headers with ', ' in
- * `headers`, and `a, b` could be one id.
- */
+// rawHeaders where present: Node joins a repeated unknown header with ', ', and `a, b` could be one id.
 export function ceHeaders(req: IncomingRequest): Map<string, string[]> {
 	const found = new Map<string, string[]>();
 	const add = (name: string, value: string) => {
@@ -121,12 +76,7 @@ export function ceHeaders(req: IncomingRequest): Map<string, string[]> {
 	return found;
 }
 
-/**
- * A `ce-` header value decoded as "3.1.3.2 HTTP Header Values" says: a double-quoted value is
- * unquoted (backslash escapes), then one round of percent-decoding; an invalid `%` sequence,
- * a byte outside printable US-ASCII, or bytes that are not valid UTF-8 (e.g. the overlong
- * `%C0%A0`) → null (the CloudEvent is not valid).
- */
+/** "3.1.3.2 HTTP Header Values"; anything invalid (bad `%`, non-ASCII, overlong UTF-8) → null. */
 export function decodeHeaderValue(raw: string): string | null {
 	let value = raw.trim();
 	if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
@@ -153,11 +103,7 @@ export function decodeHeaderValue(raw: string): string | null {
 
 const EVENT_SUFFIXES = CONSENT_EVENTS.map((name) => ({ name, suffix: `.${name.toLowerCase()}` }));
 
-/**
- * The event a CloudEvents `type` stands for: an event name itself (as in the service's envelope,
- * case-insensitive), or a reverse-DNS name ending in `.<event name>` (as the spec recommends
- * types be prefixed, e.g. `com.example.sbl.consent.accepted`); else null.
- */
+/** The spec recommends reverse-DNS types: `com.example.sbl.consent.accepted` is consent.accepted. */
 export function eventOfType(type: string): ConsentEvent | null {
 	const exact = canonicalEvent(type);
 	if (exact !== null) return exact;
@@ -187,7 +133,6 @@ interface EventData {
 	base64?: boolean;
 }
 
-/** The delivery for a CloudEvent: its attributes and data were read, or `read` says why not. */
 function fromAttributes(
 	mode: CloudEventFacts['mode'],
 	attributes: Attributes,
@@ -289,9 +234,12 @@ function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDel
 	};
 	// A header sent twice (an attribute or an extension) has no one value: the CloudEvent is not valid.
 	const repeated = [...headers.values()].some((values) => values.length !== 1);
-	const undecodable = [attributes.specversion, attributes.type, attributes.source, attributes.time].some(
-		(value) => value === null,
-	);
+	const undecodable = [
+		attributes.specversion,
+		attributes.type,
+		attributes.source,
+		attributes.time,
+	].some((value) => value === null);
 	if (repeated || undecodable || idText === null) {
 		return fromAttributes('binary', { ...attributes, id: null }, 'invalid-cloudevent');
 	}
@@ -306,13 +254,8 @@ function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDel
 	return fromAttributes('binary', attributes, { value: data });
 }
 
-/**
- * The delivery in a verified request. Binary mode when a `ce-specversion` header came with a
- * Content-Type that is no CloudEvents format ("3. HTTP Message Mapping"); else the signed body
- * alone decides: a top-level `specversion` is a structured CloudEvent, anything else the
- * service's envelope (the Content-Type never picks a form). Never throws. A batch is answered
- * before this (see isCloudEventsBatch); what binary mode may decide: signed.ts.
- */
+// Binary mode needs a `ce-specversion` header with a non-CloudEvents Content-Type; else the signed
+// body alone decides (the Content-Type never picks a form), so headers cannot change what runs.
 export function parseIncoming(rawBody: Buffer, req: IncomingRequest): IncomingDelivery {
 	const bytes = withoutBom(rawBody);
 	const headers = ceHeaders(req);

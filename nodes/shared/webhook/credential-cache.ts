@@ -11,7 +11,8 @@ export interface SigningFacts {
 	previousSecret?: string;
 }
 
-interface Entry extends SigningFacts {
+interface Entry {
+	facts: SigningFacts;
 	readAt: number;
 }
 
@@ -28,9 +29,7 @@ export function cachedCredential(id: string | undefined, now: number): SigningFa
 		entries.delete(id);
 		return undefined;
 	}
-	const facts: SigningFacts = { secret: entry.secret, signatureHeader: entry.signatureHeader };
-	if (entry.previousSecret) facts.previousSecret = entry.previousSecret;
-	return facts;
+	return { ...entry.facts };
 }
 
 export function rememberCredential(id: string | undefined, facts: SigningFacts, now: number): void {
@@ -40,7 +39,9 @@ export function rememberCredential(id: string | undefined, facts: SigningFacts, 
 		const oldest = entries.keys().next().value;
 		if (oldest !== undefined) entries.delete(oldest);
 	}
-	entries.set(id, { ...facts, readAt: now });
+	const kept = { ...facts };
+	if (!kept.previousSecret) delete kept.previousSecret; // an empty previous secret is none
+	entries.set(id, { facts: kept, readAt: now });
 }
 
 /** The cached facts, else one read that every caller asking meanwhile shares; `read` must not throw. */

@@ -1,20 +1,10 @@
-/**
- * Tolerant parsing of consent flow webhook envelopes. Pure functions, no n8n imports.
- *
- * Envelope forms seen in the service description:
- *   { webhookId, event, timestamp, payload }          current
- *   { webhookId, type, payload }                      rejected / deleted as published
- *   { id, type, ... }                                 older form (`id` instead of `webhookId`)
- * The event comes from `event`, else the deprecated `type`; the delivery id from `webhookId`,
- * else `id`, read from the exact bytes of its token (see webhook-id.ts); `timestamp` is optional. A signed body that is not JSON, or names no event or
- * an event we do not know, is reported as unrecognised together with its raw text so that
- * nothing signed is lost.
- */
+// The service's envelope, read tolerantly; its forms and why: docs/architecture.md#envelope
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
 import { parseTimestamp } from './timestamp';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
+import { isObject, nonEmptyString, type JsonObject } from '../json';
 
 export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
 
@@ -23,41 +13,28 @@ export type UnrecognisedReason =
 	| 'unknown-event'
 	| 'no-event'
 	| 'too-deep'
-	// CloudEvents (cloudevents.ts): a required attribute missing or of the wrong type, a repeated
-	// `ce-` header; `data_base64` or data that is not a JSON object.
+	// CloudEvents only (cloudevents.ts)
 	| 'invalid-cloudevent'
 	| 'unsupported-data';
 
-/**
- * Deepest nesting parsed (the top-level object or array is level 1). A deeper body is not
- * parsed: n8n could not save an item holding it (its serialiser recurses), so it goes to
- * Unrecognised as `too-deep`.
- */
+// Not parsed deeper: n8n's serialiser recurses and could not save the item (Unrecognised, `too-deep`).
 export const MAX_DEPTH = 64;
 
-/** Characters of a `too-deep` body kept in the item's `rawBody`. */
 export const TOO_DEEP_RAW_LIMIT = 8192;
 
-type JsonObject = { [key: string]: unknown };
-
-/** What every parsed delivery carries besides its kind. */
 interface DeliveryFields {
-	/** The delivery id as shown (a string; numbers exactly as written), or null. */
 	webhookId: string | null;
 	/** The exact duplicate key of the id (see webhook-id.ts); null: never remembered. */
 	deliveryKey: string | null;
 	/** Keyed on its signed bytes: its keys under the other active secret, and those of earlier versions. */
 	otherKeys?: { also: string[]; legacy: string[] };
-	/** `timestamp` as sent when it is a string; null when absent or not a string. */
 	timestamp: string | null;
-	/** Whether the envelope has a `timestamp` field at all (of any type). */
 	hasTimestamp: boolean;
 }
 
 export interface RecognisedDelivery extends DeliveryFields {
 	kind: 'event';
 	event: ConsentEvent;
-	/** Output index of the event (0-9). */
 	outputIndex: number;
 	payload: JsonObject | null;
 }
@@ -65,7 +42,6 @@ export interface RecognisedDelivery extends DeliveryFields {
 export interface UnrecognisedDelivery extends DeliveryFields {
 	kind: 'unrecognised';
 	reason: UnrecognisedReason;
-	/** The event name found (for `unknown-event`), else null. */
 	event: string | null;
 }
 
@@ -75,16 +51,9 @@ const EVENT_BY_LOWER_NAME = new Map<string, ConsentEvent>(
 	CONSENT_EVENTS.map((name) => [name.toLowerCase(), name]),
 );
 
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function nonEmptyString(value: unknown): string | null {
-	if (typeof value === 'string') {
-		const trimmed = value.trim();
-		return trimmed.length > 0 ? trimmed : null;
-	}
-	return null;
+// The envelope's event name is matched without surrounding spaces (a blank one counts as absent).
+function trimmed(value: unknown): unknown {
+	return typeof value === 'string' ? value.trim() : value;
 }
 
 /** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
@@ -98,13 +67,11 @@ function deliveryIdOf(bytes: Buffer): DeliveryId | null {
 	return null;
 }
 
-/** Maps an event name to the canonical one (exact, else case-insensitive), or null. */
 export function canonicalEvent(name: string): ConsentEvent | null {
 	if ((CONSENT_EVENTS as readonly string[]).includes(name)) return name as ConsentEvent;
 	return EVENT_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
 }
 
-/** Decodes the body as UTF-8 (a leading byte-order mark is dropped). */
 export function bodyText(rawBody: Buffer): string {
 	const text = rawBody.toString('utf8');
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -128,10 +95,7 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 		...fields,
 	});
 
-	// A signed body that is not parsed (too deep, or not JSON) still has the id its raw bytes
-	// name (json-scan.ts reads the top-level members without recursion and stops at the first
-	// thing it does not understand): shown in the answer and remembered like any other, so that
-	// a copy of it does not run again (issue 26: 232 too-deep deliveries gave 321 executions).
+	// An unparsed body's id is still remembered, so that a copy does not run again (issue 26).
 	const rawId = () => {
 		const id = deliveryIdOf(bytes);
 		return { webhookId: id?.display ?? null, deliveryKey: id?.key ?? null };
@@ -155,7 +119,7 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 		hasTimestamp: parsed.timestamp !== undefined && parsed.timestamp !== null,
 	};
 
-	const name = nonEmptyString(parsed.event) ?? nonEmptyString(parsed.type);
+	const name = nonEmptyString(trimmed(parsed.event)) ?? nonEmptyString(trimmed(parsed.type));
 	if (name === null) return unrecognised('no-event', fields);
 	const event = canonicalEvent(name);
 	if (event === null) return unrecognised('unknown-event', fields, name);
@@ -174,7 +138,6 @@ function optionalString(value: unknown): string | null {
 	return null;
 }
 
-/** The output item json for a recognised event (without `headers`). */
 export function eventItem(delivery: RecognisedDelivery, receivedAt: string): JsonObject {
 	const payload = delivery.payload;
 	const item: JsonObject = {
@@ -192,7 +155,6 @@ export function eventItem(delivery: RecognisedDelivery, receivedAt: string): Jso
 	return item;
 }
 
-/** The output item json for an unrecognised delivery (without `headers`). */
 export function unrecognisedItem(
 	delivery: UnrecognisedDelivery,
 	rawText: string,
@@ -217,12 +179,7 @@ export function unrecognisedItem(
 
 export type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
 
-/**
- * Checks the envelope's signed `timestamp` against `maxAgeSeconds` (0 = off → 'fresh').
- * A timestamp further than `maxAgeSeconds` in the past or in the future is 'stale'; one that
- * is present but not an ISO 8601 date-time is 'unparsable' (see timestamp.ts); no timestamp is
- * 'absent'.
- */
+// Only the signed `timestamp` counts: stale further than maxAgeSeconds in the past or the future.
 export function checkFreshness(
 	delivery: Pick<ParsedDelivery, 'timestamp' | 'hasTimestamp'>,
 	maxAgeSeconds: number,

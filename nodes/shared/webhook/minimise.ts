@@ -10,6 +10,7 @@ import {
 import { personalMasker } from '../personal';
 import { MAX_DEPTH } from './envelope';
 import { CREDENTIAL_HEADER_PATTERN } from './signature';
+import { isObject, type JsonObject } from '../json';
 
 export type MinimiseMode = 'keep' | 'mask' | 'leaveOut';
 
@@ -52,12 +53,6 @@ export function maskNationalId(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	const shown = value.length > SHOWN * 2 ? SHOWN : 0;
 	return '*'.repeat(value.length - shown) + value.slice(value.length - shown);
-}
-
-type JsonObject = { [key: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // Key spellings compared without case, `_`, `-`, `.` or spaces: `authorization_code` is `authorizationcode`.

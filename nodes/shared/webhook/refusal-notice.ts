@@ -1,8 +1,5 @@
-/**
- * A delivery refused for its signature (401) runs no execution, so without this a builder whose
- * Signing Secret is wrong sees nothing in n8n. One warning per trigger per minute at most (a flood
- * of unsigned requests gives one line a minute, never an execution); never the body, signature or secret.
- */
+// A refusal (401) runs no execution: without this warning a wrong Signing Secret shows nothing in n8n.
+// At most one a minute per trigger, so a flood of unsigned requests gives one line; no body or secret.
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { Facts } from './decide';
 
@@ -12,7 +9,6 @@ export const NOTICE_INTERVAL_MS = 60_000;
 const MAX_REMEMBERED = 1000;
 const lastNotice = new Map<string, number>();
 
-/** Whether a refusal of `key` at `now` gets a warning (and remembers it if so). */
 export function noticeDue(key: string, now: number, memory = lastNotice): boolean {
 	const last = memory.get(key);
 	if (last !== undefined && now - last < NOTICE_INTERVAL_MS) return false;
@@ -32,7 +28,6 @@ export function refusalNotice(where: string, signed: boolean): string {
 	return `${where} refused a delivery (401) because ${what}. No execution was started. If the consent flow service sent it, check the Consent Flow Webhook Signing API credential: the Signing Secret must be the service's secret webhook key exactly (no stray spaces or characters; after a rotation the new key, with the old one in Previous Signing Secret), and Signature Header must be empty or the header the service uses. At most one such warning per minute per trigger.`;
 }
 
-/** Logs a warning for a delivery refused for its signature, at most once a minute per node. */
 export function noticeRefused(ctx: IWebhookFunctions, facts: Facts, now = Date.now()): void {
 	if (facts.closing || facts.verified || typeof ctx.logger?.warn !== 'function') return;
 	// a notice never stands in the way of the answer: contexts without a workflow still answer

@@ -8,6 +8,7 @@ import {
 } from './credential-cache';
 import { matchSecret, signatureCandidates, type HeaderBag, type SecretMatch } from './signature';
 import { activeSecrets } from './rotation';
+import { SIGNING_CREDENTIAL } from './signing-credential';
 import { keyOfSignedBody } from './webhook-id';
 import { requestRawBody } from '../n8n-compat';
 
@@ -26,20 +27,18 @@ export interface ResponseLike {
 	setHeader?(name: string, value: string): unknown;
 }
 
-const CREDENTIAL_TYPE = 'consentFlowWebhookSigningApi';
-
 type CredentialReader = Pick<IWebhookFunctions, 'getNode'> & {
 	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string): Promise<T>;
 };
 
 const credentialId = (ctx: CredentialReader) =>
-	ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
+	ctx.getNode().credentials?.[SIGNING_CREDENTIAL]?.id ?? undefined;
 
 /** Reads and decrypts the signing credential through n8n; a failed read gives no secret (fails closed). */
 async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
 	let credentials: IDataObject | undefined;
 	try {
-		credentials = await ctx.getCredentials<IDataObject>(CREDENTIAL_TYPE);
+		credentials = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL);
 	} catch {
 		credentials = undefined;
 	}

@@ -51,6 +51,12 @@ describe('credential cache', () => {
 		expect(cachedCredential('c1', 1)?.secret).toBe(facts.secret);
 	});
 
+	it('returns every field it cached, also one added to the credential later (issue 44)', () => {
+		const withMore = { ...facts, previousSecret: KEY_B, addedLater: 'kept' };
+		rememberCredential('c1', withMore, 0);
+		expect(cachedCredential('c1', 1)).toEqual(withMore);
+	});
+
 	it('holds at most 100 credentials, dropping the oldest read first', () => {
 		for (let i = 0; i < 101; i++) rememberCredential(`c${i}`, facts, 0);
 		expect(cachedCredential('c0', 1)).toBeUndefined();
