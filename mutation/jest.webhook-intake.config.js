@@ -1,6 +1,6 @@
-// Jest config for stryker.webhook-intake.mjs only: jest.mutation.config.js narrowed to the three
+// Jest config for mutation/stryker.webhook-intake.mjs only: mutation/jest.config.js narrowed to the three
 // test files of rotation.ts, cloudevents.ts and signed.ts (issue 31).
-const mutation = require('./jest.mutation.config');
+const mutation = require('./jest.config');
 
 module.exports = {
 	...mutation,

@@ -3,12 +3,12 @@
 
 // Comment lines per code line in nodes/ (issue 32: at most 10 %). A line is a comment line when
 // all it holds is comment (//, /*, *, */); a code line holds code (a trailing comment counts as
-// code). Blank lines count as neither. `node scripts/comment-density.js [--files]`.
+// code). Blank lines count as neither. `node scripts/check/comment-density.js [--files]`.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '../..');
 
 function tsFiles(dir) {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -3,7 +3,7 @@
 
 // Benchmark of the Real Estate Estimate node (run `npm run build` first; it loads dist/).
 //
-//   node scripts/bench-estimate.js [--items 1000] [--levels 1,2,5,10,20,50] [--runs 5]
+//   node scripts/bench/estimate.js [--items 1000] [--levels 1,2,5,10,20,50] [--runs 5]
 //                                  [--latency 50] [--no-latency] [--no-memory] [--no-write]
 //
 // 1. Throughput: `--items` estimate → get items against the simulator (in its own process), at each
@@ -16,13 +16,13 @@
 // Prints a table and writes the section "Real Estate Estimate" of BENCHMARKS.md (--no-write: don't).
 
 const { execSync, fork } = require('node:child_process');
-const { startSimulatorProcess } = require('./bench/simulator-process');
+const { startSimulatorProcess } = require('./simulator-process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../..');
 const DIST_NODE = path.join(root, 'dist/nodes/RealEstateEstimate/RealEstateEstimate.node.js');
 const SECTION = '## Real Estate Estimate';
 
@@ -117,7 +117,7 @@ async function runGets(Node, createBenchContext, sim, count, concurrency, tokenC
 }
 
 async function throughput(options, Node, sim) {
-	const { createBenchContext } = require('./bench/context');
+	const { createBenchContext } = require('./context');
 	const tokenCache = {};
 	const prefix = sim.estimatePrefix;
 	await runGets(Node, createBenchContext, sim, 200, 5, tokenCache); // warm-up: token, JIT, sockets
@@ -159,7 +159,7 @@ async function throughput(options, Node, sim) {
 
 async function memoryChild({ sim, mode, documentIds, concurrency }) {
 	const Node = loadNode();
-	const { createBenchContext, initBinaryData } = require('./bench/context');
+	const { createBenchContext, initBinaryData } = require('./context');
 	const storagePath = await initBinaryData(mode);
 	const ctx = createBenchContext({
 		parameters: documentIds.map((documentId) => ({
@@ -272,7 +272,7 @@ function render(options, env, tp, memory, load) {
 	lines.push(SECTION, '');
 	lines.push(
 		'What the Real Estate Estimate node achieves per "Concurrent Requests" setting, and what a PDF download',
-		'costs in memory. Measured with `node scripts/bench-estimate.js` (after `npm run build`; it loads',
+		'costs in memory. Measured with `node scripts/bench/estimate.js` (after `npm run build`; it loads',
 		'`dist/nodes/RealEstateEstimate/RealEstateEstimate.node.js`). The node runs in a small execute context',
 		"(`scripts/bench/context.js`) whose HTTP is n8n's own `OutboundHttp` (@n8n/backend-network, axios) with a",
 		'cached client-credentials token, and whose `prepareBinaryData` is n8n-core\'s real one over its',

@@ -1,7 +1,7 @@
 // The compatibility table's rendering (issue 33): one meaning per mark, the 2.41.3 column labelled
 // as what it is, the minimum version stated first. Rendered from made-up results; nothing is run.
 'use strict';
-const C = require('../../scripts/test-compat');
+const C = require('../../../scripts/compat/test-compat');
 
 const feature = (key) => C.FEATURES.find((f) => f.key === key);
 const test_ = (file, title, status = 'passed') => ({ file, title, status });

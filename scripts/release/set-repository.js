@@ -2,7 +2,7 @@
 // The one place to change where the package is published from:
 //   npm run set-repository -- https://github.com/<owner>/<name>
 // writes package.json "repository", "homepage" and "bugs" consistently (the form n8n's scanner
-// and npm provenance expect). `npm test` (scripts/scan.mjs) fails when the three disagree.
+// and npm provenance expect). `npm test` (scripts/check/scan.mjs) fails when the three disagree.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +14,7 @@ if (!match) {
 	process.exit(1);
 }
 const base = `https://github.com/${match[1]}/${match[2]}`;
-const file = path.resolve(__dirname, '..', 'package.json');
+const file = path.resolve(__dirname, '../..', 'package.json');
 const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
 pkg.repository = { type: 'git', url: `git+${base}.git` };
 pkg.homepage = `${base}#readme`;

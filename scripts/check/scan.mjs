@@ -25,7 +25,7 @@ const scannerRequire = createRequire(createRequire(import.meta.url).resolve('@n8
 const { ESLint } = scannerRequire('eslint');
 const glob = scannerRequire('fast-glob');
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const problems = [];
 
 /** The scanner's analyzePackage, also listing warnings (the scanner passes them; we print them). */

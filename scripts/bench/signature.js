@@ -10,9 +10,9 @@
 //                      dist/nodes/shared/webhook/ (signature.js, json-scan.js,
 //                      webhook-id.js); to use another build:
 //                      npx tsc -p tsconfig.json --outDir /tmp/bench-sig-dist
-//                      node scripts/bench-signature.js --dist /tmp/bench-sig-dist
-//   node scripts/bench-signature.js            print the markdown section
-//   node scripts/bench-signature.js --write    also replace the section "Webhook signature
+//                      node scripts/bench/signature.js --dist /tmp/bench-sig-dist
+//   node scripts/bench/signature.js            print the markdown section
+//   node scripts/bench/signature.js --write    also replace the section "Webhook signature
 //                                              verification" in BENCHMARKS.md (other sections
 //                                              are left as they are)
 //
@@ -27,7 +27,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../..');
 const distFlag = process.argv.indexOf('--dist');
 const dist =
 	distFlag === -1 ? path.join(root, 'dist') : path.resolve(process.argv[distFlag + 1] ?? '');
@@ -281,7 +281,7 @@ function main() {
 		'`crypto.createHmac` of the same bytes.',
 		'The exact duplicate key the node then derives from the raw bytes (`topLevelMembers` from',
 		'`json-scan.ts` + `deliveryIdOfToken` from `webhook-id.ts`) is timed in the same rounds and shown',
-		'separately. Measured with `node scripts/bench-signature.js` (after `npx tsc`; it loads',
+		'separately. Measured with `node scripts/bench/signature.js` (after `npx tsc`; it loads',
 		'`dist/nodes/shared/webhook/*.js`, or another build with `--dist DIR`): 500 ms warm-up per',
 		'variant, then 200 interleaved samples per variant (a sample = 2,000 calls for 1 KB, 1 call for 1 MB).',
 		'',

@@ -22,11 +22,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
 
-const ROOT = path.resolve(__dirname, '..');
-const { cacheDir, ensureN8n, log } = require('../test/e2e/lib/install');
-const { packPackage } = require('../test/e2e/lib/pkg');
-const { N8n, freePort, portFree } = require('../test/e2e/lib/n8n');
-const W = require('../test/e2e/lib/workflows');
+const ROOT = path.resolve(__dirname, '../..');
+const { cacheDir, ensureN8n, log } = require('../../test/e2e/lib/install');
+const { packPackage } = require('../../test/e2e/lib/pkg');
+const { N8n, freePort, portFree } = require('../../test/e2e/lib/n8n');
+const W = require('../../test/e2e/lib/workflows');
 
 const STATE_FILE = 'sbl-start-state.json';
 
@@ -241,7 +241,7 @@ async function main() {
 	});
 
 	if (queue) {
-		const { startQueueTopology } = require('../test/e2e/lib/queue');
+		const { startQueueTopology } = require('../../test/e2e/lib/queue');
 		topology = await startQueueTopology({
 			major: '2',
 			webhooks: 1,

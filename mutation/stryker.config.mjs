@@ -1,5 +1,5 @@
 // Mutation testing: `npm run test:mutation` (slow; not part of `npm test`). Mutates the pure
-// modules below and runs the tests in jest.mutation.config.js against each mutant. Prints a
+// modules below and runs the tests in mutation/jest.config.js against each mutant. Prints a
 // per-file score table and writes reports/mutation/mutation.html.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -26,7 +26,7 @@ export default {
 	testRunner: 'jest',
 	jest: {
 		projectType: 'custom',
-		configFile: 'jest.mutation.config.js',
+		configFile: 'mutation/jest.config.js',
 		enableFindRelatedTests: false,
 	},
 	coverageAnalysis: 'perTest',

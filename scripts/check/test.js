@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: lint (n8n-node lint, strict), a type check of sources and tests, build, n8n's
-// community-package scanner rules (scripts/scan.mjs), the unit and simulator suites, then the
+// community-package scanner rules (scripts/check/scan.mjs), the unit and simulator suites, then the
 // real-n8n end-to-end suite (which installs n8n into a cache on first use). Ends with the
 // plain summary line "N passed, N failed" summed over all jest runs.
 'use strict';
@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const only = process.argv.slice(2); // e.g. `npm test -- unit simulator` runs those projects only
 
@@ -60,7 +60,7 @@ if (want('lint')) ok = run('lint', bin('n8n-node'), ['lint']) && ok;
 if (want('lint')) ok = run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.test.json']) && ok;
 if (want('build') || want('e2e') || want('scan')) ok = run('build', 'npm', ['run', 'build', '--silent']) && ok;
 // n8n's community-package scanner rules on the source and the packed tarball + provenance prerequisites.
-if (want('scan')) ok = run('scan', process.execPath, ['scripts/scan.mjs']) && ok;
+if (want('scan')) ok = run('scan', process.execPath, ['scripts/check/scan.mjs']) && ok;
 const fast = ['unit', 'simulator'].filter(want);
 if (fast.length) jest('fast', fast);
 // The trigger's tests again with the n8n-like harness following n8n 1.x (the node answers from its

@@ -1,8 +1,8 @@
 // Issue 32: comments keep the why in a line or two; explanations live in docs/architecture.md.
 // The counter is checked on hand-made sources first, so the guard cannot pass by counting nothing.
-const { density, measure } = require('../../scripts/comment-density');
+const { density, measure } = require('../../../scripts/check/comment-density');
 
-describe('scripts/comment-density.js', () => {
+describe('scripts/check/comment-density.js', () => {
 	test.each([
 		['// why\nconst a = 1;\n', { comment: 1, code: 1 }],
 		['/**\n * two\n * lines\n */\nexport function f() {}\n', { comment: 4, code: 1 }],

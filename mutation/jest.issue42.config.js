@@ -1,7 +1,7 @@
-// Jest config for stryker.issue42.mjs only (issue 42): the tests written for the module under
+// Jest config for mutation/stryker.issue42.mjs only (issue 42): the tests written for the module under
 // mutation, chosen by SBL_MUTATION_SET (identity | minimise | redact), so that each mutant run,
 // static ones included, takes seconds (docs/mutation-issue42.md).
-const mutation = require('./jest.mutation.config');
+const mutation = require('./jest.config');
 
 const SETS = {
 	identity: ['<rootDir>/test/nodes/shared/identity-search.property.test.ts'],
