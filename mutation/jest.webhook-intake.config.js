@@ -4,5 +4,5 @@ const mutation = require('./jest.config');
 
 module.exports = {
 	...mutation,
-	testMatch: ['<rootDir>/test/nodes/ConsentFlowTrigger/{rotation,cloudevents,unsigned-facts}.test.ts'],
+	testMatch: ['<rootDir>/test/nodes/shared/webhook/{rotation,cloudevents,signed}.test.ts'],
 };

@@ -63,9 +63,10 @@ if (want('build') || want('e2e') || want('scan')) ok = run('build', 'npm', ['run
 if (want('scan')) ok = run('scan', process.execPath, ['scripts/check/scan.mjs']) && ok;
 const fast = ['unit', 'simulator'].filter(want);
 if (fast.length) jest('fast', fast);
-// The trigger's tests again with the n8n-like harness following n8n 1.x (the node answers from its
-// execution; on 2.x n8n answers once it stored the execution): both paths stay covered.
-if (want('unit')) jest('trigger-as-n8n-1', ['unit'], ['test/nodes/ConsentFlowTrigger'], { SBL_HARNESS_N8N: '1' });
+// The trigger's tests and the webhook modules' (several drive the trigger over HTTP) again with the
+// n8n-like harness following n8n 1.x (the node answers from its execution; on 2.x n8n answers once
+// it stored the execution): both paths stay covered.
+if (want('unit')) jest('trigger-as-n8n-1', ['unit'], ['test/nodes/ConsentFlowTrigger', 'test/nodes/shared/webhook'], { SBL_HARNESS_N8N: '1' });
 if (want('e2e')) jest('e2e', ['e2e'], ['--runInBand']);
 
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -2,9 +2,9 @@
 // spelling of a generated instant reads as that instant, computed here from its parts.
 import * as fc from 'fast-check';
 
-import { parseTimestamp } from '../../../nodes/shared/webhook/timestamp';
-import { SIGNING_KEY, envelope, postSigned } from './helpers';
-import { useTriggerHarness } from './trigger-harness';
+import { parseTimestamp } from '../../../../nodes/shared/webhook/timestamp';
+import { SIGNING_KEY, envelope, postSigned } from '../../ConsentFlowTrigger/helpers';
+import { useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

@@ -8,11 +8,11 @@ import {
 	MAX_REMEMBERED,
 	maxStateBytes,
 	recordDeliveryShared,
-} from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
-import { createDatabase } from './http-harness';
-import { postSigned } from './helpers';
-import { emitted, useTriggerHarness } from './trigger-harness';
+} from '../../../../nodes/ConsentFlowTrigger/dedupe';
+import { parseDelivery } from '../../../../nodes/shared/webhook/envelope';
+import { createDatabase } from '../../ConsentFlowTrigger/http-harness';
+import { postSigned } from '../../ConsentFlowTrigger/helpers';
+import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 
 const harness = useTriggerHarness();
 

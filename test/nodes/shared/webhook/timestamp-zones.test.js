@@ -5,7 +5,7 @@
 //
 // The rule (RFC 3339 §5.6 and its note, plus ISO 8601's reduced forms): `T`, `t` or a space
 // between date and time; `Z`, `z` or a numeric offset; a date-time without a zone is UTC.
-const { runInChild } = require('./ts-child');
+const { runInChild } = require('../../ConsentFlowTrigger/ts-child');
 
 const NOW = '2026-11-23T07:49:46Z';
 const MAX_AGE = 300;

@@ -15,13 +15,13 @@ import {
 	unsignedRefusal,
 	withSignedKey,
 	type TrustRules,
-} from '../../../nodes/shared/webhook/signed';
-import { parseIncoming, type IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
-import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { flowCreateAndWaitDescription } from '../../../nodes/ConsentFlow/flow/createAndWait';
-import { PUBLISHED_EVENTS, post, sign } from './helpers';
-import { emitted, useTriggerHarness } from './trigger-harness';
+} from '../../../../nodes/shared/webhook/signed';
+import { parseIncoming, type IncomingDelivery } from '../../../../nodes/shared/webhook/cloudevents';
+import { resetProcessMemory } from '../../../../nodes/ConsentFlowTrigger/dedupe';
+import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { flowCreateAndWaitDescription } from '../../../../nodes/ConsentFlow/flow/createAndWait';
+import { PUBLISHED_EVENTS, post, sign } from '../../ConsentFlowTrigger/helpers';
+import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 
 const ON = { options: { acceptUnsignedHeaders: true } };
 

@@ -19,11 +19,11 @@ import {
 	mediaType,
 	parseIncoming,
 	type IncomingDelivery,
-} from '../../../nodes/shared/webhook/cloudevents';
-import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
-import { PUBLISHED_EVENTS, post, sign } from './helpers';
-import { emitted, useTriggerHarness } from './trigger-harness';
-import { resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+} from '../../../../nodes/shared/webhook/cloudevents';
+import { parseDelivery } from '../../../../nodes/shared/webhook/envelope';
+import { PUBLISHED_EVENTS, post, sign } from '../../ConsentFlowTrigger/helpers';
+import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
+import { resetProcessMemory } from '../../../../nodes/ConsentFlowTrigger/dedupe';
 
 const STRUCTURED = 'application/cloudevents+json; charset=utf-8';
 

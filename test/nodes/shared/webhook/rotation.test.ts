@@ -14,17 +14,17 @@ import {
 	activeSecrets,
 	previousSecretNote,
 	previousSecretProblem,
-} from '../../../nodes/shared/webhook/rotation';
+} from '../../../../nodes/shared/webhook/rotation';
 import {
 	MAX_ACTIVE_SECRETS,
 	matchSecret,
 	verifyWithSecrets,
-} from '../../../nodes/shared/webhook/signature';
-import { CREDENTIAL_TYPE } from './http-harness';
-import { postSigned, sign } from './helpers';
-import { emitted, useTriggerHarness } from './trigger-harness';
-import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { ConsentFlowWebhookSigningApi } from '../../../credentials/ConsentFlowWebhookSigningApi.credentials';
+} from '../../../../nodes/shared/webhook/signature';
+import { CREDENTIAL_TYPE } from '../../ConsentFlowTrigger/http-harness';
+import { postSigned, sign } from '../../ConsentFlowTrigger/helpers';
+import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
+import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { ConsentFlowWebhookSigningApi } from '../../../../credentials/ConsentFlowWebhookSigningApi.credentials';
 
 // The module object itself (what rotation.ts calls through), so that spies see its calls.
 const crypto: typeof import('crypto') = jest.requireActual('crypto');

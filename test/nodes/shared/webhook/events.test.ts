@@ -1,15 +1,15 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../nodes/shared/webhook/envelope';
+import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { CONSENT_EVENTS, OUTPUT_NAMES } from '../../../../nodes/shared/webhook/envelope';
 import {
 	CONFIGURED_OUTPUTS,
 	EVENT_TABLE,
 	UNRECOGNISED_ENTRY,
 	UNRECOGNISED_INDEX,
 	normaliseEventSelection,
-} from '../../../nodes/shared/webhook/events';
-import { PUBLISHED_EVENTS } from './helpers';
+} from '../../../../nodes/shared/webhook/events';
+import { PUBLISHED_EVENTS } from '../../ConsentFlowTrigger/helpers';
 
 const PUBLISHED = PUBLISHED_EVENTS;
 

@@ -13,7 +13,7 @@ import {
 	type AnswerPlan,
 	type RunEvent,
 	type RespondMode,
-} from '../../../nodes/shared/webhook/decide';
+} from '../../../../nodes/shared/webhook/decide';
 
 const answerPlan = (respond: RespondMode, atEnqueue: boolean, hasKey: boolean): AnswerPlan =>
 	planOf(answererOf(respond, atEnqueue), hasKey);
