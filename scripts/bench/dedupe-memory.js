@@ -9,12 +9,7 @@
 const path = require('node:path');
 const D = require(path.join(__dirname, '../../dist/nodes/ConsentFlowTrigger/dedupe.js'));
 
-const arg = (name, dflt) => {
-	const i = process.argv.indexOf(name);
-	const n = i === -1 ? dflt : Number(process.argv[i + 1]);
-	if (!(n >= 1)) throw new Error(`${name} needs a number of at least 1`);
-	return n;
-};
+const { numberArg: arg } = require('./number-arg');
 const keys = arg('--keys', 1000);
 const lag = arg('--lag', 8);
 const deliveries = arg('--deliveries', 3000);

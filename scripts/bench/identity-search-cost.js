@@ -9,12 +9,7 @@
 const path = require('node:path');
 const M = require(path.join(__dirname, '../../dist/nodes/shared/webhook/minimise.js'));
 
-const arg = (name, dflt) => {
-	const i = process.argv.indexOf(name);
-	const n = i === -1 ? dflt : Number(process.argv[i + 1]);
-	if (!(n >= 1)) throw new Error(`${name} needs a number of at least 1`);
-	return n;
-};
+const { numberArg: arg } = require('./number-arg');
 const kb = arg('--kb', 30);
 const deliveries = arg('--deliveries', 2000);
 

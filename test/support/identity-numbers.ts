@@ -1,7 +1,7 @@
 /**
  * Valid Norwegian identity numbers and bank account numbers, written from the published rules
- * (the same reference as test/nodes/shared/identifiers.property.test.ts, which documents it), and
- * the written forms people and systems give them. Nothing here is imported from nodes/.
+ * (documented in test/nodes/shared/identifiers.property.test.ts, which checks the module against
+ * them), and the written forms people and systems give them. Nothing here is imported from nodes/.
  */
 import fc from 'fast-check';
 
@@ -149,7 +149,17 @@ const validNationalId: fc.Arbitrary<GeneratedId> = fc
 	})
 	.filter((id): id is GeneratedId => id !== undefined);
 
-export { referenceNationalId, withControlDigits };
+export {
+	pad,
+	remainder,
+	referenceNationalId,
+	solveLast,
+	validNationalId,
+	withControlDigits,
+	type GeneratedId,
+	type Kind,
+	type Verdict,
+};
 
 /** A valid identity number of any kind (birth, D-, H-, synthetic), classic or 2032 control rule. */
 export const identityNumber: fc.Arbitrary<string> = validNationalId.map((id) => id.value);

@@ -1,5 +1,5 @@
 'use strict';
-// Compatibility matrix only (scripts/test-compat.js; not part of `npm test`, whose jest projects
+// Compatibility matrix only (scripts/compat/test-compat.js; not part of `npm test`, whose jest projects
 // match *.test.js): the Consent Flow Trigger's two respond modes on one n8n (SQLite), signed
 // deliveries sent from here.
 //   Immediately                 → 200 with the node's JSON ack ("emitted"), one execution with the

@@ -168,7 +168,7 @@ const EXACT_RE = /^(\d+)\.(\d+)\.(\d+)$/;
 
 /**
  * What `SBL_E2E_VERSIONS` asks for a major: an exact version like '2.4.8' listed there (the
- * compatibility matrix, scripts/test-compat.js), else the major itself (the committed spec).
+ * compatibility matrix, scripts/compat/test-compat.js), else the major itself (the committed spec).
  */
 function targetForMajor(major) {
 	major = String(major);

@@ -27,7 +27,7 @@ function hookExit() {
 	};
 	process.on('exit', killAll);
 	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-		// A program with its own handler (scripts/start.js) stops n8n gracefully itself.
+		// A program with its own handler (scripts/start/start.js) stops n8n gracefully itself.
 		if (process.listenerCount(sig) > 0) continue;
 		process.once(sig, () => {
 			killAll();

@@ -11,7 +11,7 @@ const INSTALL_TIMEOUT_MS = 25 * 60 * 1000;
 
 /**
  * n8n major versions to run: ['2', '1'] unless SBL_E2E_VERSIONS says otherwise. An exact version
- * there (`SBL_E2E_VERSIONS=2.4.8`, the compatibility matrix of scripts/test-compat.js) counts as
+ * there (`SBL_E2E_VERSIONS=2.4.8`, the compatibility matrix of scripts/compat/test-compat.js) counts as
  * its major — the scenarios keep comparing `major === '2'` — and install.js's ensureN8n(major)
  * then installs and runs that exact version (one exact version per major per run).
  */

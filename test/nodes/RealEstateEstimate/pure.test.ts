@@ -1,6 +1,7 @@
 /**
- * The pure modules: the pool, the validators, the identity → path abstraction, the zod schema of
- * the estimate input, and the node description's agreement with that schema.
+ * The pure modules: the validators, the identity → path abstraction, the zod schema of the
+ * estimate input, and the node description's agreement with that schema (the pool:
+ * test/nodes/shared/pool.test.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
@@ -9,154 +10,13 @@ import {
 	objectPath,
 	parseIdentity,
 } from '../../../nodes/RealEstateEstimate/identity';
-import { normaliseConcurrency, runPool } from '../../../nodes/shared/pool';
 import {
 	buildEstimateInput,
 	estimateInputSchema,
 	OVERRIDE_FIELDS,
 } from '../../../nodes/RealEstateEstimate/schema';
 import { checkKnr } from '../../../nodes/RealEstateEstimate/validators';
-import {
-	checkInteger,
-	checkOrganizationNumber,
-	fieldLabel,
-	isIsoDateTime,
-	toNumber,
-} from '../../../nodes/shared/validation';
-
-/** A promise with its resolve exposed, to finish work in a chosen order. */
-function deferred<T>() {
-	let resolve!: (value: T) => void;
-	const promise = new Promise<T>((r) => (resolve = r));
-	return { promise, resolve };
-}
-
-/** Lets pending promise callbacks run. */
-const flush = async () => {
-	for (let i = 0; i < 10; i++) await Promise.resolve();
-};
-
-describe('runPool', () => {
-	test('places outcomes by index whatever order the work finishes in', async () => {
-		const gates = [0, 1, 2, 3].map(() => deferred<string>());
-		const pending = runPool(4, 4, async (index) => await gates[index].promise);
-		for (const index of [3, 1, 0, 2]) {
-			gates[index].resolve(`item ${index}`);
-			await flush();
-		}
-		expect(await pending).toEqual(
-			[0, 1, 2, 3].map((index) => ({ ok: true, value: `item ${index}` })),
-		);
-	});
-
-	test('never runs more than `concurrency` workers at once, and starts the next as one ends', async () => {
-		const gates = Array.from({ length: 7 }, () => deferred<void>());
-		const started: number[] = [];
-		let running = 0;
-		let most = 0;
-		const pending = runPool(7, 3, async (index) => {
-			started.push(index);
-			running++;
-			most = Math.max(most, running);
-			await gates[index].promise;
-			running--;
-			return index;
-		});
-		await flush();
-		expect(started).toEqual([0, 1, 2]);
-		gates[1].resolve();
-		await flush();
-		expect(started).toEqual([0, 1, 2, 3]);
-		for (const gate of gates) gate.resolve();
-		const outcomes = await pending;
-		expect(most).toBe(3);
-		expect(outcomes.map((o) => (o.ok ? o.value : -1))).toEqual([0, 1, 2, 3, 4, 5, 6]);
-	});
-
-	test('firstAlone: index 0 finishes before any other index starts', async () => {
-		const gate = deferred<void>();
-		const started: number[] = [];
-		const pending = runPool(
-			4,
-			4,
-			async (index) => {
-				started.push(index);
-				if (index === 0) await gate.promise;
-				return index;
-			},
-			{ firstAlone: true },
-		);
-		await flush();
-		expect(started).toEqual([0]);
-		gate.resolve();
-		await pending;
-		expect(started).toEqual([0, 1, 2, 3]);
-	});
-
-	test('failures stay at their index; other work continues', async () => {
-		const outcomes = await runPool(3, 2, async (index) => {
-			if (index === 1) throw new Error('boom');
-			return index;
-		});
-		expect(outcomes[0]).toEqual({ ok: true, value: 0 });
-		expect(outcomes[1]).toMatchObject({
-			ok: false,
-			error: expect.objectContaining({ message: 'boom' }),
-		});
-		expect(outcomes[2]).toEqual({ ok: true, value: 2 });
-	});
-
-	test('stopOnError: no new index starts after a failure; unstarted ones are marked skipped', async () => {
-		const started: number[] = [];
-		const outcomes = await runPool(
-			6,
-			2,
-			async (index) => {
-				started.push(index);
-				if (index === 1) throw new Error('stop');
-				return index;
-			},
-			{ stopOnError: true },
-		);
-		expect(started.length).toBeLessThan(6);
-		expect(outcomes[5]).toEqual({ ok: false, skipped: true });
-	});
-
-	test('shouldStop (execution cancelled) stops starting new work', async () => {
-		let cancelled = false;
-		const outcomes = await runPool(
-			5,
-			1,
-			async (index) => {
-				if (index === 1) cancelled = true;
-				return index;
-			},
-			{ shouldStop: () => cancelled },
-		);
-		expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false, false]);
-	});
-
-	test('no work: no outcome; concurrency below 1 is treated as 1', async () => {
-		expect(await runPool(0, 5, async () => 1)).toEqual([]);
-		expect(await runPool(2, 0, async (index) => index)).toEqual([
-			{ ok: true, value: 0 },
-			{ ok: true, value: 1 },
-		]);
-	});
-
-	test.each([
-		[5, 5],
-		['3', 3],
-		[0, 1],
-		[-4, 1],
-		[2.7, 2],
-		[1000, 100],
-		['many', 5],
-		[undefined, 5],
-	])('normaliseConcurrency(%p) = %p', (value, expected) => {
-		expect(normaliseConcurrency(value, 5)).toBe(expected);
-	});
-});
+import { fieldLabel } from '../../../nodes/shared/validation';
 
 describe('validators', () => {
 	test.each([
@@ -174,57 +34,6 @@ describe('validators', () => {
 			expect(checkKnr(value).error).toMatch(/4 digits/);
 		},
 	);
-
-	test('integers: inclusive range, numeric strings accepted, fractions and words not', () => {
-		expect(checkInteger(1, 1, 9)).toEqual({ value: 1 });
-		expect(checkInteger('9', 1, 9)).toEqual({ value: 9 });
-		expect(checkInteger(10, 1, 9).error).toBe('must be a whole number from 1 to 9, got 10');
-		expect(checkInteger(1.5, 1, 9).error).toBe('must be a whole number from 1 to 9, got 1.5');
-		expect(checkInteger('x', 1, 9).error).toBe('must be a whole number from 1 to 9, got "x"');
-		expect(checkInteger('', 1, 9).error).toBe('is required (a whole number from 1 to 9)');
-	});
-
-	test('organization numbers use the shared mod-11 rule', () => {
-		expect(checkOrganizationNumber('987654325')).toEqual({ value: '987654325' });
-		expect(checkOrganizationNumber(987654325)).toEqual({ value: '987654325' });
-		expect(checkOrganizationNumber('987654321').error).toMatch(/check digit/);
-		expect(checkOrganizationNumber('98765432').error).toMatch(/9 digits/);
-	});
-
-	test.each([
-		'2024-05-31',
-		'2024-02-29',
-		'2024-05-31T12:00',
-		'2024-05-31T12:00:59',
-		'2024-05-31T12:00:00.123Z',
-		'2024-05-31T12:00:00+02:00',
-		'2024-05-31T12:00:00-0530',
-	])('%s is ISO 8601', (text) => {
-		expect(isIsoDateTime(text)).toBe(true);
-	});
-
-	test.each([
-		'2023-02-29',
-		'2024-04-31',
-		'2024-00-10',
-		'2024-05-31T24:00',
-		'2024-05-31T12:60',
-		'2024-05-31T12:00:00+15:00',
-		'31.05.2024',
-		'2024/05/31',
-		'2024-5-31',
-		'',
-	])('%s is not ISO 8601', (text) => {
-		expect(isIsoDateTime(text)).toBe(false);
-	});
-
-	test('toNumber accepts numbers and plain numeric strings only', () => {
-		expect(toNumber(' 12.5 ')).toBe(12.5);
-		expect(toNumber('1e3')).toBe(1000);
-		expect(toNumber('0x10')).toBeUndefined();
-		expect(toNumber('')).toBeUndefined();
-		expect(toNumber(Number.NaN)).toBeUndefined();
-	});
 });
 
 describe('identity → path (one abstraction for both forms)', () => {

@@ -1,6 +1,7 @@
 /**
- * Property tests for the identifier validators against a second implementation written here from
- * the published rules (nothing below is imported from the module under test but the validators):
+ * Property tests for the identifier validators against a second implementation written from the
+ * published rules (test/support/identity-numbers.ts and below; nothing is imported from the module
+ * under test but the validators):
  *
  * - National identity number (fødselsnummer), Skatteetaten: digits 1–6 the birth date DDMMYY
  *   (D-number: day + 40; H-number: month + 40; synthetic test identity from Skatteetaten's Tenor:
@@ -24,88 +25,21 @@ import {
 	validateNationalId,
 	validateOrganizationNumber,
 } from '../../../nodes/shared/identifiers';
+import {
+	pad,
+	remainder,
+	referenceNationalId,
+	solveLast,
+	validNationalId,
+	withControlDigits,
+	type Verdict,
+} from '../../support/identity-numbers';
 
 // ---------- reference ----------
 
-const K1_REF = [3, 7, 6, 1, 8, 9, 4, 5, 2, 1];
-const K2_REF = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2, 1];
+// the identity-number reference and generator are shared with the other property tests
+// (test/support/identity-numbers.ts, written from the rules above); the organization number's is here.
 const ORG_REF = [3, 2, 7, 6, 5, 4, 3, 2, 1];
-
-/** Sum of the first `count` digits of `text` weighted by `weights`. */
-function weighted(text: string, weights: number[], count = weights.length): number {
-	let total = 0;
-	for (let i = 0; i < count; i++) total += weights[i] * Number(text[i]);
-	return total;
-}
-
-/** Remainder mod 11 of the digits of `text` weighted by `weights` (as many digits as weights). */
-function remainder(text: string, weights: number[]): number {
-	return weighted(text, weights) % 11;
-}
-
-/** The digit d with remainder(prefix + d) === target, or undefined where that digit would be 10. */
-function solveLast(prefix: string, weights: number[], target: number): string | undefined {
-	const partial = weighted(prefix, weights, prefix.length);
-	for (let d = 0; d <= 9; d++)
-		if ((partial + weights[prefix.length] * d) % 11 === target) return String(d);
-	return undefined;
-}
-
-/** Whether the calendar date exists, by the JavaScript calendar (proleptic Gregorian). */
-function dateExists(year: number, month: number, day: number): boolean {
-	const date = new Date(Date.UTC(year, month - 1, day));
-	return (
-		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-	);
-}
-
-const CENTURY_TABLE: Array<{
-	individual: [number, number];
-	year: [number, number];
-	century: number;
-}> = [
-	{ individual: [0, 499], year: [0, 99], century: 1900 },
-	{ individual: [500, 749], year: [54, 99], century: 1800 },
-	{ individual: [500, 999], year: [0, 39], century: 2000 },
-	{ individual: [900, 999], year: [40, 99], century: 1900 },
-];
-
-function possibleCenturies(individual: number, year: number): number[] {
-	const within = (x: number, [lo, hi]: [number, number]) => x >= lo && x <= hi;
-	const rows = CENTURY_TABLE.filter(
-		(row) => within(individual, row.individual) && within(year, row.year),
-	);
-	return rows.length > 0 ? rows.map((row) => row.century) : [1800, 1900, 2000];
-}
-
-type Kind = 'birth-number' | 'd-number' | 'h-number' | 'synthetic';
-type Verdict = { valid: false } | { valid: true; kind: Kind; controlRule: 'classic' | '2032' };
-
-function referenceNationalId(value: string): Verdict {
-	if (!/^[0-9]{11}$/.test(value)) return { valid: false };
-	const rawDay = Number(value.slice(0, 2));
-	const rawMonth = Number(value.slice(2, 4));
-	const dNumber = rawDay > 40;
-	const monthOffset = rawMonth > 80 ? 80 : rawMonth > 40 ? 40 : 0;
-	const day = dNumber ? rawDay - 40 : rawDay;
-	const month = rawMonth - monthOffset;
-	const year = Number(value.slice(4, 6));
-	const individual = Number(value.slice(6, 9));
-	const dateOk = possibleCenturies(individual, year).some((century) =>
-		dateExists(century + year, month, day),
-	);
-	const k1 = remainder(value, K1_REF);
-	if (!dateOk || k1 > 3 || remainder(value, K2_REF) !== 0) return { valid: false };
-	const kind: Kind =
-		monthOffset === 80
-			? 'synthetic'
-			: dNumber
-				? 'd-number'
-				: monthOffset === 40
-					? 'h-number'
-					: 'birth-number';
-	return { valid: true, kind, controlRule: k1 === 0 ? 'classic' : '2032' };
-}
 
 function referenceOrganizationNumber(value: string): boolean {
 	return /^[0-9]{9}$/.test(value) && remainder(value, ORG_REF) === 0;
@@ -119,71 +53,6 @@ function moduleNationalId(value: string): Verdict {
 }
 
 // ---------- generators ----------
-
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
-/** Individual-number ranges allowed for a birth year by the century table. */
-function individualRanges(fullYear: number): Array<[number, number]> {
-	if (fullYear < 1900) return [[500, 749]];
-	if (fullYear < 1940) return [[0, 499]];
-	if (fullYear < 2000)
-		return [
-			[0, 499],
-			[900, 999],
-		];
-	return [[500, 999]];
-}
-
-/** Appends K1 (for the wanted K1 remainder) and K2; undefined where either would be 10. */
-function withControlDigits(first9: string, k1Remainder: number): string | undefined {
-	const k1 = solveLast(first9, K1_REF, k1Remainder);
-	if (k1 === undefined) return undefined;
-	const k2 = solveLast(first9 + k1, K2_REF, 0);
-	return k2 === undefined ? undefined : first9 + k1 + k2;
-}
-
-const OFFSETS: Record<Kind, { day: number; month: number }> = {
-	'birth-number': { day: 0, month: 0 },
-	'd-number': { day: 40, month: 0 },
-	'h-number': { day: 0, month: 40 },
-	synthetic: { day: 0, month: 80 },
-};
-
-interface GeneratedId {
-	value: string;
-	kind: Kind;
-	controlRule: 'classic' | '2032';
-}
-
-/** Valid national IDs of every kind, under the classic rule (K1 remainder 0) and the 2032 rule (1–3). */
-const validNationalId: fc.Arbitrary<GeneratedId> = fc
-	.record({
-		birth: fc.date({
-			min: new Date(Date.UTC(1854, 0, 1)),
-			max: new Date(Date.UTC(2039, 11, 31)),
-			noInvalidDate: true,
-		}),
-		kind: fc.constantFrom<Kind>('birth-number', 'd-number', 'h-number', 'synthetic'),
-		k1Remainder: fc.integer({ min: 0, max: 3 }),
-		pick: fc.nat(),
-		individualFraction: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-	})
-	.map(({ birth, kind, k1Remainder, pick, individualFraction }) => {
-		const fullYear = birth.getUTCFullYear();
-		const ranges = individualRanges(fullYear);
-		const [lo, hi] = ranges[pick % ranges.length];
-		const individual = lo + Math.floor(individualFraction * (hi - lo + 1));
-		const first9 =
-			pad(birth.getUTCDate() + OFFSETS[kind].day, 2) +
-			pad(birth.getUTCMonth() + 1 + OFFSETS[kind].month, 2) +
-			pad(fullYear % 100, 2) +
-			pad(individual, 3);
-		const value = withControlDigits(first9, k1Remainder);
-		return value === undefined
-			? undefined
-			: { value, kind, controlRule: k1Remainder === 0 ? ('classic' as const) : ('2032' as const) };
-	})
-	.filter((id): id is GeneratedId => id !== undefined);
 
 const digitString = (length: number) =>
 	fc

@@ -2,7 +2,7 @@
  * Issue 31, item 7: Minimise Personal Data walks the whole item — nested objects and arrays of the
  * payload, every identity-field name personal.ts knows, in any case, and the authorization code in
  * any case — and Include Headers keeps only the CloudEvents attributes whose content is public.
- * Pure functions; the trigger's HTTP-level tests are in test/nodes/ConsentFlowTrigger/minimise.test.ts.
+ * Pure functions; the trigger's HTTP-level tests are in test/nodes/ConsentFlowTrigger/minimise.integration.test.ts.
  *
  * Oracles written here: what each setting must leave (the issue's list), the CloudEvents 1.0
  * context attributes that carry no personal content (specversion, type, source, id, time,

@@ -1,8 +1,0 @@
-// Jest config for stryker.webhook-intake.mjs only: jest.mutation.config.js narrowed to the three
-// test files of rotation.ts, cloudevents.ts and signed.ts (issue 31).
-const mutation = require('./jest.mutation.config');
-
-module.exports = {
-	...mutation,
-	testMatch: ['<rootDir>/test/nodes/ConsentFlowTrigger/{rotation,cloudevents,unsigned-facts}.test.ts'],
-};

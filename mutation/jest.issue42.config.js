@@ -1,0 +1,19 @@
+// Jest config for mutation/stryker.issue42.mjs only (issue 42): the tests written for the module under
+// mutation, chosen by SBL_MUTATION_SET (identity | minimise | redact), so that each mutant run,
+// static ones included, takes seconds (docs/mutation-issue42.md).
+const mutation = require('./jest.config');
+
+const SETS = {
+	identity: ['<rootDir>/test/nodes/shared/identity-search.property.test.ts'],
+	minimise: [
+		'<rootDir>/test/nodes/shared/webhook/minimise.test.ts',
+		'<rootDir>/test/nodes/shared/webhook/minimise-values.property.test.ts',
+	],
+	redact: [
+		'<rootDir>/test/nodes/shared/transport/{redaction,redaction-forms,redaction-values,redact-rules,credential-secrets}.test.ts',
+	],
+};
+const set = SETS[process.env.SBL_MUTATION_SET ?? ''];
+if (!set) throw new Error(`SBL_MUTATION_SET must be one of ${Object.keys(SETS).join(', ')}`);
+
+module.exports = { ...mutation, testMatch: set };
