@@ -9,7 +9,11 @@ import base from './stryker.config.mjs';
 
 export default {
 	...base,
-	mutate: ['nodes/shared/webhook/rotation.ts', 'nodes/shared/webhook/cloudevents.ts', 'nodes/shared/webhook/signed.ts'],
+	mutate: [
+		'nodes/shared/webhook/rotation.ts',
+		'nodes/shared/webhook/cloudevents.ts',
+		'nodes/shared/webhook/signed.ts',
+	],
 	jest: { ...base.jest, configFile: 'mutation/jest.webhook-intake.config.js' },
 	htmlReporter: { fileName: 'reports/mutation/webhook-intake.html' },
 };

@@ -82,7 +82,10 @@ function legacyAnswerer(raw: Record<string, unknown>): Answerer {
 const ANSWERERS: readonly string[] = ['n8n-when-stored', 'execute', 'n8n-after-run'];
 
 /** The carrier of an input item; null when missing or malformed. */
-export function readCarrier(item: Record<string, unknown>, options: readonly string[]): Carrier | null {
+export function readCarrier(
+	item: Record<string, unknown>,
+	options: readonly string[],
+): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
 	const { option, output, key, answeredBy, nonce, ack } = raw as Record<string, unknown>;

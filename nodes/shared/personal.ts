@@ -86,8 +86,21 @@ export interface PersonalValues {
 	names: string[];
 }
 
-export const IDENTITY_FIELDS: ReadonlySet<string> = new Set(['nationalid', 'ssn', 'fodselsnummer', 'fødselsnummer', 'pid']);
-export const NAME_FIELDS: ReadonlySet<string> = new Set(['lastname', 'firstname', 'middlename', 'name', 'fullname', 'surname']);
+export const IDENTITY_FIELDS: ReadonlySet<string> = new Set([
+	'nationalid',
+	'ssn',
+	'fodselsnummer',
+	'fødselsnummer',
+	'pid',
+]);
+export const NAME_FIELDS: ReadonlySet<string> = new Set([
+	'lastname',
+	'firstname',
+	'middlename',
+	'name',
+	'fullname',
+	'surname',
+]);
 
 export function personalValuesOf(...bodies: unknown[]): PersonalValues {
 	const found: PersonalValues = { identityNumbers: [], names: [] };

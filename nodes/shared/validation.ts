@@ -99,7 +99,8 @@ const SHOWN_TEXT = 32;
 export function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (typeof value === 'string') {
-		if (value.length > SHOWN_TEXT || /\p{L}{2}/u.test(value)) return `a text of ${characters(value.length)}`;
+		if (value.length > SHOWN_TEXT || /\p{L}{2}/u.test(value))
+			return `a text of ${characters(value.length)}`;
 		return maskIdentityNumbers(JSON.stringify(value), true);
 	}
 	if (value === null || typeof value === 'number' || typeof value === 'boolean') {

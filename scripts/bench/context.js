@@ -26,7 +26,10 @@ const { Container } = fromCore('@n8n/di');
 const { OutboundHttp } = fromCore('@n8n/backend-network');
 const { NodeApiError } = require('n8n-workflow');
 const { prepareBinaryData } = require(
-	path.join(coreDir, 'dist/execution-engine/node-execution-context/utils/binary-helper-functions.js'),
+	path.join(
+		coreDir,
+		'dist/execution-engine/node-execution-context/utils/binary-helper-functions.js',
+	),
 );
 
 const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -35,7 +38,11 @@ const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
 async function initBinaryData(mode) {
 	const storagePath = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-binary-data-'));
 	const service = new core.BinaryDataService(
-		{ mode: mode === 'filesystem' ? 'filesystem' : 'default', localStoragePath: storagePath, signingSecret: 'bench' },
+		{
+			mode: mode === 'filesystem' ? 'filesystem' : 'default',
+			localStoragePath: storagePath,
+			signingSecret: 'bench',
+		},
 		{ error: (error) => console.error('binary data error:', error) },
 		quietLogger,
 	);
@@ -45,7 +52,12 @@ async function initBinaryData(mode) {
 }
 
 function getPath(object, dotted) {
-	return dotted.split('.').reduce((value, key) => (value === null || value === undefined ? undefined : value[key]), object);
+	return dotted
+		.split('.')
+		.reduce(
+			(value, key) => (value === null || value === undefined ? undefined : value[key]),
+			object,
+		);
 }
 
 /**
@@ -82,7 +94,9 @@ function createBenchContext({ parameters, itemCount, credentials, tokenCache = {
 		});
 		const json = await response.json();
 		if (!response.ok || typeof json.access_token !== 'string') {
-			throw new Error(`Failed to acquire OAuth2 access token: ${json.error_description ?? json.error ?? response.status}`);
+			throw new Error(
+				`Failed to acquire OAuth2 access token: ${json.error_description ?? json.error ?? response.status}`,
+			);
 		}
 		return json.access_token;
 	}

@@ -32,30 +32,39 @@ function wrap(proto, name, count) {
 const load = Module._load;
 Module._load = function (...args) {
 	const loaded = load.apply(this, args);
-	wrap(loaded && loaded.Expression && loaded.Expression.prototype, 'acquireIsolate', (acquire) =>
-		async function (...a) {
-			const acquired = await acquire.apply(this, a);
-			if (acquired) counts.isolates++;
-			return acquired;
-		},
+	wrap(
+		loaded && loaded.Expression && loaded.Expression.prototype,
+		'acquireIsolate',
+		(acquire) =>
+			async function (...a) {
+				const acquired = await acquire.apply(this, a);
+				if (acquired) counts.isolates++;
+				return acquired;
+			},
 	);
-	wrap(loaded && loaded.Expression && loaded.Expression.prototype, 'resolveSimpleParameterValue', (resolve) =>
-		function (value, ...rest) {
-			if (typeof value === 'string' && value.startsWith('=')) {
-				const text = value.slice(0, 60);
-				counts.expressions[text] = (counts.expressions[text] || 0) + 1;
-			}
-			return resolve.call(this, value, ...rest);
-		},
+	wrap(
+		loaded && loaded.Expression && loaded.Expression.prototype,
+		'resolveSimpleParameterValue',
+		(resolve) =>
+			function (value, ...rest) {
+				if (typeof value === 'string' && value.startsWith('=')) {
+					const text = value.slice(0, 60);
+					counts.expressions[text] = (counts.expressions[text] || 0) + 1;
+				}
+				return resolve.call(this, value, ...rest);
+			},
 	);
 	const runner = loaded && loaded.SqliteReadWriteQueryRunner;
-	wrap(runner && runner.prototype, 'runQueryWithinConnection', (run) =>
-		function (connection, query, parameters, ...rest) {
-			const verb = (/^\s*([A-Za-z]+)/.exec(String(query)) || [, 'OTHER'])[1].toUpperCase();
-			counts.sql[verb] = (counts.sql[verb] || 0) + 1;
-			counts.sqlParamBytes += paramBytes(parameters);
-			return run.call(this, connection, query, parameters, ...rest);
-		},
+	wrap(
+		runner && runner.prototype,
+		'runQueryWithinConnection',
+		(run) =>
+			function (connection, query, parameters, ...rest) {
+				const verb = (/^\s*([A-Za-z]+)/.exec(String(query)) || [, 'OTHER'])[1].toUpperCase();
+				counts.sql[verb] = (counts.sql[verb] || 0) + 1;
+				counts.sqlParamBytes += paramBytes(parameters);
+				return run.call(this, connection, query, parameters, ...rest);
+			},
 	);
 	return loaded;
 };

@@ -15,14 +15,18 @@ const lag = arg('--lag', 8);
 const deliveries = arg('--deliveries', 3000);
 
 // keys as webhook-id.ts makes them from the service's webhookIds (UUIDs): their JSON
-const key = (i) => JSON.stringify(`3f2b${String(i).padStart(8, '0')}-6c1e-4d8a-9b7f-${String(i).padStart(12, '0')}`);
+const key = (i) =>
+	JSON.stringify(`3f2b${String(i).padStart(8, '0')}-6c1e-4d8a-9b7f-${String(i).padStart(12, '0')}`);
 const memoryKey = 'production\u0000bench\u0000Consent Flow Trigger';
 const plan = { holdCopies: true, answeredBy: 'execute', remember: 'when-stored' };
 
 // what hold() assigns to static data for n8n to save (a plan that holds nothing)
 const savedObject = () => {
 	const staticData = {};
-	D.hold({ memoryKey, key: key(0), also: [], legacy: [], limit: keys, staticData }, { holdCopies: false, answeredBy: 'n8n-after-run', remember: 'never' });
+	D.hold(
+		{ memoryKey, key: key(0), also: [], legacy: [], limit: keys, staticData },
+		{ holdCopies: false, answeredBy: 'n8n-after-run', remember: 'never' },
+	);
 	return staticData[D.DEDUPE_KEY];
 };
 // a full memory, and `lag` saves of it to read from
@@ -40,10 +44,10 @@ for (let i = keys + 201; i < keys + 201 + deliveries; i++) {
 	D.lookUp(slot);
 	const t1 = process.hrtime.bigint();
 	const held = D.hold(slot, plan);
-	D.report(held, "stored");
+	D.report(held, 'stored');
 	D.recordDeliveryShared(memoryKey, staticData[D.DEDUPE_KEY], key(i), keys);
 	const saved = staticData[D.DEDUPE_KEY];
-	D.report(held, "succeeded");
+	D.report(held, 'succeeded');
 	const t2 = process.hrtime.bigint();
 	const text = JSON.stringify(saved);
 	const t3 = process.hrtime.bigint();
@@ -54,5 +58,14 @@ for (let i = keys + 201; i < keys + 201 + deliveries; i++) {
 }
 const ms = (ns) => (Number(ns) / 1e6 / deliveries).toFixed(3);
 console.log(
-	JSON.stringify({ keys, lag, deliveries, msPerDelivery: { lookUp: ms(spent.lookUp), recordAndClaim: ms(spent.recordAndClaim), serialise: ms(spent.serialise) } }),
+	JSON.stringify({
+		keys,
+		lag,
+		deliveries,
+		msPerDelivery: {
+			lookUp: ms(spent.lookUp),
+			recordAndClaim: ms(spent.recordAndClaim),
+			serialise: ms(spent.serialise),
+		},
+	}),
 );

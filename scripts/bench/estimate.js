@@ -27,7 +27,15 @@ const DIST_NODE = path.join(root, 'dist/nodes/RealEstateEstimate/RealEstateEstim
 const SECTION = '## Real Estate Estimate';
 
 function args(argv) {
-	const out = { items: 1000, levels: [1, 2, 5, 10, 20, 50], runs: 5, latency: 50, memory: true, write: true, withLatency: true };
+	const out = {
+		items: 1000,
+		levels: [1, 2, 5, 10, 20, 50],
+		runs: 5,
+		latency: 50,
+		memory: true,
+		write: true,
+		withLatency: true,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		if (a === '--items') out.items = Number(argv[++i]);
@@ -110,7 +118,13 @@ async function runGets(Node, createBenchContext, sim, count, concurrency, tokenC
 	const started = process.hrtime.bigint();
 	const [output] = await new Node().execute.call(ctx);
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	if (output.length !== count || output.some((item, i) => item.pairedItem.item !== i || typeof item.json.approvedTotalMarketValue !== 'number')) {
+	if (
+		output.length !== count ||
+		output.some(
+			(item, i) =>
+				item.pairedItem.item !== i || typeof item.json.approvedTotalMarketValue !== 'number',
+		)
+	) {
 		throw new Error('unexpected output: order, pairing or content wrong');
 	}
 	return { seconds, perSecond: count / seconds };
@@ -130,7 +144,9 @@ async function throughput(options, Node, sim) {
 			const result = await runGets(Node, createBenchContext, sim, options.items, c, tokenCache);
 			loopback[c].push(result.perSecond);
 			await control(sim, 'DELETE', '/requests');
-			process.stdout.write(`  loopback  c=${String(c).padStart(2)} run ${run + 1}: ${result.perSecond.toFixed(0)} items/s\n`);
+			process.stdout.write(
+				`  loopback  c=${String(c).padStart(2)} run ${run + 1}: ${result.perSecond.toFixed(0)} items/s\n`,
+			);
 		}
 	}
 
@@ -146,11 +162,15 @@ async function throughput(options, Node, sim) {
 			latency[c] = result.perSecond;
 			await control(sim, 'DELETE', '/faults');
 			await control(sim, 'DELETE', '/requests');
-			process.stdout.write(`  +${options.latency} ms   c=${String(c).padStart(2)}: ${result.perSecond.toFixed(1)} items/s\n`);
+			process.stdout.write(
+				`  +${options.latency} ms   c=${String(c).padStart(2)}: ${result.perSecond.toFixed(1)} items/s\n`,
+			);
 		}
 	}
 	return {
-		loopback: Object.fromEntries(Object.entries(loopback).map(([c, values]) => [c, { median: median(values), runs: values }])),
+		loopback: Object.fromEntries(
+			Object.entries(loopback).map(([c, values]) => [c, { median: median(values), runs: values }]),
+		),
 		latency,
 	};
 }
@@ -180,7 +200,12 @@ async function memoryChild({ sim, mode, documentIds, concurrency }) {
 	});
 	for (let i = 0; i < 3; i++) global.gc();
 	const base = process.memoryUsage();
-	const peak = { rss: base.rss, heapUsed: base.heapUsed, external: base.external, arrayBuffers: base.arrayBuffers };
+	const peak = {
+		rss: base.rss,
+		heapUsed: base.heapUsed,
+		external: base.external,
+		arrayBuffers: base.arrayBuffers,
+	};
 	let samples = 0;
 	const sample = () => {
 		const m = process.memoryUsage();
@@ -243,7 +268,9 @@ function runMemoryChild(payload) {
 		});
 		let result;
 		child.on('message', (message) => (result = message));
-		child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`memory child exited ${code}`))));
+		child.on('exit', (code) =>
+			code === 0 && result ? resolve(result) : reject(new Error(`memory child exited ${code}`)),
+		);
 	});
 }
 
@@ -265,7 +292,8 @@ function machine() {
 	};
 }
 
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+	n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function render(options, env, tp, memory, load) {
 	const lines = [];
@@ -275,7 +303,7 @@ function render(options, env, tp, memory, load) {
 		'costs in memory. Measured with `node scripts/bench/estimate.js` (after `npm run build`; it loads',
 		'`dist/nodes/RealEstateEstimate/RealEstateEstimate.node.js`). The node runs in a small execute context',
 		"(`scripts/bench/context.js`) whose HTTP is n8n's own `OutboundHttp` (@n8n/backend-network, axios) with a",
-		'cached client-credentials token, and whose `prepareBinaryData` is n8n-core\'s real one over its',
+		"cached client-credentials token, and whose `prepareBinaryData` is n8n-core's real one over its",
 		'`BinaryDataService`. The simulator runs in its own process on loopback.',
 		'',
 		`Machine: ${env.nproc} cores (nproc), ${env.cpu}, Node ${env.node}, ${env.platform}. Run on ${env.date}; 1-minute load`,
@@ -329,7 +357,9 @@ function writeSection(text) {
 	const start = content.indexOf(`\n${SECTION}\n`);
 	if (start >= 0) {
 		const next = content.indexOf('\n## ', start + SECTION.length + 1);
-		const reading = content.slice(start + 1, next < 0 ? undefined : next).match(/\n(Reading:[\s\S]*?)\n*$/);
+		const reading = content
+			.slice(start + 1, next < 0 ? undefined : next)
+			.match(/\n(Reading:[\s\S]*?)\n*$/);
 		const keep = reading ? `\n${reading[1].trim()}\n` : '';
 		content = `${content.slice(0, start + 1)}${text}${keep}${next < 0 ? '' : `\n${content.slice(next + 1)}`}`;
 	} else {
@@ -346,7 +376,9 @@ async function main() {
 	const load = { before: os.loadavg()[0] };
 	const { child, sim } = await startSimulatorProcess();
 	try {
-		console.log(`Real Estate Estimate benchmark — ${env.nproc} cores, ${env.cpu}, Node ${env.node}`);
+		console.log(
+			`Real Estate Estimate benchmark — ${env.nproc} cores, ${env.cpu}, Node ${env.node}`,
+		);
 		console.log('Throughput:');
 		const tp = await throughput(options, Node, sim);
 		const memory = [];
@@ -356,11 +388,18 @@ async function main() {
 				{ sim, mode: 'filesystem', documentIds: [900050], concurrency: 1 },
 				{ sim, mode: 'memory', documentIds: [900050], concurrency: 1 },
 				{ sim, mode: 'filesystem', documentIds: [900100], concurrency: 1 },
-				{ sim, mode: 'filesystem', documentIds: [900020, 900021, 900022, 900023, 900024], concurrency: 5 },
+				{
+					sim,
+					mode: 'filesystem',
+					documentIds: [900020, 900021, 900022, 900023, 900024],
+					concurrency: 5,
+				},
 			]) {
 				const result = await runMemoryChild(payload);
 				memory.push(result);
-				console.log(`  ${payload.mode} ${payload.documentIds.length}×: RSS +${result.growthMB.rss.toFixed(1)} MB, heap +${result.growthMB.heapUsed.toFixed(1)} MB`);
+				console.log(
+					`  ${payload.mode} ${payload.documentIds.length}×: RSS +${result.growthMB.rss.toFixed(1)} MB, heap +${result.growthMB.heapUsed.toFixed(1)} MB`,
+				);
 			}
 		}
 		load.after = os.loadavg()[0];

@@ -52,5 +52,9 @@ for (let i = 0; i < count; i++) {
 const cpu = process.cpuUsage(started);
 const pct = (n) => `${((100 * n) / count).toFixed(2)} %`;
 console.log(`account numbers: ${count} (seed ${arg('--seed', 42)})`);
-console.log(`taken for identity numbers: ${found} (${pct(found)}); by the classic control alone: ${classic} (${pct(classic)})`);
-console.log(`CPU per account number (generate + search): ${(((cpu.user + cpu.system) / count) * 1000).toFixed(0)} ns`);
+console.log(
+	`taken for identity numbers: ${found} (${pct(found)}); by the classic control alone: ${classic} (${pct(classic)})`,
+);
+console.log(
+	`CPU per account number (generate + search): ${(((cpu.user + cpu.system) / count) * 1000).toFixed(0)} ns`,
+);

@@ -29,7 +29,10 @@ function taxPayload(bytes) {
 			merknad: `Ref ${rnd(99999)}-${rnd(999)} innrapportert ${rnd(28) + 1}.${rnd(12) + 1}.2025`,
 		});
 	}
-	return { skattemelding: { inntektsaar: 2025, poster: items }, inntekt: { maaneder: 3, snitt: 54_300 } };
+	return {
+		skattemelding: { inntektsaar: 2025, poster: items },
+		inntekt: { maaneder: 3, snitt: 54_300 },
+	};
 }
 
 const data = taxPayload(kb * 1024);
@@ -62,4 +65,14 @@ const copyOnly = (() => {
 })();
 const mask = cpuMsPerDelivery('mask');
 const leaveOut = cpuMsPerDelivery('leaveOut');
-console.log(JSON.stringify({ payloadKB: Number((JSON.stringify(data).length / 1024).toFixed(1)), deliveries, cpuMsPerDelivery: { mask: Number(mask.toFixed(3)), leaveOut: Number(leaveOut.toFixed(3)), jsonCopyForScale: Number(copyOnly.toFixed(3)) } }));
+console.log(
+	JSON.stringify({
+		payloadKB: Number((JSON.stringify(data).length / 1024).toFixed(1)),
+		deliveries,
+		cpuMsPerDelivery: {
+			mask: Number(mask.toFixed(3)),
+			leaveOut: Number(leaveOut.toFixed(3)),
+			jsonCopyForScale: Number(copyOnly.toFixed(3)),
+		},
+	}),
+);

@@ -53,10 +53,10 @@ function parseArgs(argv) {
 		else if (a === '--only-deliveries') out.onlyDeliveries = true;
 		else if (a === '--n8n-env') {
 			const [name, ...value] = String(argv[++i] ?? '').split('=');
-			if (!/^[A-Z0-9_]+$/.test(name) || value.length === 0) throw new Error('--n8n-env needs NAME=VALUE');
+			if (!/^[A-Z0-9_]+$/.test(name) || value.length === 0)
+				throw new Error('--n8n-env needs NAME=VALUE');
 			out.n8nEnv[name] = value.join('=');
-		}
-		else if (a === '--write') out.write = true;
+		} else if (a === '--write') out.write = true;
 		else if (a === '--no-write') out.write = false;
 		else
 			throw new Error(`unknown argument ${a} (see the comment at the top of scripts/bench/n8n.js)`);

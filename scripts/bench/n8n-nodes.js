@@ -213,4 +213,11 @@ async function genericOAuth2(ctx, name, { tokenUrl, client, scope }) {
 	return { id: created.id, name: created.name, type: 'oAuth2Api' };
 }
 
-module.exports = { latestVersion, concurrencyOption, compareNodes, consentSides, estimateSides, genericOAuth2 };
+module.exports = {
+	latestVersion,
+	concurrencyOption,
+	compareNodes,
+	consentSides,
+	estimateSides,
+	genericOAuth2,
+};

@@ -57,5 +57,4 @@ async function stopFirstN8n() {
 	if (n8n) await n8n.stop().catch((e) => log(`stopping n8n: ${e.message}`));
 }
 
-
 module.exports = { running, cleanup, stopFirstN8n };

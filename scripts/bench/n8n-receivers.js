@@ -49,7 +49,10 @@ async function compareReceivers(ctx, { opts, webhookVersion }) {
 						label: `Consent Flow Trigger, Remembered Deliveries ${opts.rememberedVariant}`,
 						ours: true,
 						variant: true,
-						built: B.triggerWorkflow({ cred: signing, rememberedDeliveries: opts.rememberedVariant }),
+						built: B.triggerWorkflow({
+							cred: signing,
+							rememberedDeliveries: opts.rememberedVariant,
+						}),
 					},
 				]
 			: []),
@@ -133,7 +136,11 @@ function wantsLazy(opts) {
  * time on this machine), stopped again by pid afterwards.
  */
 async function lazyReceivers({ pkg, sim, opts, webhookVersion }) {
-	log(`deliveries: a second n8n with ${Object.entries(LAZY_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+	log(
+		`deliveries: a second n8n with ${Object.entries(LAZY_ENV)
+			.map(([k, v]) => `${k}=${v}`)
+			.join(' ')}`,
+	);
 	const n8n = await startN8n({
 		major: '2',
 		tgz: pkg.tgz,

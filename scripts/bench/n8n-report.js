@@ -127,7 +127,9 @@ function balancedOrder(list, round) {
 /** The rounds' orders as letters for the table's rows: "A B D C, then B C A D, …". */
 function orderText(count, rounds) {
 	const letters = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
-	const shown = Array.from({ length: Math.min(rounds, count) }, (_, k) => balancedOrder(letters, k).join(' '));
+	const shown = Array.from({ length: Math.min(rounds, count) }, (_, k) =>
+		balancedOrder(letters, k).join(' '),
+	);
 	return `rows A–${letters[count - 1]}: ${shown.join(', then ')}${rounds > count ? ', then again from the first' : ''}`;
 }
 

@@ -90,7 +90,14 @@ function itemsWorkflow(name, itemsCode, node, { before } = {}) {
 }
 
 /** The fields of a create, in the service's order; every one comes from the item. */
-const CREATE_FIELDS = ['nationalId', 'lastName', 'organizationId', 'redirectUrl', 'webhookUrl', 'externalId'];
+const CREATE_FIELDS = [
+	'nationalId',
+	'lastName',
+	'organizationId',
+	'redirectUrl',
+	'webhookUrl',
+	'externalId',
+];
 
 /**
  * Consent Flow create parameters: `mappingMode` 'autoMapInputData' reads the item's fields by
@@ -116,13 +123,23 @@ function consentCreateParameters({ concurrency, mappingMode }) {
 }
 
 /** Consent Flow node, create (concurrency undefined = the node's default). */
-function consentFlowCreate({ count, cred, webhookUrl, concurrency, mappingMode = 'autoMapInputData' }) {
+function consentFlowCreate({
+	count,
+	cred,
+	webhookUrl,
+	concurrency,
+	mappingMode = 'autoMapInputData',
+}) {
 	const node = S.packageNode('consentFlow', {
 		name: NODE_UNDER_TEST,
 		cred,
 		parameters: consentCreateParameters({ concurrency, mappingMode }),
 	});
-	return itemsWorkflow(`bench cf-create ours ${mappingMode}`, applicantsCode(count, webhookUrl), node);
+	return itemsWorkflow(
+		`bench cf-create ours ${mappingMode}`,
+		applicantsCode(count, webhookUrl),
+		node,
+	);
 }
 
 /**

@@ -140,7 +140,10 @@ async function main() {
 		}
 		await cleanup();
 		info.loadAfter = os.loadavg()[0];
-		const env = Object.entries(opts.n8nEnv).map(([k, v]) => `${k}=${v}`).join(' ') || 'none';
+		const env =
+			Object.entries(opts.n8nEnv)
+				.map(([k, v]) => `${k}=${v}`)
+				.join(' ') || 'none';
 		process.stdout.write(
 			`\n### Deliveries only (n8n ${info.n8nVersion}, extra n8n environment: ${env}, package at ${info.commit}, load ${R.fmt(info.loadBefore, 2)} → ${R.fmt(info.loadAfter, 2)})\n\n${R.webhookTable(only.sides)}\n\nTrigger ÷ bare Webhook, executed/s (medians): ${R.fmt(triggerOverBare(only.sides), 2)}×\n${only.problems.length ? `\nProblems:\n${only.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}${lazyText(lazy)}`,
 		);

@@ -47,7 +47,10 @@ function groupCpuByThread(pgid) {
 			for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
 				const thread = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
 				const name = `${processName}/${thread.replace(/\d+$/, 'N')}`;
-				byName.set(name, (byName.get(name) ?? 0) + readStat(`${pid}/task/${tid}`).ticks / TICKS_PER_SECOND);
+				byName.set(
+					name,
+					(byName.get(name) ?? 0) + readStat(`${pid}/task/${tid}`).ticks / TICKS_PER_SECOND,
+				);
 			}
 		} catch {
 			// the process or thread ended between the listing and the read

@@ -276,7 +276,7 @@ function main() {
 		'',
 		'What the Consent Flow Trigger spends per delivery to verify the `x-*-sbl-signature` header, timed as',
 		'the node runs it: `signatureCandidates` over the request headers (7, one of them the signature;',
-		'no header configured in the credential), then `verifyAnySignature` (the node\'s `matchSecret` with one',
+		"no header configured in the credential), then `verifyAnySignature` (the node's `matchSecret` with one",
 		'secret: hex HMAC-SHA256 over the raw body, constant-time compare of each candidate), next to a bare',
 		'`crypto.createHmac` of the same bytes.',
 		'The exact duplicate key the node then derives from the raw bytes (`topLevelMembers` from',

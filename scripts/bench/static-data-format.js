@@ -22,7 +22,10 @@ console.log(`| Remembered keys | Format | Bytes saved | ms per parse + wrap + co
 console.log('|---|---|---|---|');
 for (const count of [1000, 10000]) {
 	// webhookIds as the service sends them: UUIDs
-	const keys = Array.from({ length: count }, (_, i) => `3f2b${String(i).padStart(4, '0')}-6c1e-4d8a-9b7f-${String(i).padStart(12, '0')}`);
+	const keys = Array.from(
+		{ length: count },
+		(_, i) => `3f2b${String(i).padStart(4, '0')}-6c1e-4d8a-9b7f-${String(i).padStart(12, '0')}`,
+	);
 	const forms = {
 		'2 (array)': { version: 2, ids: keys },
 		'3 (one string)': { version: 3, keys: keys.join('\n') },
@@ -35,6 +38,8 @@ for (const count of [1000, 10000]) {
 			deepCopy(data);
 			JSON.stringify(wrapped);
 		});
-		console.log(`| ${count.toLocaleString('en')} | ${name} | ${text.length.toLocaleString('en')} | ${ms.toFixed(3)} |`);
+		console.log(
+			`| ${count.toLocaleString('en')} | ${name} | ${text.length.toLocaleString('en')} | ${ms.toFixed(3)} |`,
+		);
 	}
 }

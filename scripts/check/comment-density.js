@@ -75,8 +75,12 @@ if (require.main === module) {
 	const result = measure();
 	if (process.argv.includes('--files')) {
 		for (const f of result.files.sort((a, b) => b.comment / b.code - a.comment / a.code)) {
-			console.log(`${((100 * f.comment) / f.code).toFixed(1).padStart(6)} %  ${String(f.comment).padStart(4)} / ${String(f.code).padStart(4)}  ${f.file}`);
+			console.log(
+				`${((100 * f.comment) / f.code).toFixed(1).padStart(6)} %  ${String(f.comment).padStart(4)} / ${String(f.code).padStart(4)}  ${f.file}`,
+			);
 		}
 	}
-	console.log(`nodes/: ${result.comment} comment lines per ${result.code} code lines = ${(100 * result.ratio).toFixed(1)} %`);
+	console.log(
+		`nodes/: ${result.comment} comment lines per ${result.code} code lines = ${(100 * result.ratio).toFixed(1)} %`,
+	);
 }

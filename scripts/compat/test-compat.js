@@ -19,8 +19,26 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { MATRIX, MARKS, FILES, QUEUE_FILE, QUEUE_TESTS, FEATURES, columnLabel, compareVersions, probeHooks } = require('./matrix');
-const { MD_FILE, featureCell, featureTable, tableIntro, fmtSecs, render, renderReadme } = require('./render');
+const {
+	MATRIX,
+	MARKS,
+	FILES,
+	QUEUE_FILE,
+	QUEUE_TESTS,
+	FEATURES,
+	columnLabel,
+	compareVersions,
+	probeHooks,
+} = require('./matrix');
+const {
+	MD_FILE,
+	featureCell,
+	featureTable,
+	tableIntro,
+	fmtSecs,
+	render,
+	renderReadme,
+} = require('./render');
 
 const root = path.resolve(__dirname, '../..');
 const JSON_FILE = path.join(root, 'docs', 'compatibility.json');
@@ -31,8 +49,17 @@ function parseArgs(argv) {
 	const o = { versions: null, queue: true, render: false };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
-		if (a === '--versions') o.versions = argv[++i].split(',').map((v) => v.trim()).filter(Boolean);
-		else if (a.startsWith('--versions=')) o.versions = a.slice(11).split(',').map((v) => v.trim()).filter(Boolean);
+		if (a === '--versions')
+			o.versions = argv[++i]
+				.split(',')
+				.map((v) => v.trim())
+				.filter(Boolean);
+		else if (a.startsWith('--versions='))
+			o.versions = a
+				.slice(11)
+				.split(',')
+				.map((v) => v.trim())
+				.filter(Boolean);
 		else if (a === '--no-queue') o.queue = false;
 		else if (a === '--render') o.render = true;
 		else throw new Error(`unknown argument ${a}`);
@@ -61,7 +88,10 @@ function machine() {
 		memoryGiB: Math.round(os.totalmem() / 2 ** 30),
 		os: `${os.type()} ${os.release()}`,
 		systemNode: spawnSync('node', ['-v'], { encoding: 'utf8' }).stdout.trim(),
-		load: os.loadavg().map((x) => x.toFixed(1)).join(' '),
+		load: os
+			.loadavg()
+			.map((x) => x.toFixed(1))
+			.join(' '),
 	};
 }
 
@@ -172,7 +202,10 @@ async function runJest(version, files, { testNamePattern, label, logFile }) {
 		}
 		fs.rmSync(out, { force: true });
 	} catch (e) {
-		suiteErrors.push({ file: files.join(' '), failure: `no jest result (${r.timedOut ? 'timed out' : `exit ${r.code ?? r.signal}`}): ${e.message}` });
+		suiteErrors.push({
+			file: files.join(' '),
+			failure: `no jest result (${r.timedOut ? 'timed out' : `exit ${r.code ?? r.signal}`}): ${e.message}`,
+		});
 	}
 	return { ...r, tests, suiteErrors };
 }
@@ -191,7 +224,11 @@ async function install(version, logFile) {
 	const seconds = (Date.now() - started) / 1000;
 	const line = (r.stdout || '').trim().split('\n').pop();
 	if (r.status !== 0) {
-		const err = stripAnsi(r.stderr || '').split('\n').filter((l) => /notarget|error|Error/.test(l)).slice(0, 4).join(' ');
+		const err = stripAnsi(r.stderr || '')
+			.split('\n')
+			.filter((l) => /notarget|error|Error/.test(l))
+			.slice(0, 4)
+			.join(' ');
 		return { ok: false, seconds, error: err.slice(0, 600) || `exit ${r.status}` };
 	}
 	const info = JSON.parse(line);
@@ -223,7 +260,11 @@ async function main() {
 	const selected = o.versions || MATRIX.map((m) => m.version);
 	const logFile = path.join(os.tmpdir(), `sbl-compat-${Date.now()}.log`);
 	say(`versions ${selected.join(', ')}; log ${logFile}`);
-	const b = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit', env: cleanEnv({}) });
+	const b = spawnSync('npm', ['run', 'build', '--silent'], {
+		cwd: root,
+		stdio: 'inherit',
+		env: cleanEnv({}),
+	});
 	if (b.status !== 0) throw new Error('npm run build failed');
 	let ok = true;
 	for (const version of selected) {
@@ -233,22 +274,39 @@ async function main() {
 		say(`${version}: install`);
 		entry.install = await install(version, logFile);
 		if (entry.install.ok && entry.install.cached) {
-			entry.install.coldSeconds = (prev && prev.install && (prev.install.cached ? prev.install.coldSeconds : prev.install.seconds)) || null;
+			entry.install.coldSeconds =
+				(prev &&
+					prev.install &&
+					(prev.install.cached ? prev.install.coldSeconds : prev.install.seconds)) ||
+				null;
 		}
-		say(`${version}: install ${entry.install.ok ? (entry.install.cached ? 'cached' : `${fmtSecs(entry.install.seconds)}`) : `FAILED: ${entry.install.error}`}`);
+		say(
+			`${version}: install ${entry.install.ok ? (entry.install.cached ? 'cached' : `${fmtSecs(entry.install.seconds)}`) : `FAILED: ${entry.install.error}`}`,
+		);
 		if (entry.install.ok) {
 			entry.hooks = probeHooks(entry.install.dir);
 			say(`${version}: n8n internals ${JSON.stringify(entry.hooks)}`);
 			say(`${version}: subset (${FILES.length} files)`);
 			entry.run = await runJest(version, FILES, { label: 'subset', logFile });
-			const failed = entry.run.tests.filter((t) => t.status === 'failed').length + entry.run.suiteErrors.length;
-			say(`${version}: subset ${entry.run.tests.filter((t) => t.status === 'passed').length}/${entry.run.tests.length} passed, ${entry.run.suiteErrors.length} files did not run, in ${fmtSecs(entry.run.seconds)}`);
+			const failed =
+				entry.run.tests.filter((t) => t.status === 'failed').length + entry.run.suiteErrors.length;
+			say(
+				`${version}: subset ${entry.run.tests.filter((t) => t.status === 'passed').length}/${entry.run.tests.length} passed, ${entry.run.suiteErrors.length} files did not run, in ${fmtSecs(entry.run.seconds)}`,
+			);
 			ok = ok && failed === 0;
 			if (m.queue && o.queue) {
 				say(`${version}: queue mode (${QUEUE_FILE}, -t ${QUEUE_TESTS.source})`);
-				entry.queue = await runJest(version, [QUEUE_FILE], { testNamePattern: QUEUE_TESTS, label: 'queue', logFile });
-				const qf = entry.queue.tests.filter((t) => t.status === 'failed').length + entry.queue.suiteErrors.length;
-				say(`${version}: queue ${entry.queue.tests.filter((t) => t.status === 'passed').length}/${entry.queue.tests.length} passed in ${fmtSecs(entry.queue.seconds)}`);
+				entry.queue = await runJest(version, [QUEUE_FILE], {
+					testNamePattern: QUEUE_TESTS,
+					label: 'queue',
+					logFile,
+				});
+				const qf =
+					entry.queue.tests.filter((t) => t.status === 'failed').length +
+					entry.queue.suiteErrors.length;
+				say(
+					`${version}: queue ${entry.queue.tests.filter((t) => t.status === 'passed').length}/${entry.queue.tests.length} passed in ${fmtSecs(entry.queue.seconds)}`,
+				);
 				ok = ok && qf === 0;
 			} else if (prev && prev.queue && !o.queue) {
 				entry.queue = prev.queue; // kept from the earlier run
@@ -279,4 +337,14 @@ if (require.main === module) {
 }
 
 // For test/scripts/compat/test-compat.test.js: the table's rendering, without running anything.
-module.exports = { FEATURES, MATRIX, MARKS, featureCell, featureTable, tableIntro, columnLabel, compareVersions, renderReadme };
+module.exports = {
+	FEATURES,
+	MATRIX,
+	MARKS,
+	featureCell,
+	featureTable,
+	tableIntro,
+	columnLabel,
+	compareVersions,
+	renderReadme,
+};

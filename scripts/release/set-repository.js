@@ -8,7 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const arg = process.argv[2] ?? '';
-const match = /^(?:git\+)?https:\/\/github\.com\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/.exec(arg);
+const match =
+	/^(?:git\+)?https:\/\/github\.com\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/.exec(arg);
 if (!match) {
 	console.error('Usage: npm run set-repository -- https://github.com/<owner>/<name>');
 	process.exit(1);
@@ -20,4 +21,6 @@ pkg.repository = { type: 'git', url: `git+${base}.git` };
 pkg.homepage = `${base}#readme`;
 pkg.bugs = { url: `${base}/issues` };
 fs.writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
-console.log(`package.json: repository ${pkg.repository.url}, homepage ${pkg.homepage}, bugs ${pkg.bugs.url}`);
+console.log(
+	`package.json: repository ${pkg.repository.url}, homepage ${pkg.homepage}, bugs ${pkg.bugs.url}`,
+);

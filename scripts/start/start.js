@@ -40,13 +40,26 @@ async function pickPort(wanted, label) {
 /** Starts the simulator CLI as a child process; resolves with its READY info. */
 function startSimulator(port) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(ROOT, 'test', 'simulator', 'cli.js'), '--port', String(port), '--webhook-retries', '8'], {
-			cwd: ROOT,
-			stdio: ['ignore', 'pipe', 'inherit'],
-			detached: true,
-		});
+		const child = spawn(
+			process.execPath,
+			[
+				path.join(ROOT, 'test', 'simulator', 'cli.js'),
+				'--port',
+				String(port),
+				'--webhook-retries',
+				'8',
+			],
+			{
+				cwd: ROOT,
+				stdio: ['ignore', 'pipe', 'inherit'],
+				detached: true,
+			},
+		);
 		const rl = readline.createInterface({ input: child.stdout });
-		const timer = setTimeout(() => reject(new Error('the simulator did not report ready in 20 s')), 20000);
+		const timer = setTimeout(
+			() => reject(new Error('the simulator did not report ready in 20 s')),
+			20000,
+		);
 		rl.on('line', (line) => {
 			const m = /^SBL_SIMULATOR_READY (.*)$/.exec(line);
 			if (m) {
@@ -68,11 +81,16 @@ function loadState(userFolder) {
 }
 
 function saveState(userFolder, state) {
-	fs.writeFileSync(path.join(userFolder, STATE_FILE), JSON.stringify(state, null, 2), { mode: 0o600 });
+	fs.writeFileSync(path.join(userFolder, STATE_FILE), JSON.stringify(state, null, 2), {
+		mode: 0o600,
+	});
 }
 
 /** Demo credentials for the simulator, by credential type. */
-const EXAMPLE_HEADER = { name: 'x-sbl-example-key', value: 'sbl-example-key-for-the-simulator-only' };
+const EXAMPLE_HEADER = {
+	name: 'x-sbl-example-key',
+	value: 'sbl-example-key-for-the-simulator-only',
+};
 
 function demoCredentials(sim) {
 	const consent = sim.clients.consent;
@@ -121,7 +139,12 @@ async function ensureCredentials(n8n, sim, state) {
 	for (const [type, cred] of Object.entries(demoCredentials(sim))) {
 		const known = state.credentials[type];
 		if (known) {
-			const r = await n8n.api('PATCH', `/credentials/${known.id}`, { name: cred.name, type, data: cred.data }, { raw: true });
+			const r = await n8n.api(
+				'PATCH',
+				`/credentials/${known.id}`,
+				{ name: cred.name, type, data: cred.data },
+				{ raw: true },
+			);
 			if (r.status === 200) {
 				out[type] = { id: known.id, name: cred.name };
 				continue;
@@ -155,14 +178,18 @@ async function importExamples(n8n, sim, credentials, state) {
 	try {
 		dataTables = (await W.createExampleDataTables(n8n)).tables;
 	} catch (e) {
-		lines.push(`  ! data tables not created (${e.message.slice(0, 200)}): examples that use one are skipped`);
+		lines.push(
+			`  ! data tables not created (${e.message.slice(0, 200)}): examples that use one are skipped`,
+		);
 	}
 	for (const file of W.listExamples()) {
 		const known = state.workflows[file];
 		if (known) {
 			const r = await n8n.api('GET', `/workflows/${known.id}`, undefined, { raw: true });
 			if (r.status === 200) {
-				lines.push(`  ${r.json.active ? 'active  ' : 'inactive'} ${r.json.name} (kept from an earlier start)`);
+				lines.push(
+					`  ${r.json.active ? 'active  ' : 'inactive'} ${r.json.name} (kept from an earlier start)`,
+				);
 				continue;
 			}
 		}
@@ -193,7 +220,10 @@ async function main() {
 	const started = Date.now();
 	if (!process.env.SBL_START_SKIP_BUILD) {
 		log('npm run build');
-		const r = require('node:child_process').spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+		const r = require('node:child_process').spawnSync('npm', ['run', 'build', '--silent'], {
+			cwd: ROOT,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 		if (r.status !== 0) throw new Error('npm run build failed');
 	}
 	const install = await ensureN8n('2');
@@ -203,12 +233,16 @@ async function main() {
 	fs.mkdirSync(userFolder, { recursive: true });
 	const state = loadState(userFolder);
 	state.ownerEmail = state.ownerEmail || 'demo@sbl-demo.local';
-	state.ownerPassword = state.ownerPassword || `Sbl-${crypto.randomBytes(6).toString('base64url')}7`;
+	state.ownerPassword =
+		state.ownerPassword || `Sbl-${crypto.randomBytes(6).toString('base64url')}7`;
 	state.encryptionKey = state.encryptionKey || crypto.randomBytes(24).toString('hex');
 
 	const simPort = await pickPort(Number(process.env.SBL_SIM_PORT || 8787), 'simulator');
 	const n8nPort = await pickPort(Number(process.env.N8N_PORT || 5678), 'n8n');
-	const brokerPort = await pickPort(n8nPort + 1 === simPort ? n8nPort + 2 : n8nPort + 1, 'n8n task broker');
+	const brokerPort = await pickPort(
+		n8nPort + 1 === simPort ? n8nPort + 2 : n8nPort + 1,
+		'n8n task broker',
+	);
 
 	const queue = process.argv.includes('--queue') || process.env.SBL_START_QUEUE === '1';
 	const { child: simChild, info: sim } = await startSimulator(simPort);
@@ -218,7 +252,9 @@ async function main() {
 	const stop = async (signal) => {
 		if (stopping) return;
 		stopping = true;
-		console.log(`\n${signal}: stopping n8n (pid ${n8n ? n8n.pid : '-'}) and the simulator (pid ${simChild.pid})`);
+		console.log(
+			`\n${signal}: stopping n8n (pid ${n8n ? n8n.pid : '-'}) and the simulator (pid ${simChild.pid})`,
+		);
 		if (topology) await topology.stop().catch(() => {});
 		else if (n8n) await n8n.stop({ keepUserFolder: true }).catch(() => {});
 		try {
@@ -311,7 +347,9 @@ Simulator ${sim.url}  (control API ${sim.controlUrl})
   signing secret     ${sim.signingSecret}   header: ${sim.signatureHeader}
   example webhooks   send the header ${EXAMPLE_HEADER.name}: ${EXAMPLE_HEADER.value}
 
-Demo credentials: ${Object.values(credentials).map((x) => x.name).join(', ')}
+Demo credentials: ${Object.values(credentials)
+		.map((x) => x.name)
+		.join(', ')}
 Example workflows:
 ${imported.join('\n') || '  (none in examples/)'}
 

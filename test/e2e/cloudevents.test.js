@@ -15,86 +15,142 @@ const HEADER = 'x-acme-sbl-signature';
 // The trigger's outputs with every event selected (README, Outputs), from the published list.
 const OUTPUT = { 'consent.accepted': 1, 'consent.rejected': 2, unrecognised: 10 };
 
-describe.each(versions())('n8n %s.x: CloudEvents deliveries to the Consent Flow Trigger', (major) => {
-	const ctx = useN8n(major);
-	const secret = crypto.randomBytes(24).toString('hex');
-	const TAG = crypto.randomBytes(3).toString('hex');
-	let cred;
+describe.each(versions())(
+	'n8n %s.x: CloudEvents deliveries to the Consent Flow Trigger',
+	(major) => {
+		const ctx = useN8n(major);
+		const secret = crypto.randomBytes(24).toString('hex');
+		const TAG = crypto.randomBytes(3).toString('hex');
+		let cred;
 
-	beforeAll(async () => {
-		cred = await ctx.n8n.createCredential({ name: 'CE signing', type: SIGNING, data: { secret, signatureHeader: '' } });
-	}, 120000);
+		beforeAll(async () => {
+			cred = await ctx.n8n.createCredential({
+				name: 'CE signing',
+				type: SIGNING,
+				data: { secret, signatureHeader: '' },
+			});
+		}, 120000);
 
-	/** A workflow with the trigger at `typeVersion`; its production URL and id. */
-	async function deploy(typeVersion) {
-		// binary mode needs Accept Unsigned CloudEvents Headers (issue 31; unsigned-facts.test.js)
-		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred }, parameters: { options: { acceptUnsignedHeaders: true } } });
-		// 1.1 is what the editor adds: n8n then parses no body whose type is not JSON-like (the
-		// CloudEvents types are not), and the trigger reads the raw bytes itself (readRawBody).
-		trigger.typeVersion = typeVersion;
-		const wf = await ctx.n8n.deployWorkflow(W.workflow(`cloudevents ${TAG} v${typeVersion}`, [trigger], {}), {
-			webhookPaths: [W.triggerWebhookPath(trigger)],
-		});
-		return { url: ctx.n8n.webhookUrl(W.triggerWebhookPath(trigger)), workflowId: wf.id };
-	}
-
-	const postTo = (url, body, headers) =>
-		request('POST', url, { body: Buffer.from(body, 'utf8'), headers: { [HEADER]: crypto.createHmac('sha256', secret).update(body).digest('hex'), ...headers } });
-
-	it.each([1, 1.1])('trigger version %s: structured and binary mode run once on their event outputs; a batch is 415; unknown types go to Unrecognised', async (typeVersion) => {
-		const { url, workflowId } = await deploy(typeVersion);
-		const post = (body, headers) => postTo(url, body, headers);
-		const tag = `${TAG}-${String(typeVersion).replace('.', '')}`;
-		// Spacing and an escaped character: the signature is over these exact bytes.
-		const structured = `{ "specversion": "1.0", "id": "ce-s-${tag}", "source": "/sbl", "type": "no.example.sbl.consent.accepted",\n  "time": "2030-01-02T03:04:05Z", "data": {"flow": "fl\\u00f8w-1", "amount": 1.50} }`;
-		const s1 = await post(structured, { 'content-type': 'application/cloudevents+json; charset=utf-8' });
-		expect([s1.status, s1.json && s1.json.status]).toEqual([200, 'emitted']);
-		const s2 = await post(structured, { 'content-type': 'application/cloudevents+json; charset=utf-8' });
-		expect(s2.json && s2.json.status).toBe('duplicate');
-
-		const data = JSON.stringify({ flow: 'flow-b', externalId: 'loan-b' });
-		const binary = {
-			'content-type': 'application/json',
-			'ce-specversion': '1.0',
-			'ce-id': `ce-b-${tag}%20%C3%B8`,
-			'ce-source': '/sbl',
-			'ce-type': 'consent.rejected',
-			'ce-time': '2030-01-02T03:04:05Z',
-		};
-		const b1 = await post(data, binary);
-		expect([b1.status, b1.json && b1.json.status, b1.json && b1.json.webhookId]).toEqual([200, 'emitted', `ce-b-${tag} ø`]);
-		expect((await post(data, binary)).json.status).toBe('duplicate');
-
-		const unknown = JSON.stringify({ specversion: '1.0', id: `ce-u-${tag}`, source: '/sbl', type: 'com.example.other', data: {} });
-		expect((await post(unknown, { 'content-type': 'application/cloudevents+json' })).json.status).toBe('emitted');
-
-		const batch = `[${structured}]`;
-		const b = await post(batch, { 'content-type': 'application/cloudevents-batch+json' });
-		expect([b.status, b.json && b.json.status]).toEqual([415, 'unsupported']);
-		// Unsigned: 401 before anything else.
-		const unsigned = await request('POST', url, { body: structured, headers: { 'content-type': 'application/cloudevents+json' } });
-		expect(unsigned.status).toBe(401);
-
-		let executions = [];
-		for (let i = 0; i < 60 && !(executions.length >= 3 && executions.every((e) => e.stoppedAt)); i++) {
-			await sleep(500);
-			executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: false });
+		/** A workflow with the trigger at `typeVersion`; its production URL and id. */
+		async function deploy(typeVersion) {
+			// binary mode needs Accept Unsigned CloudEvents Headers (issue 31; unsigned-facts.test.js)
+			const trigger = W.packageTriggerNode({
+				name: TRIGGER,
+				credentials: { [SIGNING]: cred },
+				parameters: { options: { acceptUnsignedHeaders: true } },
+			});
+			// 1.1 is what the editor adds: n8n then parses no body whose type is not JSON-like (the
+			// CloudEvents types are not), and the trigger reads the raw bytes itself (readRawBody).
+			trigger.typeVersion = typeVersion;
+			const wf = await ctx.n8n.deployWorkflow(
+				W.workflow(`cloudevents ${TAG} v${typeVersion}`, [trigger], {}),
+				{
+					webhookPaths: [W.triggerWebhookPath(trigger)],
+				},
+			);
+			return { url: ctx.n8n.webhookUrl(W.triggerWebhookPath(trigger)), workflowId: wf.id };
 		}
-		executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true });
-		expect(executions.map((e) => e.status)).toEqual(['success', 'success', 'success']);
-		const ledger = L.deliveryLedger(executions, TRIGGER);
-		expect(ledger.get(`ce-s-${tag}`)).toEqual([expect.objectContaining({ output: OUTPUT['consent.accepted'] })]);
-		expect(ledger.get(`ce-b-${tag} ø`)).toEqual([expect.objectContaining({ output: OUTPUT['consent.rejected'] })]);
-		expect(ledger.get(`ce-u-${tag}`)).toEqual([expect.objectContaining({ output: OUTPUT.unrecognised })]);
-		const items = executions.flatMap((e) => L.triggerRun(e, TRIGGER).items.map((i) => i.json));
-		expect(items.find((j) => j.webhookId === `ce-s-${tag}`)).toMatchObject({
-			event: 'consent.accepted',
-			timestamp: '2030-01-02T03:04:05Z',
-			flowId: 'fløw-1',
-			// The exact number as sent (1.50 parses to 1.5), the signature was over these bytes.
-			payload: { amount: 1.5 },
-			cloudEvent: { mode: 'structured', source: '/sbl' },
-		});
-		expect(items.find((j) => j.webhookId === `ce-b-${tag} ø`)).toMatchObject({ flowId: 'flow-b', cloudEvent: { mode: 'binary' } });
-	}, 120000);
-});
+
+		const postTo = (url, body, headers) =>
+			request('POST', url, {
+				body: Buffer.from(body, 'utf8'),
+				headers: {
+					[HEADER]: crypto.createHmac('sha256', secret).update(body).digest('hex'),
+					...headers,
+				},
+			});
+
+		it.each([1, 1.1])(
+			'trigger version %s: structured and binary mode run once on their event outputs; a batch is 415; unknown types go to Unrecognised',
+			async (typeVersion) => {
+				const { url, workflowId } = await deploy(typeVersion);
+				const post = (body, headers) => postTo(url, body, headers);
+				const tag = `${TAG}-${String(typeVersion).replace('.', '')}`;
+				// Spacing and an escaped character: the signature is over these exact bytes.
+				const structured = `{ "specversion": "1.0", "id": "ce-s-${tag}", "source": "/sbl", "type": "no.example.sbl.consent.accepted",\n  "time": "2030-01-02T03:04:05Z", "data": {"flow": "fl\\u00f8w-1", "amount": 1.50} }`;
+				const s1 = await post(structured, {
+					'content-type': 'application/cloudevents+json; charset=utf-8',
+				});
+				expect([s1.status, s1.json && s1.json.status]).toEqual([200, 'emitted']);
+				const s2 = await post(structured, {
+					'content-type': 'application/cloudevents+json; charset=utf-8',
+				});
+				expect(s2.json && s2.json.status).toBe('duplicate');
+
+				const data = JSON.stringify({ flow: 'flow-b', externalId: 'loan-b' });
+				const binary = {
+					'content-type': 'application/json',
+					'ce-specversion': '1.0',
+					'ce-id': `ce-b-${tag}%20%C3%B8`,
+					'ce-source': '/sbl',
+					'ce-type': 'consent.rejected',
+					'ce-time': '2030-01-02T03:04:05Z',
+				};
+				const b1 = await post(data, binary);
+				expect([b1.status, b1.json && b1.json.status, b1.json && b1.json.webhookId]).toEqual([
+					200,
+					'emitted',
+					`ce-b-${tag} ø`,
+				]);
+				expect((await post(data, binary)).json.status).toBe('duplicate');
+
+				const unknown = JSON.stringify({
+					specversion: '1.0',
+					id: `ce-u-${tag}`,
+					source: '/sbl',
+					type: 'com.example.other',
+					data: {},
+				});
+				expect(
+					(await post(unknown, { 'content-type': 'application/cloudevents+json' })).json.status,
+				).toBe('emitted');
+
+				const batch = `[${structured}]`;
+				const b = await post(batch, { 'content-type': 'application/cloudevents-batch+json' });
+				expect([b.status, b.json && b.json.status]).toEqual([415, 'unsupported']);
+				// Unsigned: 401 before anything else.
+				const unsigned = await request('POST', url, {
+					body: structured,
+					headers: { 'content-type': 'application/cloudevents+json' },
+				});
+				expect(unsigned.status).toBe(401);
+
+				let executions = [];
+				for (
+					let i = 0;
+					i < 60 && !(executions.length >= 3 && executions.every((e) => e.stoppedAt));
+					i++
+				) {
+					await sleep(500);
+					executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: false });
+				}
+				executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true });
+				expect(executions.map((e) => e.status)).toEqual(['success', 'success', 'success']);
+				const ledger = L.deliveryLedger(executions, TRIGGER);
+				expect(ledger.get(`ce-s-${tag}`)).toEqual([
+					expect.objectContaining({ output: OUTPUT['consent.accepted'] }),
+				]);
+				expect(ledger.get(`ce-b-${tag} ø`)).toEqual([
+					expect.objectContaining({ output: OUTPUT['consent.rejected'] }),
+				]);
+				expect(ledger.get(`ce-u-${tag}`)).toEqual([
+					expect.objectContaining({ output: OUTPUT.unrecognised }),
+				]);
+				const items = executions.flatMap((e) => L.triggerRun(e, TRIGGER).items.map((i) => i.json));
+				expect(items.find((j) => j.webhookId === `ce-s-${tag}`)).toMatchObject({
+					event: 'consent.accepted',
+					timestamp: '2030-01-02T03:04:05Z',
+					flowId: 'fløw-1',
+					// The exact number as sent (1.50 parses to 1.5), the signature was over these bytes.
+					payload: { amount: 1.5 },
+					cloudEvent: { mode: 'structured', source: '/sbl' },
+				});
+				expect(items.find((j) => j.webhookId === `ce-b-${tag} ø`)).toMatchObject({
+					flowId: 'flow-b',
+					cloudEvent: { mode: 'binary' },
+				});
+			},
+			120000,
+		);
+	},
+);

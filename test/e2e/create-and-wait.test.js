@@ -13,7 +13,15 @@ const L = require('./lib/loop');
 const S = require('./lib/scenarios');
 const { log } = require('./lib/install');
 
-const { SIGNING, OAUTH, NODE, OUTPUTS, waitWorkflow, executionIdOf, outcomeOf } = require('./lib/wait');
+const {
+	SIGNING,
+	OAUTH,
+	NODE,
+	OUTPUTS,
+	waitWorkflow,
+	executionIdOf,
+	outcomeOf,
+} = require('./lib/wait');
 
 const PERSON = {
 	// synthetic (month + 80): no person has it (test/support/synthetic-ids.js)
@@ -29,7 +37,10 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 	// The service redelivers what was not answered 2xx (an assumption the README states): n8n answers
 	// 409 while the execution runs, e.g. to a consent.created that arrives before the first run has
 	// saved the execution as waiting.
-	const ctx = useN8n(major, { simulator: true, simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 } });
+	const ctx = useN8n(major, {
+		simulator: true,
+		simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 },
+	});
 	const s = { oauth: null, signing: null, path: null, wf: null };
 
 	beforeAll(async () => {
@@ -41,9 +52,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		});
 		s.oauth = await S.consentCredential(ctx, 'SBL Consent Flow (simulator)');
 		s.path = W.uniquePath('wait');
-		s.wf = await ctx.n8n.deployWorkflow(waitWorkflow({ path: s.path, oauth: s.oauth, signing: s.signing }), {
-			webhookPaths: [{ path: s.path, method: 'POST' }],
-		});
+		s.wf = await ctx.n8n.deployWorkflow(
+			waitWorkflow({ path: s.path, oauth: s.oauth, signing: s.signing }),
+			{
+				webhookPaths: [{ path: s.path, method: 'POST' }],
+			},
+		);
 	}, 120000);
 
 	/** Starts one applicant; returns the waiting item n8n answered with and the execution id. */
@@ -54,7 +68,11 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			const [latest] = await ctx.n8n.executions(s.wf.id, { includeData: true, limit: 1 });
 			error = latest && W.executionError(latest);
 		}
-		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text, error }).toEqual({ status: 200, text: 'ok', error: undefined });
+		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text, error }).toEqual({
+			status: 200,
+			text: 'ok',
+			error: undefined,
+		});
 		// The execution's id is in its resume URL (/webhook-waiting/<id>), the flow's webhookUrl,
 		// which the items no longer carry (issue 25): the simulator's record of the flow has it.
 		const id = executionIdOf(await resumeUrlOf(res.json?.flowId));
@@ -74,7 +92,8 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 	 * execution that was resumed once out of its executions list), else found in the list.
 	 */
 	async function executionOf(workflowId, flowId) {
-		if (executionIds.has(flowId)) return ctx.n8n.execution(executionIds.get(flowId), { includeData: true });
+		if (executionIds.has(flowId))
+			return ctx.n8n.execution(executionIds.get(flowId), { includeData: true });
 		const list = await ctx.n8n.executions(workflowId, { includeData: true, limit: 100 });
 		return list.find((e) => {
 			const runs = e.data?.resultData?.runData?.[NODE] || [];
@@ -114,20 +133,33 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 	test('the execution waits with the flow (href) as answer, and resumes on Data Received with the events seen (happy scenario)', async () => {
 		const externalId = `sim:happy:${tag()}`;
 		const waiting = await startApplicant(externalId);
-		expect(waiting).toMatchObject({ status: 'waiting', externalId, href: expect.stringContaining('/consent/flows/') });
+		expect(waiting).toMatchObject({
+			status: 'waiting',
+			externalId,
+			href: expect.stringContaining('/consent/flows/'),
+		});
 		const flowId = waiting.flowId;
 		expect(await resumeUrlOf(flowId)).toMatch(new RegExp(`^${ctx.n8n.url}/webhook-waiting/\\d+`));
 		// issue 25: the caller gets no resume URL (its signature resumes the execution) and no flow
 		expect(waiting).not.toHaveProperty('flow');
 		expect(JSON.stringify(waiting)).not.toMatch(/webhook-waiting|signature/);
-		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the happy execution to finish');
+		const exec = await waitForStatus(
+			s.wf.id,
+			flowId,
+			['success', 'error'],
+			'the happy execution to finish',
+		);
 		const item = expectOutcome(exec, 'Data Received');
 		expect(item).toMatchObject({
 			outcome: 'dataReceived',
 			event: 'consent.data',
 			flowId,
 			externalId,
-			outcomeEvent: { event: 'consent.data', flowId, payload: { flow: flowId, data: expect.any(Object) } },
+			outcomeEvent: {
+				event: 'consent.data',
+				flowId,
+				payload: { flow: flowId, data: expect.any(Object) },
+			},
 		});
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
 		// Every event was in the end answered 200.
@@ -159,20 +191,41 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const cases = {
 			rejected: ['Rejected', ['consent.created'], 'consent.rejected'],
 			'user-timeout': ['Failed/Expired', ['consent.created'], 'user.timedOut'],
-			'consent-timeout-data-failed': ['Failed/Expired', ['consent.created', 'consent.accepted'], 'consent.timedOutDataFailed'],
+			'consent-timeout-data-failed': [
+				'Failed/Expired',
+				['consent.created', 'consent.accepted'],
+				'consent.timedOutDataFailed',
+			],
 			'tax-failed': ['Failed/Expired', ['consent.created', 'consent.accepted'], 'tax.dataFailed'],
-			'income-failed': ['Failed/Expired', ['consent.created', 'consent.accepted'], 'income.dataFailed'],
+			'income-failed': [
+				'Failed/Expired',
+				['consent.created', 'consent.accepted'],
+				'income.dataFailed',
+			],
 			// data is the outcome; the consent.timedOut sent after it finds the execution finished
 			'consent-timeout': ['Data Received', ['consent.created', 'consent.accepted'], 'consent.data'],
 		};
 		const started = await Promise.all(
-			Object.keys(cases).map(async (scenario) => [scenario, await startApplicant(`sim:${scenario}:${tag()}`)]),
+			Object.keys(cases).map(async (scenario) => [
+				scenario,
+				await startApplicant(`sim:${scenario}:${tag()}`),
+			]),
 		);
 		for (const [scenario, waiting] of started) {
 			const [output, before, outcome] = cases[scenario];
-			const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], `${scenario} to finish`);
+			const exec = await waitForStatus(
+				s.wf.id,
+				waiting.flowId,
+				['success', 'error'],
+				`${scenario} to finish`,
+			);
 			const item = expectOutcome(exec, output);
-			expect({ scenario, event: item.event, events: item.events.map((e) => e.event), flowId: item.flowId }).toEqual({
+			expect({
+				scenario,
+				event: item.event,
+				events: item.events.map((e) => e.event),
+				flowId: item.flowId,
+			}).toEqual({
 				scenario,
 				event: outcome,
 				events: before,
@@ -191,7 +244,9 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			},
 			{ what: 'the consent.timedOut attempts (1 + 8 retries)' },
 		);
-		expect(new Set(late.filter((x) => x.event === 'consent.timedOut').map((x) => x.status))).toEqual(new Set([409]));
+		expect(
+			new Set(late.filter((x) => x.event === 'consent.timedOut').map((x) => x.status)),
+		).toEqual(new Set([409]));
 		expect(await finalStatuses(flowOf['consent-timeout'])).toEqual([
 			['consent.created', 200],
 			['consent.accepted', 200],
@@ -199,8 +254,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			['consent.timedOut', 409],
 		]);
 		// How often n8n answered 409 because the execution was running (the service redelivered).
-		const attempts = (await Promise.all(Object.values(flowOf).map((flowId) => L.deliveries(ctx.sim, { flowId })))).flat();
-		const refusedWhileRunning = attempts.filter((d) => d.status === 409 && d.event !== 'consent.timedOut');
+		const attempts = (
+			await Promise.all(Object.values(flowOf).map((flowId) => L.deliveries(ctx.sim, { flowId })))
+		).flat();
+		const refusedWhileRunning = attempts.filter(
+			(d) => d.status === 409 && d.event !== 'consent.timedOut',
+		);
 		log(
 			`create-and-wait n8n ${major}.x: ${attempts.length} attempts for ${Object.keys(flowOf).length} flows, ` +
 				`${refusedWhileRunning.length} answered 409 while the execution ran ` +
@@ -220,19 +279,32 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const basic = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64');
 		const token = await request('POST', client.tokenUrl, {
 			body: Buffer.from('grant_type=client_credentials&scope=sbl'),
-			headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+			headers: {
+				'content-type': 'application/x-www-form-urlencoded',
+				authorization: `Basic ${basic}`,
+			},
 		});
 		expect(token.status).toBe(200);
 		const del = await request('DELETE', `${sim.consentBaseUrl}/api/flows/${waiting.flowId}`, {
 			headers: { authorization: `Bearer ${token.json.access_token}` },
 		});
 		expect(del.status).toBe(200);
-		const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], 'the deleted execution to finish');
+		const exec = await waitForStatus(
+			s.wf.id,
+			waiting.flowId,
+			['success', 'error'],
+			'the deleted execution to finish',
+		);
 		const item = expectOutcome(exec, 'Deleted');
-		expect(item).toMatchObject({ outcome: 'deleted', event: 'consent.deleted', flowId: waiting.flowId, events: [] });
+		expect(item).toMatchObject({
+			outcome: 'deleted',
+			event: 'consent.deleted',
+			flowId: waiting.flowId,
+			events: [],
+		});
 	}, 120000);
 
-	test('intermediate events keep it waiting; a bad signature is answered 401, another flow\'s event and a duplicate do not resume it', async () => {
+	test("intermediate events keep it waiting; a bad signature is answered 401, another flow's event and a duplicate do not resume it", async () => {
 		const { sim } = ctx;
 		const waiting = await quietApplicant('intermediate');
 		const flowId = waiting.flowId;
@@ -261,7 +333,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		await expectWaiting(flowId, 'after consent.accepted');
 		const data = await L.fire(sim, flowId, { event: 'consent.data' });
 		expect(data.status).toBe(200);
-		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const exec = await waitForStatus(
+			s.wf.id,
+			flowId,
+			['success', 'error'],
+			'the execution to finish',
+		);
 		const item = expectOutcome(exec, 'Data Received');
 		// created once (the copy was a duplicate), accepted; the forged and foreign ones are not there
 		expect(item.events.map((e) => [e.event, e.webhookId])).toEqual([
@@ -277,10 +354,23 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 	/** POSTs `body` signed with the simulator's key to a resume URL, with extra headers. */
 	async function postSigned(url, body, headers = {}) {
 		const signature = crypto.createHmac('sha256', ctx.sim.signingSecret).update(body).digest('hex');
-		const r = await request('POST', url, { body: Buffer.from(body, 'utf8'), headers: { 'content-type': 'application/json', 'x-acme-sbl-signature': signature, ...headers } });
+		const r = await request('POST', url, {
+			body: Buffer.from(body, 'utf8'),
+			headers: {
+				'content-type': 'application/json',
+				'x-acme-sbl-signature': signature,
+				...headers,
+			},
+		});
 		return { status: r.status, json: r.json };
 	}
-	const ce = (type, id) => ({ 'ce-specversion': '1.0', 'ce-type': type, 'ce-id': id, 'ce-source': '/sbl', 'ce-time': new Date().toISOString() });
+	const ce = (type, id) => ({
+		'ce-specversion': '1.0',
+		'ce-type': type,
+		'ce-id': id,
+		'ce-source': '/sbl',
+		'ce-time': new Date().toISOString(),
+	});
 
 	// Issue 43: `flow` is not published on every event. A signed delivery without it ends the wait
 	// when its externalId is this wait's External ID; one with another External ID, or another flow's
@@ -290,16 +380,38 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const flowId = waiting.flowId;
 		expect(waiting.externalId).toEqual(expect.any(String));
 		const resumeUrl = await resumeUrlOf(flowId);
-		const body = (event, payload) => JSON.stringify({ webhookId: `n-${tag()}`, event, timestamp: new Date().toISOString(), payload });
-		const otherExternal = body('consent.data', { externalId: `${waiting.externalId}-other`, nationalId: PERSON.nationalId });
+		const body = (event, payload) =>
+			JSON.stringify({
+				webhookId: `n-${tag()}`,
+				event,
+				timestamp: new Date().toISOString(),
+				payload,
+			});
+		const otherExternal = body('consent.data', {
+			externalId: `${waiting.externalId}-other`,
+			nationalId: PERSON.nationalId,
+		});
 		expect((await postSigned(resumeUrl, otherExternal)).status).toBe(200);
 		await expectWaiting(flowId, 'after a consent.data without flow and with another External ID');
-		const otherFlow = body('consent.rejected', { flow: `${flowId}-other`, externalId: waiting.externalId, nationalId: PERSON.nationalId });
+		const otherFlow = body('consent.rejected', {
+			flow: `${flowId}-other`,
+			externalId: waiting.externalId,
+			nationalId: PERSON.nationalId,
+		});
 		expect((await postSigned(resumeUrl, otherFlow)).status).toBe(200);
 		await expectWaiting(flowId, "after another flow's consent.rejected with this External ID");
-		const mine = body('consent.data', { externalId: waiting.externalId, nationalId: PERSON.nationalId, data: { income: 1 } });
+		const mine = body('consent.data', {
+			externalId: waiting.externalId,
+			nationalId: PERSON.nationalId,
+			data: { income: 1 },
+		});
 		expect((await postSigned(resumeUrl, mine)).status).toBe(200);
-		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const exec = await waitForStatus(
+			s.wf.id,
+			flowId,
+			['success', 'error'],
+			'the execution to finish',
+		);
 		const item = expectOutcome(exec, 'Data Received');
 		expect(item.outcomeEvent.webhookId).toBe(JSON.parse(mine).webhookId);
 		expect(item.notTaken.map((n) => [n.event, n.reason])).toEqual([
@@ -314,7 +426,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const waiting = await quietApplicant('hijack');
 		const flowId = waiting.flowId;
 		const resumeUrl = await resumeUrlOf(flowId);
-		const created = JSON.stringify({ webhookId: `c-${tag()}`, event: 'consent.created', timestamp: new Date().toISOString(), payload: { flow: flowId, externalId: waiting.externalId, nationalId: PERSON.nationalId } });
+		const created = JSON.stringify({
+			webhookId: `c-${tag()}`,
+			event: 'consent.created',
+			timestamp: new Date().toISOString(),
+			payload: { flow: flowId, externalId: waiting.externalId, nationalId: PERSON.nationalId },
+		});
 		expect((await postSigned(resumeUrl, created)).status).toBe(200);
 		await expectWaiting(flowId, 'after consent.created');
 		for (const type of ['consent.data', 'consent.rejected']) {
@@ -326,7 +443,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		}
 		await expectWaiting(flowId, 'after the relabelled copies');
 		expect((await L.fire(ctx.sim, flowId, { event: 'consent.data' })).status).toBe(200);
-		const exec = await waitForStatus(s.wf.id, flowId, ['success', 'error'], 'the execution to finish');
+		const exec = await waitForStatus(
+			s.wf.id,
+			flowId,
+			['success', 'error'],
+			'the execution to finish',
+		);
 		const item = expectOutcome(exec, 'Data Received');
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
 		expect(item.outcomeEvent).toMatchObject({ signedWith: 'current' });
@@ -342,8 +464,13 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		expect(res.status).toBe(500);
 		const [latest] = await ctx.n8n.executions(deployed.id, { includeData: true, limit: 1 });
 		expect(latest.status).toBe('error');
-		expect(W.executionError(latest)?.message).toBe('"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome');
-		const creates = await simRequests(ctx.sim, { pathPrefix: '/consent/api/flow-definitions', method: 'POST' });
+		expect(W.executionError(latest)?.message).toBe(
+			'"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome',
+		);
+		const creates = await simRequests(ctx.sim, {
+			pathPrefix: '/consent/api/flow-definitions',
+			method: 'POST',
+		});
 		expect(creates.filter((r) => JSON.stringify(r).includes(externalId))).toEqual([]);
 	}, 120000);
 
@@ -370,7 +497,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		await expectWaiting(waiting.flowId, 'after the restart');
 		expect((await L.fire(sim, waiting.flowId, { event: 'consent.accepted' })).status).toBe(200);
 		expect((await L.fire(sim, waiting.flowId, { event: 'user.timedOut' })).status).toBe(200);
-		const exec = await waitForStatus(s.wf.id, waiting.flowId, ['success', 'error'], 'the execution to finish');
+		const exec = await waitForStatus(
+			s.wf.id,
+			waiting.flowId,
+			['success', 'error'],
+			'the execution to finish',
+		);
 		const item = expectOutcome(exec, 'Failed/Expired');
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created', 'consent.accepted']);
 	}, 180000);
@@ -385,7 +517,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const { sim, n8n } = ctx;
 		const path = W.uniquePath('wait-limit');
 		const wf = await n8n.deployWorkflow(
-			waitWorkflow({ path, oauth: s.oauth, signing: s.signing, limit: { amount: 3, unit: 'seconds' } }),
+			waitWorkflow({
+				path,
+				oauth: s.oauth,
+				signing: s.signing,
+				limit: { amount: 3, unit: 'seconds' },
+			}),
 			{ webhookPaths: [{ path, method: 'POST' }] },
 		);
 		const externalId = `sim:none:limit-${tag()}`;
@@ -394,7 +531,9 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		if (!atLeast239(n8n.version)) {
 			expect(res.status).toBe(500);
 			const [exec] = await n8n.executions(wf.id, { includeData: true, limit: 1 });
-			expect(W.executionError(exec)).toMatchObject({ message: 'Limit Wait Time needs n8n 2.39 or newer' });
+			expect(W.executionError(exec)).toMatchObject({
+				message: 'Limit Wait Time needs n8n 2.39 or newer',
+			});
 			const after = (await request('GET', `${sim.url}/__sim/flows`)).json.flows.length;
 			expect(after).toBe(before);
 			return;
@@ -412,7 +551,12 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 			{ timeoutMs: 150000, intervalMs: 1000, what: 'the wait to time out' },
 		);
 		const item = expectOutcome(exec, 'Wait Timed Out');
-		expect(item).toMatchObject({ outcome: 'waitTimeExceeded', flowId: waiting.flowId, externalId, outcomeEvent: null });
+		expect(item).toMatchObject({
+			outcome: 'waitTimeExceeded',
+			flowId: waiting.flowId,
+			externalId,
+			outcomeEvent: null,
+		});
 		expect(item.events.map((e) => e.event)).toEqual(['consent.created']);
 	}, 240000);
 
@@ -420,11 +564,17 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const { n8n } = ctx;
 		const estimate = await S.estimateCredential(ctx, 'estimate for the example');
 		const wf = W.loadExample('one-execution-per-applicant.json', {
-			credentials: { [OAUTH]: s.oauth, [SIGNING]: s.signing, realEstateEstimateOAuth2Api: estimate },
+			credentials: {
+				[OAUTH]: s.oauth,
+				[SIGNING]: s.signing,
+				realEstateEstimateOAuth2Api: estimate,
+			},
 			pathSuffix: tag(),
 		});
 		const hook = wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
-		const stored = await n8n.deployWorkflow(wf, { webhookPaths: [{ path: hook.parameters.path, method: 'POST' }] });
+		const stored = await n8n.deployWorkflow(wf, {
+			webhookPaths: [{ path: hook.parameters.path, method: 'POST' }],
+		});
 		const application = (applicationId) => ({
 			...PERSON,
 			organizationId: '923609016',
@@ -437,7 +587,11 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const waitingFor = async (applicationId) => {
 			const res = await n8n.callWebhook(hook.parameters.path, application(applicationId));
 			expect(res.status).toBe(200);
-			expect(res.json).toMatchObject({ status: 'waiting', externalId: applicationId, href: expect.stringContaining('/consent/flows/') });
+			expect(res.json).toMatchObject({
+				status: 'waiting',
+				externalId: applicationId,
+				href: expect.stringContaining('/consent/flows/'),
+			});
 			expect(res.json).not.toHaveProperty('flow');
 			const id = executionIdOf(await resumeUrlOf(res.json.flowId));
 			return waitFor(
@@ -448,20 +602,42 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 				{ timeoutMs: 60000, what: `the example's execution for ${applicationId}` },
 			);
 		};
-		const [happy, rejected] = await Promise.all([waitingFor(`sim:happy:${tag()}`), waitingFor(`sim:rejected:${tag()}`)]);
+		const [happy, rejected] = await Promise.all([
+			waitingFor(`sim:happy:${tag()}`),
+			waitingFor(`sim:rejected:${tag()}`),
+		]);
 		for (const exec of [happy, rejected]) expect(exec.workflowId ?? stored.id).toBe(stored.id);
 
-		expect({ status: happy.status, error: W.executionError(happy)?.message }).toEqual({ status: 'success', error: undefined });
+		expect({ status: happy.status, error: W.executionError(happy)?.message }).toEqual({
+			status: 'success',
+			error: undefined,
+		});
 		const ranHappy = Object.keys(happy.data.resultData.runData).sort();
-		expect(ranHappy).toEqual(['Create and Wait for Outcome', 'Estimate the Collateral', 'Loan Application', 'Ready for Credit Decision'].sort());
+		expect(ranHappy).toEqual(
+			[
+				'Create and Wait for Outcome',
+				'Estimate the Collateral',
+				'Loan Application',
+				'Ready for Credit Decision',
+			].sort(),
+		);
 		const valued = W.nodeOutput(happy, 'Estimate the Collateral')[0];
 		expect(valued.estimateTotalMarketValue).toEqual(expect.any(Number));
 		// The cadastre came from the application that started the execution before the wait
 		// ($('Loan Application').item across the resume).
-		const estimates = await simRequests(ctx.sim, { pathPrefix: ctx.sim.estimatePrefix, method: 'POST' });
-		expect(estimates.some((r) => r.path.includes('/RealEstates/0301/208/12/') && r.body?.usableArea === 82)).toBe(true);
+		const estimates = await simRequests(ctx.sim, {
+			pathPrefix: ctx.sim.estimatePrefix,
+			method: 'POST',
+		});
+		expect(
+			estimates.some(
+				(r) => r.path.includes('/RealEstates/0301/208/12/') && r.body?.usableArea === 82,
+			),
+		).toBe(true);
 
 		expect(rejected.status).toBe('success');
-		expect(Object.keys(rejected.data.resultData.runData).sort()).toEqual(['Applicant Rejected', 'Create and Wait for Outcome', 'Loan Application'].sort());
+		expect(Object.keys(rejected.data.resultData.runData).sort()).toEqual(
+			['Applicant Rejected', 'Create and Wait for Outcome', 'Loan Application'].sort(),
+		);
 	}, 180000);
 });

@@ -25,7 +25,9 @@ function description(file) {
 
 jest.setTimeout(120000);
 
-const maybe = (process.env.SBL_E2E_VERSIONS ?? '2').split(',').includes('2') ? describe : describe.skip;
+const maybe = (process.env.SBL_E2E_VERSIONS ?? '2').split(',').includes('2')
+	? describe
+	: describe.skip;
 
 maybe('n8n 2.x editor in Chromium', () => {
 	const ctx = useN8n(2, { simulator: true });
@@ -125,9 +127,15 @@ maybe('n8n 2.x editor in Chromium', () => {
 		return page.evaluate(() => {
 			const ctx2d = document.createElement('canvas').getContext('2d');
 			return [...document.querySelectorAll('[data-test-id="canvas-node"]')].map((node) => {
-				const handles = [...node.closest('.vue-flow__node').querySelectorAll('[data-test-id="canvas-node-output-handle"]')];
+				const handles = [
+					...node
+						.closest('.vue-flow__node')
+						.querySelectorAll('[data-test-id="canvas-node-output-handle"]'),
+				];
 				const labels = handles.map((handle) => {
-					const label = [...handle.querySelectorAll('*')].find((e) => e.children.length === 0 && e.textContent.trim());
+					const label = [...handle.querySelectorAll('*')].find(
+						(e) => e.children.length === 0 && e.textContent.trim(),
+					);
 					if (!label) return { text: '', shown: '', cut: false };
 					const text = label.textContent.trim();
 					const cut = label.scrollWidth > label.clientWidth + 0.5;
@@ -141,15 +149,26 @@ maybe('n8n 2.x editor in Chromium', () => {
 					}
 					return { text, shown, cut };
 				});
-				return { name: node.getAttribute('data-node-name'), type: node.getAttribute('data-node-type'), labels };
+				return {
+					name: node.getAttribute('data-node-name'),
+					type: node.getAttribute('data-node-type'),
+					labels,
+				};
 			});
 		});
 	}
 
 	test('Consent Flow Trigger on the canvas: every output label is shown whole and distinct', async () => {
 		const { id, wf } = workflows['consent-loop-events.json'];
-		await B.openWorkflow(ui.page, ctx.n8n, id, wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length);
-		const trigger = (await outputLabels(ui.page)).find((n) => n.type === 'n8n-nodes-sbl.consentFlowTrigger');
+		await B.openWorkflow(
+			ui.page,
+			ctx.n8n,
+			id,
+			wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length,
+		);
+		const trigger = (await outputLabels(ui.page)).find(
+			(n) => n.type === 'n8n-nodes-sbl.consentFlowTrigger',
+		);
 		const labels = trigger.labels;
 		expect(labels).toHaveLength(11);
 		const shown = labels.map((l) => l.shown);
@@ -157,58 +176,134 @@ maybe('n8n 2.x editor in Chromium', () => {
 		expect(labels.filter((l) => l.cut)).toEqual([]);
 		// the whole example, and the trigger close up with its output labels as drawn
 		await B.screenshot(ui.page, 'example-consent-loop-events');
-		await B.screenshotAround(ui.page, '.vue-flow__node:has([data-node-type="n8n-nodes-sbl.consentFlowTrigger"])', 'trigger-canvas');
+		await B.screenshotAround(
+			ui.page,
+			'.vue-flow__node:has([data-node-type="n8n-nodes-sbl.consentFlowTrigger"])',
+			'trigger-canvas',
+		);
 	});
 
-	test.each(W.listExamples())('example %s: the output labels of the package\'s nodes are whole and distinct', async (file) => {
-		const { id, wf } = workflows[file];
-		await B.openWorkflow(ui.page, ctx.n8n, id, wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length);
-		const ours = (await outputLabels(ui.page)).filter((n) => n.type.startsWith('n8n-nodes-sbl.') && n.labels.length > 1);
-		for (const node of ours) {
-			const shown = node.labels.map((l) => l.shown);
-			expect({ node: node.name, shown, distinct: new Set(shown).size === shown.length }).toEqual({ node: node.name, shown, distinct: true });
-			expect({ node: node.name, cut: node.labels.filter((l) => l.cut).map((l) => l.text) }).toEqual({ node: node.name, cut: [] });
-		}
-	});
+	test.each(W.listExamples())(
+		"example %s: the output labels of the package's nodes are whole and distinct",
+		async (file) => {
+			const { id, wf } = workflows[file];
+			await B.openWorkflow(
+				ui.page,
+				ctx.n8n,
+				id,
+				wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length,
+			);
+			const ours = (await outputLabels(ui.page)).filter(
+				(n) => n.type.startsWith('n8n-nodes-sbl.') && n.labels.length > 1,
+			);
+			for (const node of ours) {
+				const shown = node.labels.map((l) => l.shown);
+				expect({ node: node.name, shown, distinct: new Set(shown).size === shown.length }).toEqual({
+					node: node.name,
+					shown,
+					distinct: true,
+				});
+				expect({
+					node: node.name,
+					cut: node.labels.filter((l) => l.cut).map((l) => l.text),
+				}).toEqual({ node: node.name, cut: [] });
+			}
+		},
+	);
 
 	// Each node's panel: the parameters in the order n8n draws them. Required ones (from the built
 	// description) must come before every optional collection, and Options last.
 	const panels = [
-		['estimate-collateral.json', 'Get Estimate', 'RealEstateEstimate/RealEstateEstimate.node.js', 'panel-real-estate-estimate-get'],
-		['estimate-collateral.json', 'Download Estimate PDF', 'RealEstateEstimate/RealEstateEstimate.node.js', 'panel-real-estate-estimate-download'],
-		['consent-flow-start.json', 'Start Consent Flow', 'ConsentFlow/ConsentFlow.node.js', 'panel-consent-flow-create'],
-		['consent-loop-start.json', 'Delete Consent Flow', 'ConsentFlow/ConsentFlow.node.js', 'panel-consent-flow-delete'],
-		['one-execution-per-applicant.json', 'Create and Wait for Outcome', 'ConsentFlow/ConsentFlow.node.js', 'panel-consent-flow-create-and-wait'],
-		['consent-loop-events.json', 'Consent Flow Trigger', 'ConsentFlowTrigger/ConsentFlowTrigger.node.js', 'panel-consent-flow-trigger'],
+		[
+			'estimate-collateral.json',
+			'Get Estimate',
+			'RealEstateEstimate/RealEstateEstimate.node.js',
+			'panel-real-estate-estimate-get',
+		],
+		[
+			'estimate-collateral.json',
+			'Download Estimate PDF',
+			'RealEstateEstimate/RealEstateEstimate.node.js',
+			'panel-real-estate-estimate-download',
+		],
+		[
+			'consent-flow-start.json',
+			'Start Consent Flow',
+			'ConsentFlow/ConsentFlow.node.js',
+			'panel-consent-flow-create',
+		],
+		[
+			'consent-loop-start.json',
+			'Delete Consent Flow',
+			'ConsentFlow/ConsentFlow.node.js',
+			'panel-consent-flow-delete',
+		],
+		[
+			'one-execution-per-applicant.json',
+			'Create and Wait for Outcome',
+			'ConsentFlow/ConsentFlow.node.js',
+			'panel-consent-flow-create-and-wait',
+		],
+		[
+			'consent-loop-events.json',
+			'Consent Flow Trigger',
+			'ConsentFlowTrigger/ConsentFlowTrigger.node.js',
+			'panel-consent-flow-trigger',
+		],
 	];
 
-	test.each(panels)('%s → %s: required parameters before optional collections, Options last', async (file, nodeName, descFile, shot) => {
-		const { id, wf } = workflows[file];
-		await B.openWorkflow(ui.page, ctx.n8n, id, wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length);
-		await B.openNode(ui.page, nodeName);
-		const drawn = await ui.page.evaluate(() =>
-			[...document.querySelectorAll('[data-test-id="node-parameters"] [data-test-id="parameter-item"]')]
-				.filter((item) => !item.parentElement.closest('[data-test-id="parameter-item"]'))
-				.filter((item) => item.getBoundingClientRect().height > 0)
-				.map((item) => item.textContent.trim()),
-		);
-		const properties = description(descFile).properties.filter((p) => p.type !== 'notice');
-		// Each drawn item is the property whose display name its text starts with (the longest).
-		const items = drawn
-			.map((text) => properties.filter((p) => text.startsWith(p.displayName)).sort((a, b) => b.displayName.length - a.displayName.length)[0])
-			.filter(Boolean);
-		expect(items.length).toBeGreaterThan(1);
-		const order = items.map((p) => `${p.displayName}${p.required ? '*' : ''}${p.type.endsWith('ollection') ? ' [collection]' : ''}`);
-		const lastRequired = items.map((p) => p.required === true).lastIndexOf(true);
-		const firstCollection = items.findIndex((p) => p.type === 'collection' || p.type === 'fixedCollection');
-		if (lastRequired !== -1 && firstCollection !== -1) {
-			expect({ order, requiredAfterCollection: lastRequired > firstCollection }).toEqual({ order, requiredAfterCollection: false });
-		}
-		const options = items.findIndex((p) => p.name === 'options');
-		if (options !== -1) expect(options).toBe(items.length - 1);
-		await B.screenshot(ui.page, shot);
-		await B.closeNode(ui.page);
-	});
+	test.each(panels)(
+		'%s → %s: required parameters before optional collections, Options last',
+		async (file, nodeName, descFile, shot) => {
+			const { id, wf } = workflows[file];
+			await B.openWorkflow(
+				ui.page,
+				ctx.n8n,
+				id,
+				wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length,
+			);
+			await B.openNode(ui.page, nodeName);
+			const drawn = await ui.page.evaluate(() =>
+				[
+					...document.querySelectorAll(
+						'[data-test-id="node-parameters"] [data-test-id="parameter-item"]',
+					),
+				]
+					.filter((item) => !item.parentElement.closest('[data-test-id="parameter-item"]'))
+					.filter((item) => item.getBoundingClientRect().height > 0)
+					.map((item) => item.textContent.trim()),
+			);
+			const properties = description(descFile).properties.filter((p) => p.type !== 'notice');
+			// Each drawn item is the property whose display name its text starts with (the longest).
+			const items = drawn
+				.map(
+					(text) =>
+						properties
+							.filter((p) => text.startsWith(p.displayName))
+							.sort((a, b) => b.displayName.length - a.displayName.length)[0],
+				)
+				.filter(Boolean);
+			expect(items.length).toBeGreaterThan(1);
+			const order = items.map(
+				(p) =>
+					`${p.displayName}${p.required ? '*' : ''}${p.type.endsWith('ollection') ? ' [collection]' : ''}`,
+			);
+			const lastRequired = items.map((p) => p.required === true).lastIndexOf(true);
+			const firstCollection = items.findIndex(
+				(p) => p.type === 'collection' || p.type === 'fixedCollection',
+			);
+			if (lastRequired !== -1 && firstCollection !== -1) {
+				expect({ order, requiredAfterCollection: lastRequired > firstCollection }).toEqual({
+					order,
+					requiredAfterCollection: false,
+				});
+			}
+			const options = items.findIndex((p) => p.name === 'options');
+			if (options !== -1) expect(options).toBe(items.length - 1);
+			await B.screenshot(ui.page, shot);
+			await B.closeNode(ui.page);
+		},
+	);
 
 	test('credential forms open; the Consent Flow OAuth2 connection test succeeds, a wrong secret says why', async () => {
 		const page = ui.page;
@@ -222,27 +317,50 @@ maybe('n8n 2.x editor in Chromium', () => {
 			if (id === credentials.consent.id) {
 				// Issue 43: the picture shows the fields a builder fills in (the form opens above them)
 				const shown = ['identityProviderUrl', 'realm', 'apiBaseUrl', 'scopes'];
-				await page.evaluate(() => document.querySelector('[data-test-id="parameter-input-identityProviderUrl"]')?.scrollIntoView({ block: 'start' }));
+				await page.evaluate(() =>
+					document
+						.querySelector('[data-test-id="parameter-input-identityProviderUrl"]')
+						?.scrollIntoView({ block: 'start' }),
+				);
 				await sleep(500);
-				const visible = await page.evaluate((names) => names.filter((name) => {
-					const r = document.querySelector(`[data-test-id="parameter-input-${name}"]`)?.getBoundingClientRect();
-					return r && r.top >= 0 && r.bottom <= window.innerHeight;
-				}), shown);
+				const visible = await page.evaluate(
+					(names) =>
+						names.filter((name) => {
+							const r = document
+								.querySelector(`[data-test-id="parameter-input-${name}"]`)
+								?.getBoundingClientRect();
+							return r && r.top >= 0 && r.bottom <= window.innerHeight;
+						}),
+					shown,
+				);
 				expect(visible).toEqual(shown);
 			}
 			await B.screenshot(page, shot);
 		}
 
 		await B.openCredential(page, ctx.n8n, credentials.consent.id);
-		await page.waitForSelector('[data-test-id="credentials-config-container-test-success"]', { timeout: 20000 });
+		await page.waitForSelector('[data-test-id="credentials-config-container-test-success"]', {
+			timeout: 20000,
+		});
 		// Our own fields in the order a user fills them in: where the service is, then scopes
 		// (the client fields are oAuth2Api's: n8n draws inherited fields first).
 		const labels = await page.evaluate(() =>
-			[...document.querySelectorAll('[data-test-id="credential-edit-dialog"] [data-test-id^="parameter-input-"]')]
+			[
+				...document.querySelectorAll(
+					'[data-test-id="credential-edit-dialog"] [data-test-id^="parameter-input-"]',
+				),
+			]
 				.map((e) => e.getAttribute('data-test-id').replace('parameter-input-', ''))
 				.filter((name) => name !== 'field' && name !== 'item'),
 		);
-		const ours = ['environment', 'identityProviderUrl', 'realm', 'apiBaseUrl', 'scopes', 'additionalScopes'];
+		const ours = [
+			'environment',
+			'identityProviderUrl',
+			'realm',
+			'apiBaseUrl',
+			'scopes',
+			'additionalScopes',
+		];
 		expect(labels.filter((name) => ours.includes(name))).toEqual(ours);
 
 		// A wrong secret (saved through n8n's API, as a user would type it and save): the form's
@@ -253,11 +371,16 @@ maybe('n8n 2.x editor in Chromium', () => {
 			data: { ...credentials.consent.data, clientSecret: 'not-the-right-secret-0000' },
 		});
 		await B.openCredential(page, ctx.n8n, credentials.consent.id);
-		await page.waitForFunction(() => /Couldn.t connect with these settings/.test(document.body.innerText), { timeout: 20000 });
+		await page.waitForFunction(
+			() => /Couldn.t connect with these settings/.test(document.body.innerText),
+			{ timeout: 20000 },
+		);
 		const [details] = await page.$$('xpath/.//*[contains(text(),"More details")]');
 		expect(details).toBeDefined();
 		await details.click();
-		await page.waitForFunction(() => /Client authentication failed/.test(document.body.innerText), { timeout: 10000 });
+		await page.waitForFunction(() => /Client authentication failed/.test(document.body.innerText), {
+			timeout: 10000,
+		});
 		await B.screenshot(page, 'credential-consent-flow-oauth2-wrong-secret');
 		const text = await page.evaluate(() => document.body.innerText);
 		expect(text).not.toContain('not-the-right-secret-0000');
@@ -265,7 +388,10 @@ maybe('n8n 2.x editor in Chromium', () => {
 
 	test('no console errors from the package while opening every canvas, panel and form', () => {
 		const ours = ui.errors.filter((e) => PACKAGE_TYPES.test(e.text));
-		if (ui.errors.length) console.log(`[editor] console errors seen (not from the package unless listed below): ${ui.errors.length}\n${ui.errors.map((e) => `  ${e.text.slice(0, 200)}`).join('\n')}`);
+		if (ui.errors.length)
+			console.log(
+				`[editor] console errors seen (not from the package unless listed below): ${ui.errors.length}\n${ui.errors.map((e) => `  ${e.text.slice(0, 200)}`).join('\n')}`,
+			);
 		expect(ours).toEqual([]);
 	});
 });

@@ -53,14 +53,24 @@ function pathsOf(value, needle, at = '', out = []) {
 }
 
 /** Where the user put the applicant: the Webhook node's output, and the same items queued as input. */
-const USER_PLACES = [/^\.data\.resultData\.runData\.Webhook\.0\.data\.main\./, /^\.data\.executionData\.nodeExecutionStack\.\d+\.data\.main\./];
+const USER_PLACES = [
+	/^\.data\.resultData\.runData\.Webhook\.0\.data\.main\./,
+	/^\.data\.executionData\.nodeExecutionStack\.\d+\.data\.main\./,
+];
 
 describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (major) => {
-	const ctx = useN8n(major, { simulator: true, simulatorOptions: { opaqueTokens: true, autoLifecycle: false } });
+	const ctx = useN8n(major, {
+		simulator: true,
+		simulatorOptions: { opaqueTokens: true, autoLifecycle: false },
+	});
 	let signing;
 
 	beforeAll(async () => {
-		signing = await ctx.n8n.createCredential({ name: 'SBL webhook signing', type: SIGNING, data: { secret: ctx.sim.signingSecret, signatureHeader: '' } });
+		signing = await ctx.n8n.createCredential({
+			name: 'SBL webhook signing',
+			type: SIGNING,
+			data: { secret: ctx.sim.signingSecret, signatureHeader: '' },
+		});
 	});
 	// a 400 is not retried: the faults a test did not use must not answer the next one
 	beforeEach(async () => await simReset(ctx.sim));
@@ -107,56 +117,81 @@ describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (
 		[400, false],
 		[500, false],
 		[400, true],
-	])('Consent Flow Create, %d echoing token, id and name (Continue On Fail %s)', async (status, continueOnFail) => {
-		const cred = await S.consentCredential(ctx, `fresh ${status}`);
-		const node = S.packageNode('consentFlow', {
-			name: 'Consent Flow',
-			cred,
-			continueOnFail,
-			parameters: {
-				resource: 'flow',
-				operation: 'create',
-				nationalId: '={{ $json.body.nationalId }}',
-				lastName: '={{ $json.body.lastName }}',
-				organizationId: '={{ $json.body.organizationId }}',
-				redirectUrl: 'https://bank.example.com/after-consent',
-				webhookUrl: 'https://n8n.example.com/webhook/consent-events',
-				additionalFields: {},
-				options: { maxRetries: 1, retryDelayMs: 10 },
-			},
-		});
-		const wf = await S.deployNodeWorkflow(ctx, node, { prefix: `echo-create-${status}` });
-		const person = { nationalId: syntheticId(), lastName: lastName(), organizationId: '923456783' };
-		await simFault(ctx.sim, { status, body: ECHO[status], count: 5, match: { pathPrefix: '/consent/api/' } });
-		const before = await tokenCount();
-		const { exec } = await runOnce(wf, person);
-		const token = await tokenOfRun(before, cred.data.clientId);
-		// the service answered with the fault (its echo), so the checks below can fail
-		const requests = await simRequests(ctx.sim, { pathPrefix: '/consent/api/' });
-		expect(requests.filter((r) => r.fault?.status === status).length).toBeGreaterThan(0);
-		if (continueOnFail) {
-			expect(exec.status).toBe('success');
-			const items = S.nodeItems(exec, 'Consent Flow');
-			expect(items).toHaveLength(1);
-			expect(items[0].json.error).toEqual(expect.any(String));
-			expect(items[0].pairedItem).toEqual({ item: 0 });
-		} else {
-			expect(exec.status).toBe('error');
-			expect(W.executionError(exec)).toBeDefined();
-		}
-		expectNoToken(exec, token);
-		expectOnlyWhereTheUserPutIt(exec, [person.nationalId, person.lastName]);
-	});
+	])(
+		'Consent Flow Create, %d echoing token, id and name (Continue On Fail %s)',
+		async (status, continueOnFail) => {
+			const cred = await S.consentCredential(ctx, `fresh ${status}`);
+			const node = S.packageNode('consentFlow', {
+				name: 'Consent Flow',
+				cred,
+				continueOnFail,
+				parameters: {
+					resource: 'flow',
+					operation: 'create',
+					nationalId: '={{ $json.body.nationalId }}',
+					lastName: '={{ $json.body.lastName }}',
+					organizationId: '={{ $json.body.organizationId }}',
+					redirectUrl: 'https://bank.example.com/after-consent',
+					webhookUrl: 'https://n8n.example.com/webhook/consent-events',
+					additionalFields: {},
+					options: { maxRetries: 1, retryDelayMs: 10 },
+				},
+			});
+			const wf = await S.deployNodeWorkflow(ctx, node, { prefix: `echo-create-${status}` });
+			const person = {
+				nationalId: syntheticId(),
+				lastName: lastName(),
+				organizationId: '923456783',
+			};
+			await simFault(ctx.sim, {
+				status,
+				body: ECHO[status],
+				count: 5,
+				match: { pathPrefix: '/consent/api/' },
+			});
+			const before = await tokenCount();
+			const { exec } = await runOnce(wf, person);
+			const token = await tokenOfRun(before, cred.data.clientId);
+			// the service answered with the fault (its echo), so the checks below can fail
+			const requests = await simRequests(ctx.sim, { pathPrefix: '/consent/api/' });
+			expect(requests.filter((r) => r.fault?.status === status).length).toBeGreaterThan(0);
+			if (continueOnFail) {
+				expect(exec.status).toBe('success');
+				const items = S.nodeItems(exec, 'Consent Flow');
+				expect(items).toHaveLength(1);
+				expect(items[0].json.error).toEqual(expect.any(String));
+				expect(items[0].pairedItem).toEqual({ item: 0 });
+			} else {
+				expect(exec.status).toBe('error');
+				expect(W.executionError(exec)).toBeDefined();
+			}
+			expectNoToken(exec, token);
+			expectOnlyWhereTheUserPutIt(exec, [person.nationalId, person.lastName]);
+		},
+	);
 
 	test.each([400, 500])('Real Estate Estimate Get Basis, %d echoing the token', async (status) => {
 		const cred = await S.estimateCredential(ctx, `fresh ${status}`);
 		const node = S.packageNode('realEstateEstimate', {
 			name: 'Real Estate Estimate',
 			cred,
-			parameters: { resource: 'estimate', operation: 'getBasis', identifyBy: 'cadastre', knr: '0301', gnr: 208, bnr: 12, options: { maxRetries: 1, retryDelayMs: 10 } },
+			parameters: {
+				resource: 'estimate',
+				operation: 'getBasis',
+				identifyBy: 'cadastre',
+				knr: '0301',
+				gnr: 208,
+				bnr: 12,
+				options: { maxRetries: 1, retryDelayMs: 10 },
+			},
 		});
 		const wf = await S.deployNodeWorkflow(ctx, node, { prefix: `echo-basis-${status}` });
-		await simFault(ctx.sim, { status, body: ECHO[status], count: 5, match: { pathPrefix: ctx.sim.estimatePrefix } });
+		await simFault(ctx.sim, {
+			status,
+			body: ECHO[status],
+			count: 5,
+			match: { pathPrefix: ctx.sim.estimatePrefix },
+		});
 		const before = await tokenCount();
 		const { exec } = await runOnce(wf, {});
 		expect(exec.status).toBe('error');
@@ -167,7 +202,9 @@ describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (
 	test('Create and Wait for Outcome, 400 echoing token, id and name', async () => {
 		const cred = await S.consentCredential(ctx, 'fresh wait');
 		const path = W.uniquePath('echo-wait');
-		const wf = await ctx.n8n.deployWorkflow(waitWorkflow({ path, oauth: cred, signing }), { webhookPaths: [{ path, method: 'POST' }] });
+		const wf = await ctx.n8n.deployWorkflow(waitWorkflow({ path, oauth: cred, signing }), {
+			webhookPaths: [{ path, method: 'POST' }],
+		});
 		const person = {
 			nationalId: syntheticId(),
 			lastName: lastName(),
@@ -175,7 +212,12 @@ describe.each(versions())('n8n %s.x: failure texts keep no token, id or name', (
 			redirectUrl: 'https://bank.example.com/after-consent',
 			externalId: `echo-${crypto.randomBytes(3).toString('hex')}`,
 		};
-		await simFault(ctx.sim, { status: 400, body: ECHO[400], count: 5, match: { pathPrefix: '/consent/api/' } });
+		await simFault(ctx.sim, {
+			status: 400,
+			body: ECHO[400],
+			count: 5,
+			match: { pathPrefix: '/consent/api/' },
+		});
 		const before = await tokenCount();
 		const { exec } = await runOnce({ id: wf.id, path }, person);
 		expect(exec.status).toBe('error');

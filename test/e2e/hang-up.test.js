@@ -44,9 +44,15 @@ async function retryUntil2xx(url, body, headers, limitMs) {
 	const started = Date.now();
 	const answers = [];
 	while (Date.now() - started < limitMs) {
-		const { records } = await require('./lib/sender').send({ urls: [url], deliveries: [{ id: 'r', body, headers }], concurrency: 1, retry: { maxAttempts: 1 } });
+		const { records } = await require('./lib/sender').send({
+			urls: [url],
+			deliveries: [{ id: 'r', body, headers }],
+			concurrency: 1,
+			retry: { maxAttempts: 1 },
+		});
 		answers.push(`${records[0].status} ${D.ackStatus(records[0]) ?? ''}`.trim());
-		if (records[0].status >= 200 && records[0].status < 300) return { answers, ms: Date.now() - started };
+		if (records[0].status >= 200 && records[0].status < 300)
+			return { answers, ms: Date.now() - started };
 		await sleep(300);
 	}
 	return { answers, ms: null };
@@ -66,79 +72,126 @@ describe.each(versions())('n8n %s.x: the sender hangs up', (major) => {
 
 	beforeAll(async () => {
 		const { n8n } = ctx;
-		const cred = await n8n.createCredential({ name: 'Hang-up signing', type: SIGNING, data: { secret: SECRET, signatureHeader: '' } });
+		const cred = await n8n.createCredential({
+			name: 'Hang-up signing',
+			type: SIGNING,
+			data: { secret: SECRET, signatureHeader: '' },
+		});
 		for (const respond of ['lastNode', 'onReceived']) {
 			for (const slow of [true, false]) {
-				const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred }, parameters: { respond, outputMode: 'single' } });
-				const wait = { id: crypto.randomUUID(), name: 'Two Seconds', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [300, 0], parameters: { amount: RUN_MS / 1000, unit: 'seconds' } };
-				const nodes = slow ? [trigger, wait] : [trigger];
-				const wf = await n8n.deployWorkflow(W.workflow(`hang-up ${respond} ${crypto.randomBytes(3).toString('hex')}`, nodes), {
-					webhookPaths: [W.triggerWebhookPath(trigger)],
+				const trigger = W.packageTriggerNode({
+					name: TRIGGER,
+					credentials: { [SIGNING]: cred },
+					parameters: { respond, outputMode: 'single' },
 				});
-				deployed[`${respond}${slow ? '' : '-load'}`] = { id: wf.id, url: n8n.webhookUrl(W.triggerWebhookPath(trigger)) };
+				const wait = {
+					id: crypto.randomUUID(),
+					name: 'Two Seconds',
+					type: 'n8n-nodes-base.wait',
+					typeVersion: 1.1,
+					position: [300, 0],
+					parameters: { amount: RUN_MS / 1000, unit: 'seconds' },
+				};
+				const nodes = slow ? [trigger, wait] : [trigger];
+				const wf = await n8n.deployWorkflow(
+					W.workflow(`hang-up ${respond} ${crypto.randomBytes(3).toString('hex')}`, nodes),
+					{
+						webhookPaths: [W.triggerWebhookPath(trigger)],
+					},
+				);
+				deployed[`${respond}${slow ? '' : '-load'}`] = {
+					id: wf.id,
+					url: n8n.webhookUrl(W.triggerWebhookPath(trigger)),
+				};
 			}
 		}
 	}, 180000);
 
-	it.each(['lastNode', 'onReceived'])('Respond %s: every delivery runs once and its next copy gets a 2xx', async (respond) => {
-		const { id: workflowId, url } = deployed[respond];
-		const tag = `hu${crypto.randomBytes(3).toString('hex')}`;
-		const report = [];
-		for (const [i, moment] of MOMENTS.entries()) {
-			const [d] = D.signedDeliveries({ count: 1, secret: SECRET, tag: `${tag}-${i}` });
-			const first = await hangUp(url, d.body, d.headers, moment);
-			await sleep(moment.ms === 0 ? 50 : 0);
-			const retry = await retryUntil2xx(url, d.body, d.headers, RUN_MS + 15000);
-			report.push({ moment: moment.name, id: d.id, first, retries: retry.answers, ms: retry.ms });
-		}
-		// every delivery: a 2xx within the run's time plus a margin, then exactly one successful run
-		expect(report.filter((r) => r.ms === null)).toEqual([]);
-		let executions = [];
-		const until = Date.now() + 30000;
-		while (Date.now() < until) {
+	it.each(['lastNode', 'onReceived'])(
+		'Respond %s: every delivery runs once and its next copy gets a 2xx',
+		async (respond) => {
+			const { id: workflowId, url } = deployed[respond];
+			const tag = `hu${crypto.randomBytes(3).toString('hex')}`;
+			const report = [];
+			for (const [i, moment] of MOMENTS.entries()) {
+				const [d] = D.signedDeliveries({ count: 1, secret: SECRET, tag: `${tag}-${i}` });
+				const first = await hangUp(url, d.body, d.headers, moment);
+				await sleep(moment.ms === 0 ? 50 : 0);
+				const retry = await retryUntil2xx(url, d.body, d.headers, RUN_MS + 15000);
+				report.push({ moment: moment.name, id: d.id, first, retries: retry.answers, ms: retry.ms });
+			}
+			// every delivery: a 2xx within the run's time plus a margin, then exactly one successful run
+			expect(report.filter((r) => r.ms === null)).toEqual([]);
+			let executions = [];
+			const until = Date.now() + 30000;
+			while (Date.now() < until) {
+				executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true });
+				if (executions.length >= MOMENTS.length && executions.every((e) => e.stoppedAt)) break;
+				await sleep(500);
+			}
+			await sleep(RUN_MS + 1000);
 			executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true });
-			if (executions.length >= MOMENTS.length && executions.every((e) => e.stoppedAt)) break;
-			await sleep(500);
-		}
-		await sleep(RUN_MS + 1000);
-		executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true });
-		const ledger = L.deliveryLedger(executions, TRIGGER);
-		const runs = report.map((r) => [r.moment, (ledger.get(r.id) || []).filter((e) => e.status === 'success').length]);
-		expect(runs).toEqual(MOMENTS.map((m) => [m.name, 1]));
-		expect(executions.length).toBe(MOMENTS.length);
-		console.log(`hang-up (n8n ${ctx.n8n.version}, ${respond}): ${JSON.stringify(report)}`);
-	}, 240000);
+			const ledger = L.deliveryLedger(executions, TRIGGER);
+			const runs = report.map((r) => [
+				r.moment,
+				(ledger.get(r.id) || []).filter((e) => e.status === 'success').length,
+			]);
+			expect(runs).toEqual(MOMENTS.map((m) => [m.name, 1]));
+			expect(executions.length).toBe(MOMENTS.length);
+			console.log(`hang-up (n8n ${ctx.n8n.version}, ${respond}): ${JSON.stringify(report)}`);
+		},
+		240000,
+	);
 
-	it.each(['lastNode', 'onReceived'])(`Respond %s: ${LOAD} deliveries, ${HANG_UPS.share * 100} % of attempts hang up 0-${HANG_UPS.maxMs} ms after sending and are retried: 0 lost, 0 twice, 0 stuck`, async (respond) => {
-		const { id: workflowId, url } = deployed[`${respond}-load`];
-		const deliveries = D.signedDeliveries({ count: LOAD, secret: SECRET, tag: `hl${crypto.randomBytes(3).toString('hex')}` });
-		const { records, totals } = await require('./lib/sender').send({ urls: [url], deliveries, concurrency: 16, retry: { maxAttempts: 14, backoffMs: 100 }, hangUps: HANG_UPS });
-		let executions = [];
-		const until = Date.now() + 120000;
-		while (Date.now() < until) {
-			executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: false, pageSize: 250 });
-			if (executions.length >= LOAD && executions.every((e) => e.stoppedAt)) break;
+	it.each(['lastNode', 'onReceived'])(
+		`Respond %s: ${LOAD} deliveries, ${HANG_UPS.share * 100} % of attempts hang up 0-${HANG_UPS.maxMs} ms after sending and are retried: 0 lost, 0 twice, 0 stuck`,
+		async (respond) => {
+			const { id: workflowId, url } = deployed[`${respond}-load`];
+			const deliveries = D.signedDeliveries({
+				count: LOAD,
+				secret: SECRET,
+				tag: `hl${crypto.randomBytes(3).toString('hex')}`,
+			});
+			const { records, totals } = await require('./lib/sender').send({
+				urls: [url],
+				deliveries,
+				concurrency: 16,
+				retry: { maxAttempts: 14, backoffMs: 100 },
+				hangUps: HANG_UPS,
+			});
+			let executions = [];
+			const until = Date.now() + 120000;
+			while (Date.now() < until) {
+				executions = await L.allExecutions(ctx.n8n, workflowId, {
+					includeData: false,
+					pageSize: 250,
+				});
+				if (executions.length >= LOAD && executions.every((e) => e.stoppedAt)) break;
+				await sleep(1000);
+			}
 			await sleep(1000);
-		}
-		await sleep(1000);
-		executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true, pageSize: 100 });
-		const ledger = L.deliveryLedger(executions, TRIGGER);
-		const runs = deliveries.map((d) => (ledger.get(d.id) || []).filter((e) => e.status === 'success').length);
-		const figures = {
-			n8n: ctx.n8n.version,
-			respond,
-			deliveries: LOAD,
-			attempts: totals.attempts,
-			hungUp: records.flatMap((r) => r.attempts).filter((a) => a.error === 'hung-up').length,
-			answered409: records.flatMap((r) => r.attempts).filter((a) => a.status === 409).length,
-			lost: runs.filter((n) => n === 0).length,
-			twice: runs.filter((n) => n > 1).length,
-			stuck: totals.gaveUp,
-			executions: executions.length,
-		};
-		console.log(`hang-up load: ${JSON.stringify(figures)}`);
-		expect([figures.lost, figures.twice, figures.stuck]).toEqual([0, 0, 0]);
-		expect(figures.hungUp).toBeGreaterThan(LOAD * HANG_UPS.share * 0.5);
-		expect(executions.length).toBe(LOAD);
-	}, 600000);
+			executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true, pageSize: 100 });
+			const ledger = L.deliveryLedger(executions, TRIGGER);
+			const runs = deliveries.map(
+				(d) => (ledger.get(d.id) || []).filter((e) => e.status === 'success').length,
+			);
+			const figures = {
+				n8n: ctx.n8n.version,
+				respond,
+				deliveries: LOAD,
+				attempts: totals.attempts,
+				hungUp: records.flatMap((r) => r.attempts).filter((a) => a.error === 'hung-up').length,
+				answered409: records.flatMap((r) => r.attempts).filter((a) => a.status === 409).length,
+				lost: runs.filter((n) => n === 0).length,
+				twice: runs.filter((n) => n > 1).length,
+				stuck: totals.gaveUp,
+				executions: executions.length,
+			};
+			console.log(`hang-up load: ${JSON.stringify(figures)}`);
+			expect([figures.lost, figures.twice, figures.stuck]).toEqual([0, 0, 0]);
+			expect(figures.hungUp).toBeGreaterThan(LOAD * HANG_UPS.share * 0.5);
+			expect(executions.length).toBe(LOAD);
+		},
+		600000,
+	);
 });

@@ -23,7 +23,10 @@ const CF = 'Consent Flow';
 const tag = () => crypto.randomBytes(4).toString('hex');
 
 describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
-	const ctx = useN8n(major, { simulator: true, simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 } });
+	const ctx = useN8n(major, {
+		simulator: true,
+		simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 },
+	});
 	let seq = major === '2' ? 0 : 500;
 	const eventsUrl = () => `${ctx.n8n.url}/webhook/sbl-e2e-no-events`;
 
@@ -42,7 +45,12 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 		}));
 	}
 
-	const AUTO = { resource: 'flow', operation: 'create', mappingMode: 'autoMapInputData', options: {} };
+	const AUTO = {
+		resource: 'flow',
+		operation: 'create',
+		mappingMode: 'autoMapInputData',
+		options: {},
+	};
 	// Map Each Field Manually as saved before the option existed: no mappingMode at all
 	const MANUAL = {
 		resource: 'flow',
@@ -63,7 +71,9 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 	}
 
 	const byExternalId = (calls) =>
-		calls.map((c) => c.body).sort((a, b) => String(a.externalId).localeCompare(String(b.externalId)));
+		calls
+			.map((c) => c.body)
+			.sort((a, b) => String(a.externalId).localeCompare(String(b.externalId)));
 
 	test('both modes create the same flows from the same 25 applicants, one token per execution, outputs paired in order', async () => {
 		const people = applicants(25, 'same');
@@ -71,22 +81,42 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 		const manual = await deploy(MANUAL, 'manual');
 
 		const runs = {};
-		for (const [mode, wf] of [['auto', auto], ['manual', manual]]) {
+		for (const [mode, wf] of [
+			['auto', auto],
+			['manual', manual],
+		]) {
 			const run = await S.runWorkflow(ctx, wf, { items: people }, { apiPrefix: API_PREFIX });
-			expect({ mode, status: run.res.status, exec: run.exec.status }).toEqual({ mode, status: 200, exec: 'success' });
+			expect({ mode, status: run.res.status, exec: run.exec.status }).toEqual({
+				mode,
+				status: 200,
+				exec: 'success',
+			});
 			// a fresh credential: exactly one token for the whole execution
-			expect({ mode, tokens: run.tokenCalls.map((t) => t.status) }).toEqual({ mode, tokens: [200] });
+			expect({ mode, tokens: run.tokenCalls.map((t) => t.status) }).toEqual({
+				mode,
+				tokens: [200],
+			});
 			expect(run.apiCalls).toHaveLength(25);
-			expect(run.apiCalls.every((c) => c.method === 'POST' && c.path === CREATE_PATH && c.status === 201)).toBe(true);
+			expect(
+				run.apiCalls.every(
+					(c) => c.method === 'POST' && c.path === CREATE_PATH && c.status === 201,
+				),
+			).toBe(true);
 			const items = S.nodeItems(run.exec, CF);
 			expect(items.map((it) => it.pairedItem)).toEqual(people.map((_, i) => ({ item: i })));
 			expect(items.map((it) => it.json.externalId)).toEqual(people.map((p) => p.externalId));
-			expect(items.every((it) => typeof it.json.href === 'string' && it.json.href.includes('/consent/flows/'))).toBe(true);
+			expect(
+				items.every(
+					(it) => typeof it.json.href === 'string' && it.json.href.includes('/consent/flows/'),
+				),
+			).toBe(true);
 			runs[mode] = run;
 		}
 		// the service received the same requests: the same bodies, nothing but the six fields
 		const expected = people.map(({ channel, ...fields }) => fields);
-		expect(byExternalId(runs.auto.apiCalls)).toEqual(byExternalId(expected.map((body) => ({ body }))));
+		expect(byExternalId(runs.auto.apiCalls)).toEqual(
+			byExternalId(expected.map((body) => ({ body }))),
+		);
 		expect(byExternalId(runs.manual.apiCalls)).toEqual(byExternalId(runs.auto.apiCalls));
 
 		// the auto node's parameters hold no expression at all
@@ -95,7 +125,12 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 		expect(JSON.stringify(node.parameters)).not.toContain('={{');
 		expect(node.parameters.mappingMode).toBe('autoMapInputData');
 		// and a second execution reuses the stored token
-		const again = await S.runWorkflow(ctx, auto, { items: applicants(3, 'again') }, { apiPrefix: API_PREFIX });
+		const again = await S.runWorkflow(
+			ctx,
+			auto,
+			{ items: applicants(3, 'again') },
+			{ apiPrefix: API_PREFIX },
+		);
 		expect(again.tokenCalls).toEqual([]);
 		expect(again.apiCalls.map((c) => c.status)).toEqual([201, 201, 201]);
 	}, 180000);
@@ -122,11 +157,25 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 		expect(run.exec.status).toBe('success');
 		const items = S.nodeItems(run.exec, CF);
 		expect(items.map((it) => it.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-		expect(items[0].json).toMatchObject({ externalId: people[0].externalId, href: expect.any(String) });
-		expect(items[1].json).toMatchObject({ error: 'Item 2: input field "lastName" is missing from the input item', field: 'lastName' });
-		expect(items[2].json).toMatchObject({ error: 'Item 3: input field "redirectUrl" must be text, got an object', field: 'redirectUrl' });
-		expect(items[3].json).toMatchObject({ externalId: people[3].externalId, href: expect.any(String) });
-		expect(run.apiCalls.map((c) => c.body.externalId).sort()).toEqual([people[0].externalId, people[3].externalId].sort());
+		expect(items[0].json).toMatchObject({
+			externalId: people[0].externalId,
+			href: expect.any(String),
+		});
+		expect(items[1].json).toMatchObject({
+			error: 'Item 2: input field "lastName" is missing from the input item',
+			field: 'lastName',
+		});
+		expect(items[2].json).toMatchObject({
+			error: 'Item 3: input field "redirectUrl" must be text, got an object',
+			field: 'redirectUrl',
+		});
+		expect(items[3].json).toMatchObject({
+			externalId: people[3].externalId,
+			href: expect.any(String),
+		});
+		expect(run.apiCalls.map((c) => c.body.externalId).sort()).toEqual(
+			[people[0].externalId, people[3].externalId].sort(),
+		);
 	}, 120000);
 
 	test('Create and Wait for Outcome, Map Automatically: the applicant from the item, the resume URL as webhookUrl, resumed on Data Received', async () => {
@@ -138,7 +187,11 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 		});
 		const oauth = await S.consentCredential(ctx, `mapping wait ${tag()}`);
 		const p = W.uniquePath('cf-map-wait');
-		const hook = W.webhookNode({ path: p, responseMode: 'lastNode', responseData: 'firstEntryJson' });
+		const hook = W.webhookNode({
+			path: p,
+			responseMode: 'lastNode',
+			responseData: 'firstEntryJson',
+		});
 		const split = S.splitOutNode();
 		const node = {
 			id: crypto.randomUUID(),
@@ -147,8 +200,16 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 			typeVersion: 1,
 			position: [440, 0],
 			webhookId: crypto.randomUUID(),
-			parameters: { resource: 'flow', operation: 'createAndWait', mappingMode: 'autoMapInputData', options: {} },
-			credentials: { [OAUTH]: { id: oauth.id, name: oauth.name }, [SIGNING]: { id: signing.id, name: signing.name } },
+			parameters: {
+				resource: 'flow',
+				operation: 'createAndWait',
+				mappingMode: 'autoMapInputData',
+				options: {},
+			},
+			credentials: {
+				[OAUTH]: { id: oauth.id, name: oauth.name },
+				[SIGNING]: { id: signing.id, name: signing.name },
+			},
 		};
 		const outputs = OUTPUTS.slice(0, 4);
 		const ends = outputs.map((name, i) => noOp(name, [700, i * 160]));
@@ -177,7 +238,11 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 		};
 		const res = await n8n.callWebhook(p, { items: [person] });
 		expect(res.status).toBe(200);
-		expect(res.json).toMatchObject({ status: 'waiting', externalId, href: expect.stringContaining('/consent/flows/') });
+		expect(res.json).toMatchObject({
+			status: 'waiting',
+			externalId,
+			href: expect.stringContaining('/consent/flows/'),
+		});
 		// the items carry no resume URL (issue 25): the service's record of the flow has it
 		const flow = await L.simFlow(ctx.sim, res.json.flowId);
 		const executionId = executionIdOf(flow.webhookUrl);

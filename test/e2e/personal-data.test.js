@@ -26,10 +26,18 @@ const tag = () => crypto.randomBytes(4).toString('hex');
 
 /** The simulator's authorization code of a flow (test/simulator/lib/webhooks.js). */
 const authorizationCodeOf = (flowId) =>
-	crypto.createHash('sha256').update(`auth-code:${flowId}`).digest().toString('base64url').slice(0, 32);
+	crypto
+		.createHash('sha256')
+		.update(`auth-code:${flowId}`)
+		.digest()
+		.toString('base64url')
+		.slice(0, 32);
 
 describe.each(versions())('n8n %s.x: personal data in stored executions (issue 25)', (major) => {
-	const ctx = useN8n(major, { simulator: true, simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 } });
+	const ctx = useN8n(major, {
+		simulator: true,
+		simulatorOptions: { webhookRetries: 8, webhookRetryDelayMs: 250 },
+	});
 	const s = { oauth: null, signing: null };
 
 	beforeAll(async () => {
@@ -62,7 +70,10 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 				additionalFields: { externalId: '={{ $json.body.externalId }}' },
 				options: {},
 			},
-			credentials: { [OAUTH]: { id: s.oauth.id, name: s.oauth.name }, [SIGNING]: { id: s.signing.id, name: s.signing.name } },
+			credentials: {
+				[OAUTH]: { id: s.oauth.id, name: s.oauth.name },
+				[SIGNING]: { id: s.signing.id, name: s.signing.name },
+			},
 		};
 		const outputs = OUTPUTS.slice(0, 4);
 		return {
@@ -95,7 +106,10 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 	 * copy of the node on the execution stack (here the national ID typed into it), and on n8n 2.x
 	 * the resume token it checks the resume URL's signature against (`resumeToken`).
 	 */
-	const N8N_OWN = [/^\$\.executionData\.nodeExecutionStack\[\d+\]\.node\.parameters\./, /^\$\.resumeToken$/];
+	const N8N_OWN = [
+		/^\$\.executionData\.nodeExecutionStack\[\d+\]\.node\.parameters\./,
+		/^\$\.resumeToken$/,
+	];
 
 	/** Fails when the stored execution data holds anything the issue says must not be kept, naming where. */
 	function expectNothingStored(data, { flowId, resumeUrl, what }) {
@@ -111,20 +125,32 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 		const token = new URL(resumeUrl).searchParams.get('signature');
 		if (token) needles.signatureToken = token;
 		const found = Object.fromEntries(
-			Object.entries(needles).map(([name, needle]) => [name, pathsWith(data, needle).filter((at) => !N8N_OWN.some((own) => own.test(at)))]),
+			Object.entries(needles).map(([name, needle]) => [
+				name,
+				pathsWith(data, needle).filter((at) => !N8N_OWN.some((own) => own.test(at))),
+			]),
 		);
-		expect({ what, found }).toEqual({ what, found: Object.fromEntries(Object.keys(found).map((k) => [k, []])) });
+		expect({ what, found }).toEqual({
+			what,
+			found: Object.fromEntries(Object.keys(found).map((k) => [k, []])),
+		});
 	}
 
 	test('Create and Wait for Outcome: the waiting execution stores ids, href and event names/times only; the outcome clears it and masks the ID', async () => {
 		const { n8n, sim } = ctx;
 		const path = W.uniquePath('personal-wait');
-		const wf = await n8n.deployWorkflow(waitWorkflow(path), { webhookPaths: [{ path, method: 'POST' }] });
+		const wf = await n8n.deployWorkflow(waitWorkflow(path), {
+			webhookPaths: [{ path, method: 'POST' }],
+		});
 		const externalId = `sim:none:personal-${tag()}`;
 		const res = await n8n.callWebhook(path, { externalId });
 		expect(res.status).toBe(200);
 		const waiting = res.json;
-		expect(waiting).toMatchObject({ status: 'waiting', externalId, href: expect.stringContaining('/consent/flows/') });
+		expect(waiting).toMatchObject({
+			status: 'waiting',
+			externalId,
+			href: expect.stringContaining('/consent/flows/'),
+		});
 		const flowId = waiting.flowId;
 		// The service got the resume URL; the caller did not.
 		const flow = await L.simFlow(sim, flowId);
@@ -152,13 +178,23 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 			externalId,
 			href: waiting.href,
 			// key: the duplicate key from signed bytes (issue 31) — here the signed webhookId, no personal data
-			events: [{ event: 'consent.created', webhookId: created.webhookId, key: created.webhookId, timestamp: expect.any(String), receivedAt: expect.any(String) }],
+			events: [
+				{
+					event: 'consent.created',
+					webhookId: created.webhookId,
+					key: created.webhookId,
+					timestamp: expect.any(String),
+					receivedAt: expect.any(String),
+				},
+			],
 			startedAt: expect.any(String),
 			deadline: null,
 		});
 		expectNothingStored(waitingExec.data, { flowId, resumeUrl, what: 'the waiting execution' });
 		// n8n's own copy of the node's parameters is the only place the ID is (see N8N_OWN)
-		expect(pathsWith(waitingExec.data, NATIONAL_ID)).toEqual(['$.executionData.nodeExecutionStack[0].node.parameters.nationalId']);
+		expect(pathsWith(waitingExec.data, NATIONAL_ID)).toEqual([
+			'$.executionData.nodeExecutionStack[0].node.parameters.nationalId',
+		]);
 
 		// The outcome: Data Received with the data, the ID masked (1.1's default), no wait state left.
 		expect((await L.fire(sim, flowId, { event: 'consent.data' })).status).toBe(200);
@@ -177,7 +213,11 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 			flowId,
 			externalId,
 			href: waiting.href,
-			outcomeEvent: { event: 'consent.data', nationalId: MASKED, payload: { flow: flowId, nationalId: MASKED, data: expect.any(Object) } },
+			outcomeEvent: {
+				event: 'consent.data',
+				nationalId: MASKED,
+				payload: { flow: flowId, nationalId: MASKED, data: expect.any(Object) },
+			},
 		});
 		expect(item).not.toHaveProperty('flow');
 		const own = (at) => N8N_OWN.some((re) => re.test(at));
@@ -194,9 +234,12 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 		const deploy = async (typeVersion) => {
 			const trig = W.packageTriggerNode({ credentials: { [SIGNING]: s.signing } });
 			trig.typeVersion = typeVersion;
-			const wf = await n8n.deployWorkflow(W.workflow(`personal trigger ${typeVersion} ${tag()}`, [trig], {}), {
-				webhookPaths: [{ path: L.triggerPath(trig), method: 'POST' }],
-			});
+			const wf = await n8n.deployWorkflow(
+				W.workflow(`personal trigger ${typeVersion} ${tag()}`, [trig], {}),
+				{
+					webhookPaths: [{ path: L.triggerPath(trig), method: 'POST' }],
+				},
+			);
 			return { wf, url: n8n.webhookUrl(L.triggerPath(trig)) };
 		};
 		const v11 = await deploy(1.1);
@@ -205,24 +248,49 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 			const flowId = crypto.randomUUID();
 			const code = authorizationCodeOf(flowId);
 			for (const target of [v11, v1]) {
-				const sent = await simFire(sim, { url: target.url, event: 'consent.created', flowId, nationalId: NATIONAL_ID, externalId: 'loan-pd' });
+				const sent = await simFire(sim, {
+					url: target.url,
+					event: 'consent.created',
+					flowId,
+					nationalId: NATIONAL_ID,
+					externalId: 'loan-pd',
+				});
 				expect(sent.status).toBe(200);
 			}
-			const [minimised] = await L.waitForTriggerExecutions(n8n, v11.wf.id, (list) => list.length >= 1, { what: 'the 1.1 trigger execution' });
-			const [kept] = await L.waitForTriggerExecutions(n8n, v1.wf.id, (list) => list.length >= 1, { what: 'the 1 trigger execution' });
+			const [minimised] = await L.waitForTriggerExecutions(
+				n8n,
+				v11.wf.id,
+				(list) => list.length >= 1,
+				{ what: 'the 1.1 trigger execution' },
+			);
+			const [kept] = await L.waitForTriggerExecutions(n8n, v1.wf.id, (list) => list.length >= 1, {
+				what: 'the 1 trigger execution',
+			});
 
 			const item = L.triggerRun(minimised, TRIGGER).items[0].json;
-			expect(item).toMatchObject({ event: 'consent.created', flowId, externalId: 'loan-pd', nationalId: MASKED, payload: { flow: flowId, nationalId: MASKED } });
+			expect(item).toMatchObject({
+				event: 'consent.created',
+				flowId,
+				externalId: 'loan-pd',
+				nationalId: MASKED,
+				payload: { flow: flowId, nationalId: MASKED },
+			});
 			expect(item).not.toHaveProperty('authorizationCode');
 			expect(item.payload).not.toHaveProperty('authorizationCode');
 			// the whole stored execution, as n8n's API returns it
-			const stored = JSON.stringify((await n8n.execution(minimised.id, { includeData: true })).data);
+			const stored = JSON.stringify(
+				(await n8n.execution(minimised.id, { includeData: true })).data,
+			);
 			expect(stored).not.toContain(code);
 			expect(stored).not.toContain('authorizationCode');
 			expect(stored).not.toContain(NATIONAL_ID);
 
 			const before = L.triggerRun(kept, TRIGGER).items[0].json;
-			expect(before).toMatchObject({ nationalId: NATIONAL_ID, authorizationCode: code, payload: { nationalId: NATIONAL_ID, authorizationCode: code } });
+			expect(before).toMatchObject({
+				nationalId: NATIONAL_ID,
+				authorizationCode: code,
+				payload: { nationalId: NATIONAL_ID, authorizationCode: code },
+			});
 		} finally {
 			await n8n.deactivateWorkflow(v11.wf.id).catch(() => {});
 			await n8n.deactivateWorkflow(v1.wf.id).catch(() => {});

@@ -28,7 +28,8 @@ describe.each(versions())('n8n %s.x: under a rate limit of 20 requests/s', (majo
 		const started = Date.now();
 		const result = await S.runWorkflow(ctx, wf, { items });
 		const ms = Date.now() - started;
-		const calls = (await simRequests(ctx.sim, { since: mark, pathPrefix: ctx.sim.estimatePrefix })) || [];
+		const calls =
+			(await simRequests(ctx.sim, { since: mark, pathPrefix: ctx.sim.estimatePrefix })) || [];
 		return {
 			...result,
 			ms,
@@ -58,7 +59,10 @@ describe.each(versions())('n8n %s.x: under a rate limit of 20 requests/s', (majo
 			}),
 			'rl-ours',
 		);
-		expect({ status: ours.exec.status, error: W.executionError(ours.exec)?.message }).toEqual({ status: 'success', error: undefined });
+		expect({ status: ours.exec.status, error: W.executionError(ours.exec)?.message }).toEqual({
+			status: 'success',
+			error: undefined,
+		});
 		const out = S.nodeItems(ours.exec, 'Real Estate Estimate');
 		expect(out).toHaveLength(ITEMS);
 		expect(out.filter((it) => it.json.error !== undefined)).toEqual([]);

@@ -25,7 +25,10 @@ function noticeLines(n8n) {
 			return line;
 		}
 	};
-	return text.split('\n').map(message).filter((line) => NOTICE.test(line));
+	return text
+		.split('\n')
+		.map(message)
+		.filter((line) => NOTICE.test(line));
 }
 
 describe.each(versions())('n8n %s.x: refused deliveries are visible in n8n (issue 43)', (major) => {
@@ -35,7 +38,11 @@ describe.each(versions())('n8n %s.x: refused deliveries are visible in n8n (issu
 	const TAG = crypto.randomBytes(3).toString('hex');
 
 	test('a wrong Signing Secret: 401s, no execution, one warning a minute naming the fix and nothing secret', async () => {
-		const cred = await ctx.n8n.createCredential({ name: `Refused ${TAG}`, type: SIGNING, data: { secret: saved, signatureHeader: '' } });
+		const cred = await ctx.n8n.createCredential({
+			name: `Refused ${TAG}`,
+			type: SIGNING,
+			data: { secret: saved, signatureHeader: '' },
+		});
 		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
 		const wf = await ctx.n8n.deployWorkflow(W.workflow(`refused ${TAG}`, [trigger], {}), {
 			webhookPaths: [W.triggerWebhookPath(trigger)],
@@ -46,15 +53,24 @@ describe.each(versions())('n8n %s.x: refused deliveries are visible in n8n (issu
 		const statuses = [];
 		// The service signs with a key the credential does not hold (a stray character, an old key).
 		for (let i = 0; i < 10; i++) {
-			const body = JSON.stringify({ webhookId: `wh-${TAG}-${i}`, event: 'consent.created', payload: { flow: `flow-${TAG}`, nationalId: '01017000000' } });
+			const body = JSON.stringify({
+				webhookId: `wh-${TAG}-${i}`,
+				event: 'consent.created',
+				payload: { flow: `flow-${TAG}`, nationalId: '01017000000' },
+			});
 			bodies.push(body);
 			const signature = crypto.createHmac('sha256', serviceKey).update(body).digest('hex');
-			const r = await request('POST', url, { body: Buffer.from(body), headers: { 'content-type': 'application/json', [HEADER]: signature } });
+			const r = await request('POST', url, {
+				body: Buffer.from(body),
+				headers: { 'content-type': 'application/json', [HEADER]: signature },
+			});
 			statuses.push(r.status);
 		}
 		// A flood without any signature.
 		const flood = await Promise.all(
-			Array.from({ length: 60 }, (_, i) => request('POST', url, { json: { webhookId: `x-${i}`, event: 'consent.data' } })),
+			Array.from({ length: 60 }, (_, i) =>
+				request('POST', url, { json: { webhookId: `x-${i}`, event: 'consent.data' } }),
+			),
 		);
 		expect(statuses).toEqual(Array(10).fill(401));
 		expect(flood.map((r) => r.status)).toEqual(Array(60).fill(401));
@@ -65,9 +81,12 @@ describe.each(versions())('n8n %s.x: refused deliveries are visible in n8n (issu
 		expect({ added: lines.length - before, lines }).toEqual({ added: 1, lines: expect.any(Array) });
 		const line = lines[lines.length - 1];
 		expect(line).toContain(`Workflow ${wf.id}, node "${TRIGGER}"`);
-		expect(line).toContain('its signature matches neither the Signing Secret nor the Previous Signing Secret');
+		expect(line).toContain(
+			'its signature matches neither the Signing Secret nor the Previous Signing Secret',
+		);
 		expect(line).toContain('check the Consent Flow Webhook Signing API credential');
-		for (const secret of [saved, serviceKey, '01017000000', `wh-${TAG}-0`]) expect(logs).not.toContain(secret);
+		for (const secret of [saved, serviceKey, '01017000000', `wh-${TAG}-0`])
+			expect(logs).not.toContain(secret);
 		for (const body of bodies) {
 			const signature = crypto.createHmac('sha256', serviceKey).update(body).digest('hex');
 			expect(logs).not.toContain(signature);

@@ -63,7 +63,10 @@ describe.each(versions())('n8n %s.x: the example "handle a rejection by flow ID"
 	/** Sends one application to the example; returns the row n8n answered with. */
 	async function apply(nationalId, applicationId) {
 		const res = await ctx.n8n.callWebhook(START_PATH, { ...APPLICANT, nationalId, applicationId });
-		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text }).toEqual({ status: 200, text: 'ok' });
+		expect({ status: res.status, text: res.status === 200 ? 'ok' : res.text }).toEqual({
+			status: 200,
+			text: 'ok',
+		});
 		expect(res.json).toHaveLength(1);
 		return res.json[0];
 	}
@@ -84,19 +87,29 @@ describe.each(versions())('n8n %s.x: the example "handle a rejection by flow ID"
 			[second, ids.second],
 			[happy, ids.happy],
 		]) {
-			expect(row).toMatchObject({ applicationId, flowId: expect.stringMatching(/\S/), status: 'consent requested' });
+			expect(row).toMatchObject({
+				applicationId,
+				flowId: expect.stringMatching(/\S/),
+				status: 'consent requested',
+			});
 		}
 		expect(new Set([first.flowId, second.flowId, happy.flowId]).size).toBe(3);
 		// The flow id stored is the flow the simulator created, with this trigger as its webhook.
 		for (const row of [first, second, happy]) {
-			expect((await L.simFlow(sim, row.flowId)).webhookUrl).toBe(n8n.webhookUrl(L.triggerPath(s.trigger)));
+			expect((await L.simFlow(sim, row.flowId)).webhookUrl).toBe(
+				n8n.webhookUrl(L.triggerPath(s.trigger)),
+			);
 		}
 
 		// One trigger execution per rejection, each on the Rejected output.
 		const executions = await L.waitForTriggerExecutions(
 			n8n,
 			s.wf.id,
-			(list) => [first, second].every((row) => L.executionsWith(list, TRIGGER, (json) => json.flowId === row.flowId).length === 1),
+			(list) =>
+				[first, second].every(
+					(row) =>
+						L.executionsWith(list, TRIGGER, (json) => json.flowId === row.flowId).length === 1,
+				),
 			{ timeoutMs: 60000, what: 'one trigger execution per rejected flow' },
 		);
 		for (const [row, applicationId] of [
@@ -110,11 +123,21 @@ describe.each(versions())('n8n %s.x: the example "handle a rejection by flow ID"
 			expect(outputs).toHaveLength(1);
 			const [event] = outputs[0];
 			// What the service sends for a rejection: the flow and the national ID, no externalId.
-			expect(event).toMatchObject({ event: 'consent.rejected', flowId: row.flowId, externalId: null });
+			expect(event).toMatchObject({
+				event: 'consent.rejected',
+				flowId: row.flowId,
+				externalId: null,
+			});
 			expect(event.payload).not.toHaveProperty('externalId');
-			expect(W.nodeOutput(exec, 'Find Application')).toEqual([expect.objectContaining({ applicationId, flowId: row.flowId, status: 'consent requested' })]);
-			expect(W.nodeOutput(exec, 'Mark Rejected')).toEqual([expect.objectContaining({ applicationId, flowId: row.flowId, status: 'rejected' })]);
-			expect(W.nodeOutput(exec, 'Tell the Loan Officer')).toEqual([expect.objectContaining({ applicationId, status: 'rejected' })]);
+			expect(W.nodeOutput(exec, 'Find Application')).toEqual([
+				expect.objectContaining({ applicationId, flowId: row.flowId, status: 'consent requested' }),
+			]);
+			expect(W.nodeOutput(exec, 'Mark Rejected')).toEqual([
+				expect.objectContaining({ applicationId, flowId: row.flowId, status: 'rejected' }),
+			]);
+			expect(W.nodeOutput(exec, 'Tell the Loan Officer')).toEqual([
+				expect.objectContaining({ applicationId, status: 'rejected' }),
+			]);
 		}
 
 		// The happy flow's events were answered 200 "filtered" (not selected) and changed nothing.
@@ -134,7 +157,9 @@ describe.each(versions())('n8n %s.x: the example "handle a rejection by flow ID"
 		}
 
 		// The table: the two rejected applications are marked, the accepted one is not.
-		const byApplication = Object.fromEntries((await rows()).map((r) => [r.applicationId, [r.flowId, r.status]]));
+		const byApplication = Object.fromEntries(
+			(await rows()).map((r) => [r.applicationId, [r.flowId, r.status]]),
+		);
 		expect(byApplication[ids.first]).toEqual([first.flowId, 'rejected']);
 		expect(byApplication[ids.second]).toEqual([second.flowId, 'rejected']);
 		expect(byApplication[ids.happy]).toEqual([happy.flowId, 'consent requested']);
@@ -170,16 +195,21 @@ describe.each(versions())('n8n %s.x: the example "handle a rejection by flow ID"
 		const executions = await L.waitForTriggerExecutions(
 			n8n,
 			s.wf.id,
-			(list) => L.executionsWith(list, TRIGGER, (json) => json.flowId === strangerFlow).length === 1,
+			(list) =>
+				L.executionsWith(list, TRIGGER, (json) => json.flowId === strangerFlow).length === 1,
 			{ timeoutMs: 60000, what: 'the trigger execution of the stranger rejection' },
 		);
 		const [exec] = L.executionsWith(executions, TRIGGER, (json) => json.flowId === strangerFlow);
-		expect(L.triggerRun(exec, TRIGGER).outputs[0]).toEqual([expect.objectContaining({ event: 'consent.rejected', flowId: strangerFlow })]);
+		expect(L.triggerRun(exec, TRIGGER).outputs[0]).toEqual([
+			expect.objectContaining({ event: 'consent.rejected', flowId: strangerFlow }),
+		]);
 		// No row has that flow id: Find Application outputs nothing and nothing after it runs.
 		expect(W.nodeOutput(exec, 'Find Application')).toEqual([]);
 		expect(W.nodeOutput(exec, 'Mark Rejected')).toBeUndefined();
 		const after = await rows();
-		expect(after.map((r) => [r.id, r.applicationId, r.flowId, r.status])).toEqual(before.map((r) => [r.id, r.applicationId, r.flowId, r.status]));
+		expect(after.map((r) => [r.id, r.applicationId, r.flowId, r.status])).toEqual(
+			before.map((r) => [r.id, r.applicationId, r.flowId, r.status]),
+		);
 	}, 120000);
 
 	/** The simulator's deliveries of a flow once there are `count` of them (first attempts). */

@@ -29,18 +29,29 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 
 	beforeAll(async () => {
 		const { n8n } = ctx;
-		cred = await n8n.createCredential({ name: 'Rotating signing', type: SIGNING, data: { secret: OLD, signatureHeader: '' } });
-		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
-		const wf = await n8n.deployWorkflow(W.workflow(`rotation ${crypto.randomBytes(3).toString('hex')}`, [trigger], {}), {
-			webhookPaths: [W.triggerWebhookPath(trigger)],
+		cred = await n8n.createCredential({
+			name: 'Rotating signing',
+			type: SIGNING,
+			data: { secret: OLD, signatureHeader: '' },
 		});
+		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
+		const wf = await n8n.deployWorkflow(
+			W.workflow(`rotation ${crypto.randomBytes(3).toString('hex')}`, [trigger], {}),
+			{
+				webhookPaths: [W.triggerWebhookPath(trigger)],
+			},
+		);
 		workflowId = wf.id;
 		url = n8n.webhookUrl(W.triggerWebhookPath(trigger));
 	}, 120000);
 
 	/** Saves the credential's fields as the form does (REST, login cookie). */
 	async function saveCredential(data) {
-		await ctx.n8n.rest('PATCH', `/rest/credentials/${cred.id}`, { name: cred.name, type: SIGNING, data: { signatureHeader: '', ...data } });
+		await ctx.n8n.rest('PATCH', `/rest/credentials/${cred.id}`, {
+			name: cred.name,
+			type: SIGNING,
+			data: { signatureHeader: '', ...data },
+		});
 	}
 
 	const tag = `rot${crypto.randomBytes(3).toString('hex')}`;
@@ -55,7 +66,12 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 		return { ...d, headers: { ...d.headers, [D.HEADER]: D.sign(secret, d.body) } };
 	}
 	async function post(d) {
-		const { records } = await send({ urls: [url], deliveries: [d], concurrency: 1, retry: { maxAttempts: 1 } });
+		const { records } = await send({
+			urls: [url],
+			deliveries: [d],
+			concurrency: 1,
+			retry: { maxAttempts: 1 },
+		});
 		return { status: records[0].status, ack: D.ackStatus(records[0]) };
 	}
 	/** Sends fresh deliveries signed with `secret` until one gets `status` (the 5 s credential cache). */
@@ -66,7 +82,10 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 			const answer = await post(d);
 			if (answer.ack === 'emitted') emitted.push(d.id);
 			if (answer.status === status) return;
-			if (Date.now() > until) throw new Error(`no ${status} for a delivery signed with the ${secret === OLD ? 'old' : 'new'} secret within 30 s`);
+			if (Date.now() > until)
+				throw new Error(
+					`no ${status} for a delivery signed with the ${secret === OLD ? 'old' : 'new'} secret within 30 s`,
+				);
 			await sleep(500);
 		}
 	}
@@ -75,7 +94,12 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 		const emitted = [];
 		const statuses = [];
 		const batch = async (list) => {
-			const { records } = await send({ urls: [url], deliveries: list, concurrency: 4, retry: { maxAttempts: 5, backoffMs: 200 } });
+			const { records } = await send({
+				urls: [url],
+				deliveries: list,
+				concurrency: 4,
+				retry: { maxAttempts: 5, backoffMs: 200 },
+			});
 			for (const r of records) {
 				statuses.push(r.status);
 				if (D.ackStatus(r) === 'emitted') emitted.push(r.id);
@@ -92,7 +116,10 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 		await saveCredential({ secret: NEW, previousSecret: OLD });
 		await probeUntil(NEW, 200, emitted);
 		const mixed = Array.from({ length: 40 }, (_, i) => delivery(i % 2 === 0 ? OLD : NEW));
-		const copies = [...before.slice(0, 5).map((d) => resigned(d, NEW)), ...mixed.slice(0, 6).map((d, i) => resigned(d, i % 2 === 0 ? NEW : OLD))];
+		const copies = [
+			...before.slice(0, 5).map((d) => resigned(d, NEW)),
+			...mixed.slice(0, 6).map((d, i) => resigned(d, i % 2 === 0 ? NEW : OLD)),
+		];
 		const mixedRecords = await batch(D.shuffle([...mixed, ...copies], 0x26));
 		expect(mixedRecords.filter((r) => r.status !== 200).map((r) => [r.id, r.status])).toEqual([]);
 
@@ -103,7 +130,9 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 		await saveCredential({ secret: NEW, previousSecret: '' });
 		await probeUntil(OLD, 401, emitted);
 		const late = Array.from({ length: 5 }, () => delivery(OLD));
-		const lateRecords = (await send({ urls: [url], deliveries: late, concurrency: 2, retry: { maxAttempts: 1 } })).records;
+		const lateRecords = (
+			await send({ urls: [url], deliveries: late, concurrency: 2, retry: { maxAttempts: 1 } })
+		).records;
 		expect(lateRecords.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
 		const after = Array.from({ length: 5 }, () => delivery(NEW));
 		await batch(after);
@@ -122,7 +151,9 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 		}
 		executions = await L.allExecutions(ctx.n8n, workflowId, { includeData: true, pageSize: 50 });
 		const ledger = L.deliveryLedger(executions, TRIGGER);
-		const ranOnce = emitted.filter((id) => (ledger.get(id) || []).filter((e) => e.status === 'success').length === 1);
+		const ranOnce = emitted.filter(
+			(id) => (ledger.get(id) || []).filter((e) => e.status === 'success').length === 1,
+		);
 		expect(ranOnce.length).toBe(emitted.length);
 		expect(executions.length).toBe(emitted.length);
 		// Nothing signed with the old secret after the removal ran.
@@ -133,6 +164,8 @@ describe.each(versions())('n8n %s.x: rotating the webhook signing secret', (majo
 			expect(ctx.n8n.logs().includes(secret)).toBe(false);
 			expect(stored.includes(secret)).toBe(false);
 		}
-		console.log(`rotation (n8n ${ctx.n8n.version}): ${emitted.length} emitted (${before.length} old, ${mixed.length} mixed + ${copies.length} re-signed copies, ${after.length + 20} new, probes), ${executions.length} executions; old secret after removal: ${late.length} × 401`);
+		console.log(
+			`rotation (n8n ${ctx.n8n.version}): ${emitted.length} emitted (${before.length} old, ${mixed.length} mixed + ${copies.length} re-signed copies, ${after.length + 20} new, probes), ${executions.length} executions; old secret after removal: ${late.length} × 401`,
+		);
 	}, 300000);
 });

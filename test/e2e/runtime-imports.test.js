@@ -43,7 +43,9 @@ Module._load = function (request, parent, isMain) {
 
 /** The NODE_PATH n8n sets for itself (its loader prepends the module paths of n8n/dist). */
 function n8nNodePath(install) {
-	return Module._nodeModulePaths(path.join(install.dir, 'node_modules', 'n8n', 'dist')).join(path.delimiter);
+	return Module._nodeModulePaths(path.join(install.dir, 'node_modules', 'n8n', 'dist')).join(
+		path.delimiter,
+	);
 }
 
 /** The package.json of the package a resolved file belongs to. */
@@ -92,13 +94,21 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		const dir = ctx.n8n.packageDir;
 		expect(dir).toBe(path.join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules', PKG.name));
 		const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-		for (const key of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
+		for (const key of [
+			'dependencies',
+			'optionalDependencies',
+			'bundleDependencies',
+			'bundledDependencies',
+		]) {
 			expect({ key, value: pj[key] }).toEqual({ key, value: undefined });
 		}
 		expect(Object.keys(pj.peerDependencies || {})).toEqual(['n8n-workflow']);
 		expect(fs.existsSync(path.join(dir, 'node_modules'))).toBe(false);
 		// No zod anywhere in the folder n8n installed the package into.
-		const zods = S.findFiles(path.join(ctx.n8n.userFolder, '.n8n', 'nodes'), (n, full) => n === 'package.json' && full.split(path.sep).includes('zod'));
+		const zods = S.findFiles(
+			path.join(ctx.n8n.userFolder, '.n8n', 'nodes'),
+			(n, full) => n === 'package.json' && full.split(path.sep).includes('zod'),
+		);
 		expect(zods).toEqual([]);
 	});
 
@@ -124,9 +134,13 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		const names = [...external.keys()];
 		expect(names.filter((n) => !ALLOWED.has(n) && !isBuiltin(n))).toEqual([]);
 		// Not vacuous: the estimate node's schema really requires zod, and the nodes n8n-workflow.
-		expect(external.get('zod')).toContain(path.join('dist', 'nodes', 'RealEstateEstimate', 'schema.js'));
+		expect(external.get('zod')).toContain(
+			path.join('dist', 'nodes', 'RealEstateEstimate', 'schema.js'),
+		);
 		expect(external.get('n8n-workflow').length).toBeGreaterThan(3);
-		console.log(`n8n ${ctx.n8n.version}: external requires of the built files: ${names.sort().join(', ')}`);
+		console.log(
+			`n8n ${ctx.n8n.version}: external requires of the built files: ${names.sort().join(', ')}`,
+		);
 	});
 
 	test("zod is not reachable from the package folder on its own; with n8n's NODE_PATH it is n8n's zod 3.25.x", () => {
@@ -135,8 +149,15 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		const resolve = (nodePath) =>
 			spawnSync(
 				install.node,
-				['-e', `const p=require.resolve('zod',{paths:[${JSON.stringify(dir)}]});console.log(JSON.stringify({p}))`],
-				{ cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: nodePath }, encoding: 'utf8' },
+				[
+					'-e',
+					`const p=require.resolve('zod',{paths:[${JSON.stringify(dir)}]});console.log(JSON.stringify({p}))`,
+				],
+				{
+					cwd: dir,
+					env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: nodePath },
+					encoding: 'utf8',
+				},
 			);
 		const alone = resolve('');
 		expect(alone.status).not.toBe(0);
@@ -165,19 +186,29 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 					gnr: 60,
 					bnr: 7,
 					overrides,
-					valuation: { valuationValues: { date: '2022-03-01', price: 3100000, saleType: 'Fritt salg' } },
+					valuation: {
+						valuationValues: { date: '2022-03-01', price: 3100000, saleType: 'Fritt salg' },
+					},
 					options: {},
 				},
 			});
 
 		// Valid overrides: the schema builds the body, the estimate arrives.
-		const ok = await S.deployNodeWorkflow(ctx, node({ usableArea: '74', buildYear: 1985 }), { prefix: 'zod-ok' });
+		const ok = await S.deployNodeWorkflow(ctx, node({ usableArea: '74', buildYear: 1985 }), {
+			prefix: 'zod-ok',
+		});
 		const good = await S.runWorkflow(ctx, ok, {}, { apiPrefix: sim.estimatePrefix });
 		expect(good.res.status).toBe(200);
 		expect(good.exec.status).toBe('success');
-		expect(good.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([['POST', `${sim.estimatePrefix}/RealEstates/5001/60/7/0/0/EvEstimate`, 200]]);
+		expect(good.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([
+			['POST', `${sim.estimatePrefix}/RealEstates/5001/60/7/0/0/EvEstimate`, 200],
+		]);
 		// zod's preprocess turned the string "74" into the number 74.
-		expect(good.apiCalls[0].body).toEqual({ usableArea: 74, buildYear: 1985, valuation: { date: '2022-03-01', price: 3100000, saleType: 'Fritt salg' } });
+		expect(good.apiCalls[0].body).toEqual({
+			usableArea: 74,
+			buildYear: 1985,
+			valuation: { date: '2022-03-01', price: 3100000, saleType: 'Fritt salg' },
+		});
 		expect(good.res.json[0].approvedTotalMarketValue).toEqual(expect.any(Number));
 
 		// An invalid override: zod's issue becomes the node's message, and nothing is sent.
@@ -191,7 +222,13 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 
 		// Which zod: the schema file's require('zod') in n8n's own process resolved to n8n's zod.
 		const entries = trace();
-		const schemaFile = path.join(n8n.packageDir, 'dist', 'nodes', 'RealEstateEstimate', 'schema.js');
+		const schemaFile = path.join(
+			n8n.packageDir,
+			'dist',
+			'nodes',
+			'RealEstateEstimate',
+			'schema.js',
+		);
 		const zodLoads = entries.filter((e) => e.request === 'zod');
 		expect(zodLoads.length).toBeGreaterThanOrEqual(1);
 		expect(zodLoads.every((e) => !e.error)).toBe(true);
@@ -203,7 +240,9 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		expect(owner.dir).toBe(path.join(n8n.install.dir, 'node_modules', 'zod'));
 		expect(owner.version).toMatch(/^3\.25\.\d+$/);
 		// …the same zod n8n-workflow itself uses.
-		const workflowRequire = Module.createRequire(path.join(n8n.install.dir, 'node_modules', 'n8n-workflow', 'package.json'));
+		const workflowRequire = Module.createRequire(
+			path.join(n8n.install.dir, 'node_modules', 'n8n-workflow', 'package.json'),
+		);
 		const workflowZod = packageJsonOf(workflowRequire.resolve('zod'));
 		expect(workflowZod.dir).toBe(owner.dir);
 
@@ -211,7 +250,11 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		const requested = [...new Set(entries.map((e) => e.request))].sort();
 		expect(requested.filter((r) => !ALLOWED.has(r) && !isBuiltin(r))).toEqual([]);
 		const nw = entries.find((e) => e.request === 'n8n-workflow');
-		expect(packageJsonOf(nw.file).dir).toBe(path.join(n8n.install.dir, 'node_modules', 'n8n-workflow'));
-		console.log(`n8n ${n8n.version}: the package loaded ${requested.join(', ')}; zod ${owner.version} from ${path.relative(n8n.install.dir, files[0])}`);
+		expect(packageJsonOf(nw.file).dir).toBe(
+			path.join(n8n.install.dir, 'node_modules', 'n8n-workflow'),
+		);
+		console.log(
+			`n8n ${n8n.version}: the package loaded ${requested.join(', ')}; zod ${owner.version} from ${path.relative(n8n.install.dir, files[0])}`,
+		);
 	});
 });

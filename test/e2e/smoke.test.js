@@ -7,7 +7,11 @@ const path = require('node:path');
 const { PKG, declaredTypes } = require('./lib/pkg');
 const { versions, useN8n } = require('./lib/suite');
 
-const EXPECTED_CREDENTIALS = ['consentFlowOAuth2Api', 'realEstateEstimateOAuth2Api', 'consentFlowWebhookSigningApi'];
+const EXPECTED_CREDENTIALS = [
+	'consentFlowOAuth2Api',
+	'realEstateEstimateOAuth2Api',
+	'consentFlowWebhookSigningApi',
+];
 
 /** The NODE_PATH n8n sets for itself (load-nodes-and-credentials.js prepends its module.paths). */
 function n8nNodePath(install) {
@@ -44,7 +48,10 @@ describe.each(versions())('n8n %s.x: the package as a community package', (major
 		// Every file of the tarball is there, and the package files declared in `n8n` exist.
 		for (const f of pkg.files) expect(fs.existsSync(path.join(dir, f))).toBe(true);
 		for (const f of [...PKG.n8n.credentials, ...PKG.n8n.nodes]) {
-			expect({ file: f, exists: fs.existsSync(path.join(dir, f)) }).toEqual({ file: f, exists: true });
+			expect({ file: f, exists: fs.existsSync(path.join(dir, f)) }).toEqual({
+				file: f,
+				exists: true,
+			});
 		}
 		// Only what `files` allows: no sources, no tests.
 		expect(pkg.files.filter((f) => /^(test|nodes|credentials|scripts)\//.test(f))).toEqual([]);
@@ -56,7 +63,9 @@ describe.each(versions())('n8n %s.x: the package as a community package', (major
 		expect(installed.dependencies || {}).toEqual({});
 		expect(fs.existsSync(path.join(dir, 'node_modules'))).toBe(false);
 		// The install folder holds our package only (peer n8n-workflow is not installed, like n8n does).
-		const top = fs.readdirSync(path.join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules')).filter((d) => !d.startsWith('.'));
+		const top = fs
+			.readdirSync(path.join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules'))
+			.filter((d) => !d.startsWith('.'));
 		expect(top).toEqual([PKG.name]);
 	});
 
@@ -119,7 +128,8 @@ describe.each(versions())('n8n %s.x: the package as a community package', (major
 				const src = fs.readFileSync(f, 'utf8');
 				for (const m of src.matchAll(/require\("([^"]+)"\)/g)) {
 					if (m[1] === 'zod') deps.add('zod');
-					else if (m[1].startsWith('.')) scan(require.resolve(path.resolve(path.dirname(f), m[1])), seen);
+					else if (m[1].startsWith('.'))
+						scan(require.resolve(path.resolve(path.dirname(f), m[1])), seen);
 				}
 			};
 			scan(file);
@@ -127,7 +137,9 @@ describe.each(versions())('n8n %s.x: the package as a community package', (major
 		});
 		const { files } = declaredTypes();
 		for (const rel of importing) expect(names).toContain(files[rel]);
-		console.log(`n8n ${ctx.n8n.version}: node files importing zod at runtime: ${importing.join(', ') || 'none'}`);
+		console.log(
+			`n8n ${ctx.n8n.version}: node files importing zod at runtime: ${importing.join(', ') || 'none'}`,
+		);
 		expect(declared.length).toBeGreaterThanOrEqual(importing.length);
 	});
 });

@@ -29,7 +29,8 @@ const VALUES = {
 function strings(v, at = '') {
 	if (typeof v === 'string') return [[at, v]];
 	if (Array.isArray(v)) return v.flatMap((x, i) => strings(x, `${at}[${i}]`));
-	if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => strings(x, `${at}.${k}`));
+	if (v && typeof v === 'object')
+		return Object.entries(v).flatMap(([k, x]) => strings(x, `${at}.${k}`));
 	return [];
 }
 
@@ -47,7 +48,9 @@ describe.each(files)('examples/%s imported by hand', (file) => {
 	});
 
 	test('references every credential by name with no id, so n8n asks for one', () => {
-		const refs = workflow.nodes.flatMap((n) => Object.entries(n.credentials ?? {}).map(([type, ref]) => ({ node: n.name, type, ref })));
+		const refs = workflow.nodes.flatMap((n) =>
+			Object.entries(n.credentials ?? {}).map(([type, ref]) => ({ node: n.name, type, ref })),
+		);
 		for (const { ref } of refs) {
 			expect(ref).toEqual({ id: null, name: expect.stringMatching(/\S/) });
 		}
@@ -58,24 +61,34 @@ describe.each(files)('examples/%s imported by hand', (file) => {
 			.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
 			.map((n) => n.parameters.content)
 			.join('\n');
-		const needing = workflow.nodes.filter((n) => Object.keys(n.credentials ?? {}).length > 0).map((n) => n.name);
-		for (const name of needing) expect({ name, named: notes.includes(`**${name}**`) }).toEqual({ name, named: true });
+		const needing = workflow.nodes
+			.filter((n) => Object.keys(n.credentials ?? {}).length > 0)
+			.map((n) => n.name);
+		for (const name of needing)
+			expect({ name, named: notes.includes(`**${name}**`) }).toEqual({ name, named: true });
 	});
 
 	test('a data table, if any, is left for the user to pick, is one the tests can make, and is named in a sticky note with its columns', () => {
-		const notes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote').map((n) => n.parameters.content).join('\n');
+		const notes = workflow.nodes
+			.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+			.map((n) => n.parameters.content)
+			.join('\n');
 		for (const node of workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable')) {
 			const table = node.parameters.dataTableId;
 			expect({ node: node.name, value: table.value }).toEqual({ node: node.name, value: '' });
 			expect(Object.keys(W.EXAMPLE_DATA_TABLES)).toContain(table.cachedResultName);
 			expect(notes).toContain(`\`${table.cachedResultName}\``);
 			expect(notes).toContain(`**${node.name}**`);
-			for (const column of W.EXAMPLE_DATA_TABLES[table.cachedResultName]) expect(notes).toContain(`\`${column.name}\``);
+			for (const column of W.EXAMPLE_DATA_TABLES[table.cachedResultName])
+				expect(notes).toContain(`\`${column.name}\``);
 		}
 	});
 
 	test('a Settings field or an address expression, if any, is named in a sticky note', () => {
-		const notes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote').map((n) => n.parameters.content).join('\n');
+		const notes = workflow.nodes
+			.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+			.map((n) => n.parameters.content)
+			.join('\n');
 		const settings = workflow.nodes.filter((n) => n.name === 'Settings');
 		for (const node of settings) {
 			for (const field of node.parameters.assignments.assignments) {
@@ -93,10 +106,15 @@ describe.each(files)('examples/%s imported by hand', (file) => {
 		expect(text).not.toMatch(/__[A-Z0-9_]+__/);
 		expect(text).not.toContain(W.N8N_BASE_EXPRESSION);
 		for (const node of wf.nodes) {
-			for (const [type, ref] of Object.entries(node.credentials ?? {})) expect(ref).toEqual(CREDS[type]);
-			if (node.type === 'n8n-nodes-base.dataTable') expect(node.parameters.dataTableId.value).toBe(DATA_TABLES[node.parameters.dataTableId.cachedResultName]);
+			for (const [type, ref] of Object.entries(node.credentials ?? {}))
+				expect(ref).toEqual(CREDS[type]);
+			if (node.type === 'n8n-nodes-base.dataTable')
+				expect(node.parameters.dataTableId.value).toBe(
+					DATA_TABLES[node.parameters.dataTableId.cachedResultName],
+				);
 			if (node.name === 'Settings') {
-				for (const field of node.parameters.assignments.assignments) expect(field.value).toBe(VALUES[W.SETTINGS_FIELDS[field.name]]);
+				for (const field of node.parameters.assignments.assignments)
+					expect(field.value).toBe(VALUES[W.SETTINGS_FIELDS[field.name]]);
 			}
 		}
 	});
@@ -107,7 +125,11 @@ test('the trigger address of the loop example: by hand an expression for this n8
 	const hook = raw.nodes.find((n) => n.name === 'Create Consent Flow').parameters.webhookUrl;
 	// n8n's resume URL is <WEBHOOK_URL>webhook-waiting/<execution id>; production webhooks are <WEBHOOK_URL>webhook/<path>
 	const evaluate = (expr, resumeUrl) =>
-		expr.slice(1).replace(/\{\{(.*?)\}\}/g, (m, code) => new Function('$execution', `return (${code});`)({ resumeUrl }));
+		expr
+			.slice(1)
+			.replace(/\{\{(.*?)\}\}/g, (m, code) =>
+				new Function('$execution', `return (${code});`)({ resumeUrl }),
+			);
 	expect(evaluate(hook, 'https://n8n.bank.example.com/webhook-waiting/123')).toBe(
 		'https://n8n.bank.example.com/webhook/7c1e4f52-3b8a-4d6e-9f21-5a0d8c3b6e47/webhook',
 	);
@@ -116,24 +138,41 @@ test('the trigger address of the loop example: by hand an expression for this n8
 		'http://127.0.0.1:5678/webhook/7c1e4f52-3b8a-4d6e-9f21-5a0d8c3b6e47/webhook',
 	);
 	const events = JSON.parse(fs.readFileSync(path.join(dir, 'consent-loop-events.json'), 'utf8'));
-	expect(events.nodes.find((n) => n.type === 'n8n-nodes-sbl.consentFlowTrigger').webhookId).toBe('7c1e4f52-3b8a-4d6e-9f21-5a0d8c3b6e47');
+	expect(events.nodes.find((n) => n.type === 'n8n-nodes-sbl.consentFlowTrigger').webhookId).toBe(
+		'7c1e4f52-3b8a-4d6e-9f21-5a0d8c3b6e47',
+	);
 });
 
 // Issue 33: consent.rejected and consent.deleted carry `flow` and `nationalId` only (the service's
 // description), so the example keys the application by the flow's id, never by externalId.
-test('the rejection example stores Create\'s id and finds the application by the event\'s flowId', () => {
-	const raw = JSON.parse(fs.readFileSync(path.join(dir, 'consent-rejection-by-flow-id.json'), 'utf8'));
+test("the rejection example stores Create's id and finds the application by the event's flowId", () => {
+	const raw = JSON.parse(
+		fs.readFileSync(path.join(dir, 'consent-rejection-by-flow-id.json'), 'utf8'),
+	);
 	const node = (name) => raw.nodes.find((n) => n.name === name);
 	expect(node('Store Flow ID').parameters.columns.value.flowId).toBe('={{ $json.id }}');
-	expect(node('Find Application').parameters.filters.conditions).toEqual([{ keyName: 'flowId', condition: 'eq', keyValue: '={{ $json.flowId }}' }]);
+	expect(node('Find Application').parameters.filters.conditions).toEqual([
+		{ keyName: 'flowId', condition: 'eq', keyValue: '={{ $json.flowId }}' },
+	]);
 	expect(raw.connections['Consent Flow Trigger'].main[0][0].node).toBe('Find Application');
 	const trigger = node('Consent Flow Trigger');
 	expect(trigger.parameters.events).toEqual(['consent.rejected']);
 	// Create's Webhook URL is this trigger on the same n8n
-	const filled = W.loadExample('consent-rejection-by-flow-id.json', { credentials: CREDS, values: VALUES, dataTables: DATA_TABLES });
-	expect(filled.nodes.find((n) => n.name === 'Create Consent Flow').parameters.webhookUrl).toBe(`http://127.0.0.1:5678/webhook/${trigger.webhookId}/webhook`);
+	const filled = W.loadExample('consent-rejection-by-flow-id.json', {
+		credentials: CREDS,
+		values: VALUES,
+		dataTables: DATA_TABLES,
+	});
+	expect(filled.nodes.find((n) => n.name === 'Create Consent Flow').parameters.webhookUrl).toBe(
+		`http://127.0.0.1:5678/webhook/${trigger.webhookId}/webhook`,
+	);
 	// no lookup reads externalId
-	const lookups = JSON.stringify([node('Find Application').parameters, node('Mark Rejected').parameters]);
+	const lookups = JSON.stringify([
+		node('Find Application').parameters,
+		node('Mark Rejected').parameters,
+	]);
 	expect(lookups).not.toMatch(/externalId/);
-	expect(() => W.loadExample('consent-rejection-by-flow-id.json', { credentials: CREDS, values: VALUES })).toThrow(/no data table given for sbl_applications/);
+	expect(() =>
+		W.loadExample('consent-rejection-by-flow-id.json', { credentials: CREDS, values: VALUES }),
+	).toThrow(/no data table given for sbl_applications/);
 });

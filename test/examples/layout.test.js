@@ -28,7 +28,8 @@ function noteBox(note) {
 	return { name: note.name, left: x, right: x + width, top: y, bottom: y + height };
 }
 
-const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const overlap = (a, b) =>
+	a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 describe.each(files)('examples/%s', (file) => {
 	const workflow = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
@@ -51,7 +52,8 @@ describe.each(files)('examples/%s', (file) => {
 		const clashes = [];
 		notes.forEach((note, i) => {
 			for (const b of boxes) if (overlap(note, b)) clashes.push(`${note.name} × ${b.name}`);
-			for (const other of notes.slice(i + 1)) if (overlap(note, other)) clashes.push(`${note.name} × ${other.name}`);
+			for (const other of notes.slice(i + 1))
+				if (overlap(note, other)) clashes.push(`${note.name} × ${other.name}`);
 		});
 		expect(clashes).toEqual([]);
 	});
@@ -66,7 +68,11 @@ describe.each(files)('examples/%s', (file) => {
 test('the guard catches overlap (the old per-event layout: follow-ups 100 px apart)', () => {
 	const workflow = {
 		connections: {},
-		nodes: [0, 100].map((y, i) => ({ name: `n${i}`, position: [420, y], type: 'n8n-nodes-base.noOp' })),
+		nodes: [0, 100].map((y, i) => ({
+			name: `n${i}`,
+			position: [420, y],
+			type: 'n8n-nodes-base.noOp',
+		})),
 	};
 	expect(overlap(box(workflow, workflow.nodes[0]), box(workflow, workflow.nodes[1]))).toBe(true);
 });

@@ -28,10 +28,15 @@ test('the two commands that try everything are on the first screen', () => {
 });
 
 test('the contents list links to headings that exist, and comes before the quick start', () => {
-	const headings = new Set(lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))));
+	const headings = new Set(
+		lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))),
+	);
 	const start = lines.indexOf('## Contents');
 	const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
-	const links = lines.slice(start, end).join('\n').match(/\]\(#[^)]+\)/g);
+	const links = lines
+		.slice(start, end)
+		.join('\n')
+		.match(/\]\(#[^)]+\)/g);
 	expect(links.length).toBeGreaterThan(10);
 	for (const link of links) expect(headings).toContain(link.slice(3, -1));
 	expect(end).toBe(lines.indexOf('## Quick start'));
@@ -41,12 +46,22 @@ test('the quick start has five steps: credentials, trigger, create, the id, the 
 	const start = lines.indexOf('## Quick start');
 	const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
 	const steps = lines.slice(start, end).filter((l) => /^\d\. /.test(l));
-	expect(steps.map((l) => l.match(/^\d\. \*\*([^*]+)\*\*/)?.[1])).toEqual(['Credentials', 'Trigger', 'Create', "Store the flow's `id`", 'First event']);
+	expect(steps.map((l) => l.match(/^\d\. \*\*([^*]+)\*\*/)?.[1])).toEqual([
+		'Credentials',
+		'Trigger',
+		'Create',
+		"Store the flow's `id`",
+		'First event',
+	]);
 });
 
 test('links the trigger canvas and panel and the Create panel, under the names the browser test writes', () => {
 	const editorTest = fs.readFileSync(path.join(ROOT, 'test/e2e/editor.test.js'), 'utf8');
-	for (const name of ['trigger-canvas', 'panel-consent-flow-trigger', 'panel-consent-flow-create']) {
+	for (const name of [
+		'trigger-canvas',
+		'panel-consent-flow-trigger',
+		'panel-consent-flow-create',
+	]) {
 		expect(readme).toContain(`](docs/screenshots/${name}.png)`);
 		expect(editorTest).toContain(`'${name}'`);
 	}
@@ -62,7 +77,10 @@ test('no n8n internals a builder cannot act on', () => {
 		/idempotent/i,
 		/execution's first step/i,
 	]) {
-		expect({ term: String(term), found: readme.match(term)?.[0] }).toEqual({ term: String(term), found: undefined });
+		expect({ term: String(term), found: readme.match(term)?.[0] }).toEqual({
+			term: String(term),
+			found: undefined,
+		});
 	}
 });
 
@@ -75,9 +93,21 @@ test('events are matched by flowId; externalId is not promised in every event', 
 test('one "What the service does not publish" section, naming each open point as an assumption', () => {
 	expect(lines.filter((l) => l === '## What the service does not publish')).toHaveLength(1);
 	const start = lines.indexOf('## What the service does not publish');
-	const section = lines.slice(start, lines.findIndex((l, i) => i > start && /^## /.test(l))).join('\n');
+	const section = lines
+		.slice(
+			start,
+			lines.findIndex((l, i) => i > start && /^## /.test(l)),
+		)
+		.join('\n');
 	expect(section).toMatch(/\*\*assumes\*\*/);
-	for (const topic of [/Retries and delivery guarantees/, /`requestStatus`, `validTo`, `coveredBy`/, /`href`/, /realm/, /authorization code/, /signing key/]) {
+	for (const topic of [
+		/Retries and delivery guarantees/,
+		/`requestStatus`, `validTo`, `coveredBy`/,
+		/`href`/,
+		/realm/,
+		/authorization code/,
+		/signing key/,
+	]) {
 		expect(section).toMatch(topic);
 	}
 	// no longer stated as facts elsewhere
@@ -86,13 +116,16 @@ test('one "What the service does not publish" section, naming each open point as
 });
 
 test('Limit Wait Time has one bound everywhere: n8n 2.39 or newer', () => {
-	const mentions = readme.split('Limit Wait').slice(1).map((after) => after.slice(0, 200));
+	const mentions = readme
+		.split('Limit Wait')
+		.slice(1)
+		.map((after) => after.slice(0, 200));
 	expect(mentions.length).toBeGreaterThan(1);
 	expect(readme).not.toMatch(/Limit Wait Time[^.]{0,80}n8n 2\.x/);
 	expect(readme).toMatch(/2\.39 or newer/);
 });
 
-test('queue mode: the package on every process, with n8n\'s two options', () => {
+test("queue mode: the package on every process, with n8n's two options", () => {
 	expect(readme).toMatch(/installed on \*\*every n8n process\*\*/);
 	expect(readme).toContain('N8N_USER_FOLDER');
 	expect(readme).toContain('N8N_REINSTALL_MISSING_PACKAGES=true');
@@ -100,18 +133,29 @@ test('queue mode: the package on every process, with n8n\'s two options', () => 
 
 test('the manual install is the command the test suite runs', () => {
 	const pkg = fs.readFileSync(path.join(ROOT, 'test/e2e/lib/pkg.js'), 'utf8');
-	const flags = pkg.match(/\['install', ((?:'[^']+', )+)tgz\]/)[1].match(/'([^']+)'/g).map((f) => f.slice(1, -1));
+	const flags = pkg
+		.match(/\['install', ((?:'[^']+', )+)tgz\]/)[1]
+		.match(/'([^']+)'/g)
+		.map((f) => f.slice(1, -1));
 	expect(readme).toContain(`npm install ${flags.join(' ')} n8n-nodes-sbl`);
 });
 
 test('every documentation link of the nodes and credentials lands on a README heading (issue 43)', () => {
-	const headings = new Set(lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))));
-	const sources = ['nodes', 'credentials'].flatMap((dir) =>
-		fs.readdirSync(path.join(ROOT, dir), { recursive: true }).filter((f) => /\.(ts|json)$/.test(f)).map((f) => path.join(ROOT, dir, f)),
+	const headings = new Set(
+		lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))),
 	);
-	const links = sources.flatMap((f) => fs.readFileSync(f, 'utf8').match(/n8n-nodes-sbl#[a-z0-9-]+/g) || []);
+	const sources = ['nodes', 'credentials'].flatMap((dir) =>
+		fs
+			.readdirSync(path.join(ROOT, dir), { recursive: true })
+			.filter((f) => /\.(ts|json)$/.test(f))
+			.map((f) => path.join(ROOT, dir, f)),
+	);
+	const links = sources.flatMap(
+		(f) => fs.readFileSync(f, 'utf8').match(/n8n-nodes-sbl#[a-z0-9-]+/g) || [],
+	);
 	expect(links.length).toBeGreaterThan(5);
-	for (const link of new Set(links)) expect({ link, exists: headings.has(link.split('#')[1]) }).toEqual({ link, exists: true });
+	for (const link of new Set(links))
+		expect({ link, exists: headings.has(link.split('#')[1]) }).toEqual({ link, exists: true });
 	expect(links).toContain('n8n-nodes-sbl#credentials');
 });
 
@@ -133,11 +177,21 @@ test('the signed test delivery recipe signs what it sends (openssl equals HMAC-S
 	const crypto = require('node:crypto');
 	const reference = fs.readFileSync(path.join(ROOT, 'docs/reference.md'), 'utf8');
 	const block = reference.split('### A signed test delivery')[1].match(/```sh\n([\s\S]*?)```/)[1];
-	const signing = block.split('\n').filter((l) => /^(BODY|SIG)=/.test(l)).join('\n');
+	const signing = block
+		.split('\n')
+		.filter((l) => /^(BODY|SIG)=/.test(l))
+		.join('\n');
 	const secret = 'a-test-secret-of-32-characters!!';
-	const out = execFileSync('bash', ['-c', `SECRET='${secret}'\n${signing}\nprintf '%s\\n%s' "$SIG" "$BODY"`], { encoding: 'utf8' });
+	const out = execFileSync(
+		'bash',
+		['-c', `SECRET='${secret}'\n${signing}\nprintf '%s\\n%s' "$SIG" "$BODY"`],
+		{ encoding: 'utf8' },
+	);
 	const [sig, body] = out.split('\n');
 	expect(sig).toBe(crypto.createHmac('sha256', secret).update(body).digest('hex'));
-	expect(JSON.parse(body)).toMatchObject({ event: 'consent.created', payload: { flow: 'test-flow' } });
+	expect(JSON.parse(body)).toMatchObject({
+		event: 'consent.created',
+		payload: { flow: 'test-flow' },
+	});
 	expect(block).toContain('--data-binary "$BODY"');
 });

@@ -87,7 +87,8 @@ async function main() {
 		`  control API        ${info.controlUrl}`,
 		'  demo clients:',
 		...Object.entries(info.clients).map(
-			([name, c]) => `    ${name.padEnd(16)} id=${c.clientId}  secret=${c.clientSecret}  realm=${c.realms.join('|')}  scopes=${c.defaultScopes.join(' ') || '(none)'}`,
+			([name, c]) =>
+				`    ${name.padEnd(16)} id=${c.clientId}  secret=${c.clientSecret}  realm=${c.realms.join('|')}  scopes=${c.defaultScopes.join(' ') || '(none)'}`,
 		),
 		`  webhook signing secret  ${info.signingSecret}`,
 		`  signature header        ${info.signatureHeader}`,

@@ -10,7 +10,10 @@ const CLI = path.join(__dirname, 'cli.js');
 /** Start the CLI; resolves { child, info, output } once the READY line arrived. */
 function startCli(args, env = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [CLI, ...args], {
+			env: { ...process.env, ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		const timer = setTimeout(() => reject(new Error(`no READY line; output: ${output}`)), 10000);
 		child.stdout.on('data', (chunk) => {
@@ -25,11 +28,20 @@ function startCli(args, env = {}) {
 	});
 }
 
-const exitOf = (child) => new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+const exitOf = (child) =>
+	new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
 
 describe('cli', () => {
 	test('prints the demo details and a READY line, serves, and stops on SIGTERM with exit 0', async () => {
-		const { child, info, output } = await startCli(['--port', '0', '--token-lifetime', '120', '--estimate-prefix', '/ev', '--no-lifecycle']);
+		const { child, info, output } = await startCli([
+			'--port',
+			'0',
+			'--token-lifetime',
+			'120',
+			'--estimate-prefix',
+			'/ev',
+			'--no-lifecycle',
+		]);
 		try {
 			expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			expect(info.estimateBaseUrl).toBe(`${info.url}/ev`);
@@ -43,7 +55,9 @@ describe('cli', () => {
 			const { body } = await tokenResponse(info, 'consent');
 			expect(body.expires_in).toBe(120);
 			expect((await call(`${info.url}/__sim/config`)).body.config.autoLifecycle).toBe(false);
-			expect((await call(`${info.estimateBaseUrl}/RealEstates/0301/12/34/0/0/MarketEstimate`)).status).toBe(200);
+			expect(
+				(await call(`${info.estimateBaseUrl}/RealEstates/0301/12/34/0/0/MarketEstimate`)).status,
+			).toBe(200);
 		} finally {
 			const exited = exitOf(child);
 			child.kill('SIGTERM');
@@ -52,7 +66,11 @@ describe('cli', () => {
 	});
 
 	test('environment fallbacks and SIGINT', async () => {
-		const { child, info } = await startCli([], { SBL_SIM_PORT: '0', SBL_SIM_HOST: '127.0.0.1', SBL_SIM_TOKEN_LIFETIME: '77' });
+		const { child, info } = await startCli([], {
+			SBL_SIM_PORT: '0',
+			SBL_SIM_HOST: '127.0.0.1',
+			SBL_SIM_TOKEN_LIFETIME: '77',
+		});
 		const { body } = await tokenResponse(info, 'estimate');
 		expect(body.expires_in).toBe(77);
 		const exited = exitOf(child);
@@ -61,10 +79,18 @@ describe('cli', () => {
 	});
 
 	test('parseArgs: flags, = form, env and validation', () => {
-		expect(parseArgs(['--port=8123', '--host', '0.0.0.0', '--no-lifecycle', '--log'], {})).toEqual({ port: 8123, host: '0.0.0.0', autoLifecycle: false, log: true });
-		expect(parseArgs(['--token-lifetime', '5'], { SBL_SIM_TOKEN_LIFETIME: '9', SBL_SIM_PORT: '7000' })).toEqual({ port: 7000, tokenLifetimeSeconds: 5 });
+		expect(parseArgs(['--port=8123', '--host', '0.0.0.0', '--no-lifecycle', '--log'], {})).toEqual({
+			port: 8123,
+			host: '0.0.0.0',
+			autoLifecycle: false,
+			log: true,
+		});
+		expect(
+			parseArgs(['--token-lifetime', '5'], { SBL_SIM_TOKEN_LIFETIME: '9', SBL_SIM_PORT: '7000' }),
+		).toEqual({ port: 7000, tokenLifetimeSeconds: 5 });
 		expect(parseArgs(['--webhook-retries', '8'], {})).toEqual({ webhookRetries: 8 });
-		for (const bad of ['-1', '1.5', '21', 'x']) expect(() => parseArgs(['--webhook-retries', bad], {})).toThrow(/webhookRetries/);
+		for (const bad of ['-1', '1.5', '21', 'x'])
+			expect(() => parseArgs(['--webhook-retries', bad], {})).toThrow(/webhookRetries/);
 		expect(() => parseArgs(['--port', 'x'], {})).toThrow(/port/);
 		expect(() => parseArgs(['--token-lifetime', '0'], {})).toThrow(/tokenLifetimeSeconds/);
 		expect(() => parseArgs(['--bogus'], {})).toThrow(/unknown argument/);

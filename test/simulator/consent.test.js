@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 const createUrl = () => `${sim.consentBaseUrl}/api/flow-definitions/sbl`;
-const create = (json, bearer = sbl, extra = {}) => call(createUrl(), { method: 'POST', token: bearer, json, ...extra });
+const create = (json, bearer = sbl, extra = {}) =>
+	call(createUrl(), { method: 'POST', token: bearer, json, ...extra });
 
 describe('bearer token checks', () => {
 	test('missing token → 401 invalid_token with WWW-Authenticate', async () => {
@@ -27,11 +28,20 @@ describe('bearer token checks', () => {
 
 	test('malformed, forged or foreign-realm tokens → 401', async () => {
 		const [h, p] = sbl.split('.');
-		const forgedClaims = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url')), scope: 'sbl admin' })).toString('base64url');
+		const forgedClaims = Buffer.from(
+			JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url')), scope: 'sbl admin' }),
+		).toString('base64url');
 		const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-		const foreignSig = crypto.sign('RSA-SHA256', Buffer.from(`${h}.${p}`), privateKey).toString('base64url');
+		const foreignSig = crypto
+			.sign('RSA-SHA256', Buffer.from(`${h}.${p}`), privateKey)
+			.toString('base64url');
 		const estimateToken = await token(sim, 'estimate');
-		for (const bad of ['garbage', `${h}.${forgedClaims}.${sbl.split('.')[2]}`, `${h}.${p}.${foreignSig}`, estimateToken]) {
+		for (const bad of [
+			'garbage',
+			`${h}.${forgedClaims}.${sbl.split('.')[2]}`,
+			`${h}.${p}.${foreignSig}`,
+			estimateToken,
+		]) {
 			const res = await call(`${sim.consentBaseUrl}/api/resource`, { token: bad });
 			expect(res.status).toBe(401);
 			expect(res.body.error).toBe('invalid_token');
@@ -43,7 +53,10 @@ describe('bearer token checks', () => {
 		const res = await create(flowBody(), limited);
 		expect(res.status).toBe(403);
 		expect(res.body).toEqual({ error: 'insufficient_scope', message: 'token lacks scope sbl' });
-		const del = await call(`${sim.consentBaseUrl}/api/flows/${crypto.randomUUID()}`, { method: 'DELETE', token: limited });
+		const del = await call(`${sim.consentBaseUrl}/api/flows/${crypto.randomUUID()}`, {
+			method: 'DELETE',
+			token: limited,
+		});
 		expect(del.status).toBe(403);
 	});
 
@@ -101,7 +114,14 @@ describe('POST /api/flow-definitions/sbl', () => {
 		});
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('bad_request');
-		const names = ['nationalId', 'lastName', 'organizationId', 'redirectUrl', 'webhookUrl', 'externalId'];
+		const names = [
+			'nationalId',
+			'lastName',
+			'organizationId',
+			'redirectUrl',
+			'webhookUrl',
+			'externalId',
+		];
 		expect(res.body.fields.map((f) => f.field).sort()).toEqual([...names].sort());
 		for (const name of names) expect(res.body.message).toContain(name);
 		for (const f of res.body.fields) expect(f.message).toEqual(expect.any(String));
@@ -112,10 +132,20 @@ describe('POST /api/flow-definitions/sbl', () => {
 		const missing = await create(rest);
 		expect(missing.status).toBe(400);
 		expect(missing.body.fields).toEqual([{ field: 'webhookUrl', message: expect.any(String) }]);
-		const form = await call(createUrl(), { method: 'POST', token: sbl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'nationalId=1' });
+		const form = await call(createUrl(), {
+			method: 'POST',
+			token: sbl,
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'nationalId=1',
+		});
 		expect(form.status).toBe(400);
 		expect(form.body.error).toBe('bad_request');
-		const malformed = await call(createUrl(), { method: 'POST', token: sbl, headers: { 'content-type': 'application/json' }, body: '{"nationalId":' });
+		const malformed = await call(createUrl(), {
+			method: 'POST',
+			token: sbl,
+			headers: { 'content-type': 'application/json' },
+			body: '{"nationalId":',
+		});
 		expect(malformed.status).toBe(400);
 		expect(malformed.body.message).toMatch(/JSON/);
 		const array = await create([flowBody()]);
@@ -142,16 +172,28 @@ describe('DELETE /api/flows/:flowId', () => {
 	test('200 { id, deleted } then 404, and consent.deleted goes to the webhook in the older envelope', async () => {
 		const receiver = await startReceiver();
 		try {
-			const created = await create(flowBody({ webhookUrl: `${receiver.url}/hook`, externalId: 'del-1' }));
+			const created = await create(
+				flowBody({ webhookUrl: `${receiver.url}/hook`, externalId: 'del-1' }),
+			);
 			const id = created.body.id;
-			const del = await call(`${sim.consentBaseUrl}/api/flows/${id}`, { method: 'DELETE', token: sbl });
+			const del = await call(`${sim.consentBaseUrl}/api/flows/${id}`, {
+				method: 'DELETE',
+				token: sbl,
+			});
 			expect(del.status).toBe(200);
 			expect(del.body).toEqual({ id, deleted: true });
-			const again = await call(`${sim.consentBaseUrl}/api/flows/${id}`, { method: 'DELETE', token: sbl });
+			const again = await call(`${sim.consentBaseUrl}/api/flows/${id}`, {
+				method: 'DELETE',
+				token: sbl,
+			});
 			expect(again.status).toBe(404);
 			expect(again.body).toEqual({ error: 'not_found', message: `no flow ${id}` });
 			const [hook] = await waitFor(() => (receiver.received.length ? receiver.received : null));
-			expect(hook.json).toEqual({ id: expect.any(String), type: 'consent.deleted', payload: { flow: id, nationalId: flowBody().nationalId } });
+			expect(hook.json).toEqual({
+				id: expect.any(String),
+				type: 'consent.deleted',
+				payload: { flow: id, nationalId: flowBody().nationalId },
+			});
 			const page = await call(`${sim.url}/consent/flows/${id}`);
 			expect(page.status).toBe(404);
 		} finally {
@@ -161,7 +203,10 @@ describe('DELETE /api/flows/:flowId', () => {
 
 	test('unknown flow → 404; missing token → 401', async () => {
 		const id = crypto.randomUUID();
-		const res = await call(`${sim.consentBaseUrl}/api/flows/${id}`, { method: 'DELETE', token: sbl });
+		const res = await call(`${sim.consentBaseUrl}/api/flows/${id}`, {
+			method: 'DELETE',
+			token: sbl,
+		});
 		expect(res.status).toBe(404);
 		expect(res.body.message).toBe(`no flow ${id}`);
 		const anon = await call(`${sim.consentBaseUrl}/api/flows/${id}`, { method: 'DELETE' });
@@ -173,7 +218,11 @@ describe('resource and loan application paths', () => {
 	test('GET /api/resource answers with the client and the token scopes', async () => {
 		const res = await call(`${sim.consentBaseUrl}/api/resource`, { token: sbl });
 		expect(res.status).toBe(200);
-		expect(res.body).toMatchObject({ ok: true, client: sim.clients.consent.clientId, scopes: ['sbl'] });
+		expect(res.body).toMatchObject({
+			ok: true,
+			client: sim.clients.consent.clientId,
+			scopes: ['sbl'],
+		});
 		const lim = await call(`${sim.consentBaseUrl}/api/resource`, { token: limited });
 		expect(lim.body.scopes).toEqual(['loan-application:create:es']);
 		const anon = await call(`${sim.consentBaseUrl}/api/resource`);
@@ -181,12 +230,29 @@ describe('resource and loan application paths', () => {
 	});
 
 	test('loan application paths echo method, path and scopes', async () => {
-		const t = await token(sim, 'consent', { realm: 'agents-test', scope: 'loan-application:create:se loan-application:update:se' });
+		const t = await token(sim, 'consent', {
+			realm: 'agents-test',
+			scope: 'loan-application:create:se loan-application:update:se',
+		});
 		const get = await call(`${sim.consentBaseUrl}/api/loan-applications/abc?x=1`, { token: t });
 		expect(get.status).toBe(200);
-		expect(get.body).toMatchObject({ ok: true, method: 'GET', path: '/api/loan-applications/abc', scopes: ['loan-application:create:se', 'loan-application:update:se'] });
-		const post = await call(`${sim.consentBaseUrl}/api/loan-applications`, { method: 'POST', token: limited, json: { amount: 1 } });
-		expect(post.body).toMatchObject({ method: 'POST', path: '/api/loan-applications', scopes: ['loan-application:create:es'], body: { amount: 1 } });
+		expect(get.body).toMatchObject({
+			ok: true,
+			method: 'GET',
+			path: '/api/loan-applications/abc',
+			scopes: ['loan-application:create:se', 'loan-application:update:se'],
+		});
+		const post = await call(`${sim.consentBaseUrl}/api/loan-applications`, {
+			method: 'POST',
+			token: limited,
+			json: { amount: 1 },
+		});
+		expect(post.body).toMatchObject({
+			method: 'POST',
+			path: '/api/loan-applications',
+			scopes: ['loan-application:create:es'],
+			body: { amount: 1 },
+		});
 		const anon = await call(`${sim.consentBaseUrl}/api/loan-applications/abc`);
 		expect(anon.status).toBe(401);
 	});

@@ -21,11 +21,18 @@ describe('request log', () => {
 		const viaBody = await tokenResponse(sim, 'estimate', { via: 'body' });
 		const sblToken = viaBasic.body.access_token;
 		await resource(sblToken);
-		await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: sblToken, json: flowBody({ externalId: 'log-1' }) });
-		await call(`${sim.estimateBaseUrl}/RealEstates/0301/12/34/0/0/EvEstimateBasis?access_token=${viaBody.body.access_token}`, {
-			token: viaBody.body.access_token,
-			headers: { cookie: 'session=abc123secretcookie' },
+		await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, {
+			method: 'POST',
+			token: sblToken,
+			json: flowBody({ externalId: 'log-1' }),
 		});
+		await call(
+			`${sim.estimateBaseUrl}/RealEstates/0301/12/34/0/0/EvEstimateBasis?access_token=${viaBody.body.access_token}`,
+			{
+				token: viaBody.body.access_token,
+				headers: { cookie: 'session=abc123secretcookie' },
+			},
+		);
 		await call(`${sim.authUrl}/realms/sbl/protocol/openid-connect/token`, {
 			method: 'POST',
 			headers: { 'content-type': 'text/plain' },
@@ -49,12 +56,28 @@ describe('request log', () => {
 		expect(log.every((r) => !r.path.startsWith('/__sim'))).toBe(true);
 
 		const [basicReq, bodyReq, bearerReq, createReq, estimateReq, plainReq] = log;
-		expect(basicReq).toMatchObject({ method: 'POST', authScheme: 'Basic', status: 200, contentType: FORM, body: { grant_type: 'client_credentials' } });
+		expect(basicReq).toMatchObject({
+			method: 'POST',
+			authScheme: 'Basic',
+			status: 200,
+			contentType: FORM,
+			body: { grant_type: 'client_credentials' },
+		});
 		expect(basicReq.headers.authorization).toBe('[redacted]');
 		expect(bodyReq.authScheme).toBeNull();
-		expect(bodyReq.body).toEqual({ grant_type: 'client_credentials', client_id: sim.clients.estimate.clientId, client_secret: '[redacted]' });
+		expect(bodyReq.body).toEqual({
+			grant_type: 'client_credentials',
+			client_id: sim.clients.estimate.clientId,
+			client_secret: '[redacted]',
+		});
 		const claims = JSON.parse(Buffer.from(sblToken.split('.')[1], 'base64url').toString());
-		expect(bearerReq).toMatchObject({ authScheme: 'Bearer', tokenScope: 'sbl', tokenJti: claims.jti, path: '/consent/api/resource', status: 200 });
+		expect(bearerReq).toMatchObject({
+			authScheme: 'Bearer',
+			tokenScope: 'sbl',
+			tokenJti: claims.jti,
+			path: '/consent/api/resource',
+			status: 200,
+		});
 		expect(createReq.body).toMatchObject({ externalId: 'log-1', lastName: 'Nordmann' });
 		expect(createReq.status).toBe(201);
 		expect(estimateReq.query.access_token).toBe('[redacted]');
@@ -81,10 +104,18 @@ describe('faults', () => {
 	const market = () => call(`${sim.estimateBaseUrl}/RealEstates/0301/12/34/0/0/MarketEstimate`);
 
 	test('429 with Retry-After for the next N matching requests, then normal answers', async () => {
-		const added = await addFault({ count: 2, status: 429, retryAfter: 3, match: { pathPrefix: '/estimate/', method: 'get' } });
+		const added = await addFault({
+			count: 2,
+			status: 429,
+			retryAfter: 3,
+			match: { pathPrefix: '/estimate/', method: 'get' },
+		});
 		expect(added.status).toBe(201);
 		expect((await resource(await token(sim, 'consent'))).status).toBe(200);
-		expect((await control(sim, '/faults')).body.faults[0]).toMatchObject({ remaining: 2, status: 429 });
+		expect((await control(sim, '/faults')).body.faults[0]).toMatchObject({
+			remaining: 2,
+			status: 429,
+		});
 		const first = await market();
 		expect(first.status).toBe(429);
 		expect(first.headers.get('retry-after')).toBe('3');
@@ -146,7 +177,11 @@ describe('faults', () => {
 			match: { method: 'POST' },
 		});
 		const flow = flowBody();
-		const res = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: t, json: flow });
+		const res = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, {
+			method: 'POST',
+			token: t,
+			json: flow,
+		});
 		expect(res.status).toBe(400);
 		expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 		expect(res.body).toEqual({
@@ -159,8 +194,16 @@ describe('faults', () => {
 		const log = await requests();
 		expect(JSON.stringify(log)).not.toContain(t);
 
-		await addFault({ status: 500, body: '<html><body>{{rawBody}}</body></html>', contentType: 'text/html' });
-		const html = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: t, json: flow });
+		await addFault({
+			status: 500,
+			body: '<html><body>{{rawBody}}</body></html>',
+			contentType: 'text/html',
+		});
+		const html = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, {
+			method: 'POST',
+			token: t,
+			json: flow,
+		});
 		expect(html.status).toBe(500);
 		expect(html.headers.get('content-type')).toBe('text/html');
 		expect(html.text).toBe(`<html><body>${JSON.stringify(flow)}</body></html>`);
@@ -172,7 +215,9 @@ describe('faults', () => {
 	});
 
 	test('opaqueTokens: reference tokens with nothing to decode that the API accepts; /tokens lists every token issued', async () => {
-		expect((await control(sim, '/config', { method: 'POST', json: { opaqueTokens: 'yes' } })).status).toBe(400);
+		expect(
+			(await control(sim, '/config', { method: 'POST', json: { opaqueTokens: 'yes' } })).status,
+		).toBe(400);
 		const jwt = await token(sim, 'consent');
 		expect(jwt.split('.')).toHaveLength(3);
 		await control(sim, '/config', { method: 'POST', json: { opaqueTokens: true } });
@@ -180,7 +225,11 @@ describe('faults', () => {
 		expect(opaque).toMatch(/^sim_[A-Za-z0-9_-]{32}$/);
 		const answer = await resource(opaque);
 		expect(answer.status).toBe(200);
-		expect(answer.body).toMatchObject({ ok: true, client: sim.clients.consent.clientId, scopes: ['sbl'] });
+		expect(answer.body).toMatchObject({
+			ok: true,
+			client: sim.clients.consent.clientId,
+			scopes: ['sbl'],
+		});
 		expect((await resource(`${opaque}x`)).status).toBe(401);
 		const listed = (await control(sim, '/tokens')).body.tokens.map((t) => t.token);
 		expect(listed.slice(-2)).toEqual([jwt, opaque]);
@@ -207,32 +256,73 @@ describe('faults', () => {
 describe('config and reset', () => {
 	test('config validates keys and values', async () => {
 		expect((await control(sim, '/config', { method: 'POST', json: { nope: 1 } })).status).toBe(400);
-		expect((await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 0 } })).status).toBe(400);
-		expect((await control(sim, '/config', { method: 'POST', json: { autoLifecycle: 'yes' } })).status).toBe(400);
-		const ok = await control(sim, '/config', { method: 'POST', json: { webhookDelayMs: 0, consentResponseWrapper: true } });
-		expect(ok.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: true, autoLifecycle: false, webhookDelayMs: 0, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0, opaqueTokens: false });
+		expect(
+			(await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 0 } })).status,
+		).toBe(400);
+		expect(
+			(await control(sim, '/config', { method: 'POST', json: { autoLifecycle: 'yes' } })).status,
+		).toBe(400);
+		const ok = await control(sim, '/config', {
+			method: 'POST',
+			json: { webhookDelayMs: 0, consentResponseWrapper: true },
+		});
+		expect(ok.body.config).toEqual({
+			tokenLifetimeSeconds: 900,
+			consentResponseWrapper: true,
+			autoLifecycle: false,
+			webhookDelayMs: 0,
+			webhookRetries: 0,
+			webhookRetryDelayMs: 500,
+			rateLimitPerSecond: 0,
+			opaqueTokens: false,
+		});
 		expect((await control(sim, '/config')).body.config.consentResponseWrapper).toBe(true);
 	});
 
 	test('reset clears logs, faults, flows, deliveries, stored documents and config; keys stay', async () => {
 		const sblToken = await token(sim, 'consent');
 		const estToken = await token(sim, 'estimate');
-		await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 5, autoLifecycle: true } });
-		const flow = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: sblToken, json: flowBody() });
+		await control(sim, '/config', {
+			method: 'POST',
+			json: { tokenLifetimeSeconds: 5, autoLifecycle: true },
+		});
+		const flow = await call(`${sim.consentBaseUrl}/api/flow-definitions/sbl`, {
+			method: 'POST',
+			token: sblToken,
+			json: flowBody(),
+		});
 		expect(flow.status).toBe(201);
-		const est = () => call(`${sim.estimateBaseUrl}/RealEstates/0301/12/34/0/0/EvEstimate`, { method: 'POST', token: estToken });
+		const est = () =>
+			call(`${sim.estimateBaseUrl}/RealEstates/0301/12/34/0/0/EvEstimate`, {
+				method: 'POST',
+				token: estToken,
+			});
 		const firstId = (await est()).body.data.storedEstimateDocumentationId;
 		expect((await est()).body.data.storedEstimateDocumentationId).toBe(firstId + 1);
 		await addFault({ count: 9, status: 500, match: { pathPrefix: '/never' } });
-		await control(sim, '/fire', { method: 'POST', json: { url: 'http://127.0.0.1:9/x', event: 'consent.created' } });
+		await control(sim, '/fire', {
+			method: 'POST',
+			json: { url: 'http://127.0.0.1:9/x', event: 'consent.created' },
+		});
 
 		const reset = await control(sim, '/reset', { method: 'POST' });
-		expect(reset.body.config).toEqual({ tokenLifetimeSeconds: 900, consentResponseWrapper: false, autoLifecycle: false, webhookDelayMs: 20, webhookRetries: 0, webhookRetryDelayMs: 500, rateLimitPerSecond: 0, opaqueTokens: false });
+		expect(reset.body.config).toEqual({
+			tokenLifetimeSeconds: 900,
+			consentResponseWrapper: false,
+			autoLifecycle: false,
+			webhookDelayMs: 20,
+			webhookRetries: 0,
+			webhookRetryDelayMs: 500,
+			rateLimitPerSecond: 0,
+			opaqueTokens: false,
+		});
 		expect(await requests()).toEqual([]);
 		expect((await control(sim, '/faults')).body.faults).toEqual([]);
 		expect((await control(sim, '/flows')).body.flows).toEqual([]);
 		expect((await control(sim, '/deliveries')).body.deliveries).toEqual([]);
-		expect((await call(`${sim.estimateBaseUrl}/EvEstimate/Documents/${firstId + 1}`)).status).toBe(404);
+		expect((await call(`${sim.estimateBaseUrl}/EvEstimate/Documents/${firstId + 1}`)).status).toBe(
+			404,
+		);
 		expect((await est()).body.data.storedEstimateDocumentationId).toBe(firstId);
 		expect((await resource(sblToken)).status).toBe(200);
 	});
@@ -241,7 +331,11 @@ describe('config and reset', () => {
 		expect((await control(sim, '/nothing')).status).toBe(404);
 		expect((await control(sim, '/health')).body).toEqual({ ok: true });
 		const info = await control(sim, '/info');
-		expect(info.body).toMatchObject({ url: sim.url, estimateBaseUrl: sim.estimateBaseUrl, signatureHeader: sim.signatureHeader });
+		expect(info.body).toMatchObject({
+			url: sim.url,
+			estimateBaseUrl: sim.estimateBaseUrl,
+			signatureHeader: sim.signatureHeader,
+		});
 		expect(info.body.close).toBeUndefined();
 	});
 
@@ -256,7 +350,11 @@ describe('close', () => {
 	test('close() stops listening and cancels pending lifecycle webhooks', async () => {
 		const other = await startSimulator({ webhookDelayMs: 10000 });
 		const t = await token(other, 'consent');
-		const res = await call(`${other.consentBaseUrl}/api/flow-definitions/sbl`, { method: 'POST', token: t, json: flowBody() });
+		const res = await call(`${other.consentBaseUrl}/api/flow-definitions/sbl`, {
+			method: 'POST',
+			token: t,
+			json: flowBody(),
+		});
 		expect(res.status).toBe(201);
 		const started = Date.now();
 		await other.close();
@@ -275,8 +373,23 @@ describe('truncate fault', () => {
 				.get(url, (res) => {
 					const chunks = [];
 					res.on('data', (c) => chunks.push(c));
-					res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ended: true }));
-					res.on('error', (error) => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ended: false, error }));
+					res.on('end', () =>
+						resolve({
+							status: res.statusCode,
+							headers: res.headers,
+							body: Buffer.concat(chunks),
+							ended: true,
+						}),
+					);
+					res.on('error', (error) =>
+						resolve({
+							status: res.statusCode,
+							headers: res.headers,
+							body: Buffer.concat(chunks),
+							ended: false,
+							error,
+						}),
+					);
 				})
 				.on('error', reject);
 		});
@@ -285,9 +398,17 @@ describe('truncate fault', () => {
 	test('truncate: the answer has no Content-Length, ends by closing the connection after that share of the body, and looks complete', async () => {
 		const whole = await rawGet(documentUrl(900001));
 		expect(Number(whole.headers['content-length'])).toBe(whole.body.length);
-		const added = await addFault({ truncate: 0.5, match: { pathPrefix: `${sim.estimatePrefix}/EvEstimate/Documents/` } });
+		const added = await addFault({
+			truncate: 0.5,
+			match: { pathPrefix: `${sim.estimatePrefix}/EvEstimate/Documents/` },
+		});
 		expect(added.status).toBe(201);
-		expect(added.body.fault).toMatchObject({ truncate: 0.5, chunked: false, status: null, drop: false });
+		expect(added.body.fault).toMatchObject({
+			truncate: 0.5,
+			chunked: false,
+			status: null,
+			drop: false,
+		});
 		const cut = await rawGet(documentUrl(900001));
 		expect(cut.status).toBe(200);
 		expect(cut.ended).toBe(true); // nothing in HTTP tells the client that bytes are missing
@@ -323,7 +444,9 @@ describe('truncate fault', () => {
 		const whole = await rawGet(url);
 		await addFault({ truncate: 0.5 });
 		const cut = await rawGet(url);
-		expect(cut.body.toString()).toBe(whole.body.toString().slice(0, Math.floor(whole.body.length * 0.5)));
+		expect(cut.body.toString()).toBe(
+			whole.body.toString().slice(0, Math.floor(whole.body.length * 0.5)),
+		);
 		await addFault({ truncate: 0 });
 		const empty = await rawGet(url);
 		expect(empty.status).toBe(200);
@@ -332,7 +455,13 @@ describe('truncate fault', () => {
 	});
 
 	test('invalid truncate faults → 400', async () => {
-		for (const bad of [{ truncate: 1 }, { truncate: -0.1 }, { truncate: '0.5' }, { truncate: 0.5, chunked: 'yes' }, { chunked: true }]) {
+		for (const bad of [
+			{ truncate: 1 },
+			{ truncate: -0.1 },
+			{ truncate: '0.5' },
+			{ truncate: 0.5, chunked: 'yes' },
+			{ chunked: true },
+		]) {
 			expect((await addFault(bad)).status).toBe(400);
 		}
 		expect((await control(sim, '/faults')).body.faults).toEqual([]);
@@ -345,7 +474,9 @@ describe('rate limiter (rateLimitPerSecond)', () => {
 		try {
 			const bearer = await token(limited, 'consent');
 			const answers = await Promise.all(
-				Array.from({ length: 30 }, () => call(`${limited.consentBaseUrl}/api/resource`, { token: bearer })),
+				Array.from({ length: 30 }, () =>
+					call(`${limited.consentBaseUrl}/api/resource`, { token: bearer }),
+				),
 			);
 			const ok = answers.filter((a) => a.status === 200).length;
 			const refused = answers.filter((a) => a.status === 429);
@@ -361,7 +492,9 @@ describe('rate limiter (rateLimitPerSecond)', () => {
 			for (let i = 0; i < 15; i++) expect(typeof (await token(limited, 'consent'))).toBe('string');
 			// after a second the bucket is full again
 			await new Promise((r) => setTimeout(r, 1100));
-			expect((await call(`${limited.consentBaseUrl}/api/resource`, { token: bearer })).status).toBe(200);
+			expect((await call(`${limited.consentBaseUrl}/api/resource`, { token: bearer })).status).toBe(
+				200,
+			);
 			const log = (await control(limited, '/requests?pathPrefix=/consent')).body.requests;
 			expect(log.filter((e) => e.rateLimited).length).toBe(refused.length);
 		} finally {
@@ -374,9 +507,14 @@ describe('rate limiter (rateLimitPerSecond)', () => {
 		try {
 			expect((await control(sim, '/config')).body.config.rateLimitPerSecond).toBe(0);
 			for (const bad of [-1, 'x', null]) {
-				expect((await control(sim, '/config', { method: 'POST', json: { rateLimitPerSecond: bad } })).status).toBe(400);
+				expect(
+					(await control(sim, '/config', { method: 'POST', json: { rateLimitPerSecond: bad } }))
+						.status,
+				).toBe(400);
 			}
-			expect((await control(sim, '/config', { method: 'POST', json: { rateLimitPerSecond: 5 } })).status).toBe(200);
+			expect(
+				(await control(sim, '/config', { method: 'POST', json: { rateLimitPerSecond: 5 } })).status,
+			).toBe(200);
 		} finally {
 			await sim.close();
 		}

@@ -21,12 +21,17 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 const FORMS = [
-	{ form: 'cadastre', object: '/RealEstates/0301/12/34/0/0', unknown: '/RealEstates/0301/404/34/0/0' },
+	{
+		form: 'cadastre',
+		object: '/RealEstates/0301/12/34/0/0',
+		unknown: '/RealEstates/0301/404/34/0/0',
+	},
 	{ form: 'share', object: '/RealEstates/923456783/12', unknown: '/RealEstates/923456783/404' },
 ];
 const COOPERATIVE = '/RealEstates/923456783/EvEstimateHousingCooperative';
 const api = (p) => `${sim.estimateBaseUrl}${p}`;
-const estimate = (objectPath, json, bearer = good) => call(api(`${objectPath}/EvEstimate`), { method: 'POST', token: bearer, json });
+const estimate = (objectPath, json, bearer = good) =>
+	call(api(`${objectPath}/EvEstimate`), { method: 'POST', token: bearer, json });
 const fetchPdf = async (id) => {
 	const res = await fetch(api(`/EvEstimate/Documents/${id}`));
 	return { res, buf: Buffer.from(await res.arrayBuffer()) };
@@ -73,14 +78,22 @@ describe.each(FORMS)('$form form', ({ form, object, unknown }) => {
 		expect(Object.keys(res.body)).toEqual(['data']);
 		const d = res.body.data;
 		expect(Object.keys(d).sort()).toEqual([...WEIGHTED_FIELDS].sort());
-		for (const f of ['approvedNetMarketValue', 'approvedTotalMarketValue', 'estimateNetMarketValueRounded', 'estimateTotalMarketValue', 'storedEstimateDocumentationId']) {
+		for (const f of [
+			'approvedNetMarketValue',
+			'approvedTotalMarketValue',
+			'estimateNetMarketValueRounded',
+			'estimateTotalMarketValue',
+			'storedEstimateDocumentationId',
+		]) {
 			expect(isInt(d[f])).toBe(true);
 		}
 		expect(d.estimateTotalMarketValue).toBeGreaterThan(500000);
 		expect(d.estimateTotalMarketValue).toBeLessThan(60000000);
 		expect(d.estimateUncertaintyLevel).toBeGreaterThanOrEqual(1);
 		expect(d.estimateUncertaintyLevel).toBeLessThanOrEqual(7);
-		expect(d.approvedNetMarketValue).toBe(d.approvedTotalMarketValue - (d.commondebtLastUpdated ?? 0));
+		expect(d.approvedNetMarketValue).toBe(
+			d.approvedTotalMarketValue - (d.commondebtLastUpdated ?? 0),
+		);
 		expect(isInt(d.marketScore.area) && isInt(d.marketScore.municipality)).toBe(true);
 		expect(d.comparables).toBeNull();
 		if (form === 'share') {
@@ -95,10 +108,25 @@ describe.each(FORMS)('$form form', ({ form, object, unknown }) => {
 		const d = res.body.data;
 		expect(Object.keys(d).sort()).toEqual([...BASIS_FIELDS].sort());
 		expect(isInt(d.buildYear) && isInt(d.floor)).toBe(true);
-		for (const f of ['currentCommondebt', 'externalUsableArea', 'glazedBalconyUsableArea', 'grossArea', 'internalUsableArea', 'primaryArea', 'siteArea', 'usableArea']) {
+		for (const f of [
+			'currentCommondebt',
+			'externalUsableArea',
+			'glazedBalconyUsableArea',
+			'grossArea',
+			'internalUsableArea',
+			'primaryArea',
+			'siteArea',
+			'usableArea',
+		]) {
 			expect(isNum(d[f])).toBe(true);
 		}
-		expect(d.valuation).toEqual({ commonDebt: expect.any(Number), date: expect.any(String), price: expect.any(Number), totalValue: d.valuation.price + d.valuation.commonDebt, type: expect.any(String) });
+		expect(d.valuation).toEqual({
+			commonDebt: expect.any(Number),
+			date: expect.any(String),
+			price: expect.any(Number),
+			totalValue: d.valuation.price + d.valuation.commonDebt,
+			type: expect.any(String),
+		});
 		expect(d.ownershipType).toBe(form === 'share' ? 'Andel' : d.ownershipType);
 	});
 
@@ -121,31 +149,45 @@ describe.each(FORMS)('$form form', ({ form, object, unknown }) => {
 		expect(res.status).toBe(200);
 		expect(Array.isArray(res.body.data)).toBe(true);
 		for (const doc of res.body.data) {
-			expect(Object.keys(doc).sort()).toEqual(['estimateDate', 'estimateDocumentId', 'estimateTotalMarketValue', 'reference']);
+			expect(Object.keys(doc).sort()).toEqual([
+				'estimateDate',
+				'estimateDocumentId',
+				'estimateTotalMarketValue',
+				'reference',
+			]);
 			expect(isInt(doc.estimateDocumentId) && isInt(doc.estimateTotalMarketValue)).toBe(true);
 			expect(Date.parse(doc.estimateDate)).not.toBeNaN();
 		}
 		const stored = await estimate(object, { reference: 'ignored' });
 		const after = await call(api(`${object}/EstimateDocuments`), { token: good });
-		const added = after.body.data.find((d) => d.estimateDocumentId === stored.body.data.storedEstimateDocumentationId);
-		expect(added).toMatchObject({ estimateTotalMarketValue: stored.body.data.approvedTotalMarketValue });
-		const seeded = after.body.data.filter((d) => d.estimateDocumentId < 5000001 || d.estimateDocumentId >= 10000000);
+		const added = after.body.data.find(
+			(d) => d.estimateDocumentId === stored.body.data.storedEstimateDocumentationId,
+		);
+		expect(added).toMatchObject({
+			estimateTotalMarketValue: stored.body.data.approvedTotalMarketValue,
+		});
+		const seeded = after.body.data.filter(
+			(d) => d.estimateDocumentId < 5000001 || d.estimateDocumentId >= 10000000,
+		);
 		expect(seeded.length).toBeGreaterThanOrEqual(2);
 		expect(seeded.length).toBeLessThanOrEqual(3);
 	});
 
-	test.each(['EstimateDocuments', 'EvEstimate', 'EvEstimateBasis'])('%s: 401 without or with a foreign token, 403 without estimate:read', async (op) => {
-		const method = op === 'EvEstimate' ? 'POST' : 'GET';
-		for (const t of [null, 'garbage', consentToken]) {
-			const res = await call(api(`${object}/${op}`), { method, token: t });
-			expect(res.status).toBe(401);
-			expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-			expect(res.body.status).toBe(401);
-		}
-		const forbidden = await call(api(`${object}/${op}`), { method, token: noScope });
-		expect(forbidden.status).toBe(403);
-		expect(forbidden.body).toMatchObject({ status: 403, title: 'Forbidden' });
-	});
+	test.each(['EstimateDocuments', 'EvEstimate', 'EvEstimateBasis'])(
+		'%s: 401 without or with a foreign token, 403 without estimate:read',
+		async (op) => {
+			const method = op === 'EvEstimate' ? 'POST' : 'GET';
+			for (const t of [null, 'garbage', consentToken]) {
+				const res = await call(api(`${object}/${op}`), { method, token: t });
+				expect(res.status).toBe(401);
+				expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+				expect(res.body.status).toBe(401);
+			}
+			const forbidden = await call(api(`${object}/${op}`), { method, token: noScope });
+			expect(forbidden.status).toBe(403);
+			expect(forbidden.body).toMatchObject({ status: 403, title: 'Forbidden' });
+		},
+	);
 
 	test('unknown object: EvEstimate 404, lists and basis answer data null', async () => {
 		const res = await estimate(unknown);
@@ -165,19 +207,34 @@ describe.each(FORMS)('$form form', ({ form, object, unknown }) => {
 		const other = await startSimulator({ autoLifecycle: false });
 		try {
 			const t = await token(other, 'estimate');
-			const c = await call(`${other.estimateBaseUrl}${object}/EvEstimate`, { method: 'POST', token: t, json: { storeEstimate: false } });
+			const c = await call(`${other.estimateBaseUrl}${object}/EvEstimate`, {
+				method: 'POST',
+				token: t,
+				json: { storeEstimate: false },
+			});
 			expect(c.body).toEqual(a.body);
 			const basisHere = await call(api(`${object}/EvEstimateBasis`), { token: good });
-			const basisThere = await call(`${other.estimateBaseUrl}${object}/EvEstimateBasis`, { token: t });
+			const basisThere = await call(`${other.estimateBaseUrl}${object}/EvEstimateBasis`, {
+				token: t,
+			});
 			expect(basisThere.body).toEqual(basisHere.body);
 			const docsHere = await call(api(`${object}/EstimateDocuments`), { token: good });
-			const docsThere = await call(`${other.estimateBaseUrl}${object}/EstimateDocuments`, { token: t });
-			expect(docsThere.body.data[docsThere.body.data.length - 1]).toEqual(docsHere.body.data[docsHere.body.data.length - 1]);
+			const docsThere = await call(`${other.estimateBaseUrl}${object}/EstimateDocuments`, {
+				token: t,
+			});
+			expect(docsThere.body.data[docsThere.body.data.length - 1]).toEqual(
+				docsHere.body.data[docsHere.body.data.length - 1],
+			);
 		} finally {
 			await other.close();
 		}
-		const elsewhere = await estimate(form === 'share' ? '/RealEstates/923456783/13' : '/RealEstates/0301/12/35/0/0', { storeEstimate: false });
-		expect(elsewhere.body.data.estimateTotalMarketValue).not.toBe(a.body.data.estimateTotalMarketValue);
+		const elsewhere = await estimate(
+			form === 'share' ? '/RealEstates/923456783/13' : '/RealEstates/0301/12/35/0/0',
+			{ storeEstimate: false },
+		);
+		expect(elsewhere.body.data.estimateTotalMarketValue).not.toBe(
+			a.body.data.estimateTotalMarketValue,
+		);
 	});
 });
 
@@ -208,8 +265,12 @@ describe('EvEstimate request body', () => {
 
 	test('valuation.price pulls the estimate toward the price', async () => {
 		const date = new Date().toISOString();
-		const high = await value({ valuation: { date, price: base * 2, saleType: 'Fritt salg', commondebt: 0 } });
-		const low = await value({ valuation: { date, price: base / 2, saleType: 'Fritt salg', commondebt: 0 } });
+		const high = await value({
+			valuation: { date, price: base * 2, saleType: 'Fritt salg', commondebt: 0 },
+		});
+		const low = await value({
+			valuation: { date, price: base / 2, saleType: 'Fritt salg', commondebt: 0 },
+		});
 		expect(high).toBeGreaterThan(base * 1.3);
 		expect(low).toBeLessThan(base * 0.85);
 	});
@@ -227,18 +288,48 @@ describe('EvEstimate request body', () => {
 		expect(list.length).toBeGreaterThanOrEqual(3);
 		for (const c of list) {
 			expect(c).toMatchObject({
-				address: { municipality: 'Bergen', postOffice: { code: expect.any(Number), name: expect.any(String) }, streetName: expect.any(String), streetNumber: expect.any(Number) },
-				cadastre: { knr: 4601, gnr: expect.any(Number), bnr: expect.any(Number), fnr: expect.any(Number), snr: expect.any(Number), municipality: 'Bergen' },
+				address: {
+					municipality: 'Bergen',
+					postOffice: { code: expect.any(Number), name: expect.any(String) },
+					streetName: expect.any(String),
+					streetNumber: expect.any(Number),
+				},
+				cadastre: {
+					knr: 4601,
+					gnr: expect.any(Number),
+					bnr: expect.any(Number),
+					fnr: expect.any(Number),
+					snr: expect.any(Number),
+					municipality: 'Bergen',
+				},
 				location: { latitude: expect.any(Number), longitude: expect.any(Number) },
-				valuation: { commonDebt: expect.any(Number), date: expect.any(String), price: expect.any(Number), totalValue: expect.any(Number), type: expect.any(String) },
+				valuation: {
+					commonDebt: expect.any(Number),
+					date: expect.any(String),
+					price: expect.any(Number),
+					totalValue: expect.any(Number),
+					type: expect.any(String),
+				},
 			});
 			expect(Math.abs(c.location.latitude - 60.39)).toBeLessThan(0.1);
-			for (const f of ['buildYear', 'externalUsableArea', 'glazedBalconyUsableArea', 'internalUsableArea', 'lowHeightFloorArea', 'openTerraceAndBalconyArea', 'primaryArea', 'squaremeterPrice']) {
+			for (const f of [
+				'buildYear',
+				'externalUsableArea',
+				'glazedBalconyUsableArea',
+				'internalUsableArea',
+				'lowHeightFloorArea',
+				'openTerraceAndBalconyArea',
+				'primaryArea',
+				'squaremeterPrice',
+			]) {
 				expect(typeof c[f]).toBe('number');
 			}
 			expect('housingCooperativeShareIdentity' in c).toBe(true);
 		}
-		const share = await estimate('/RealEstates/923456783/12', { includeComparables: true, storeEstimate: false });
+		const share = await estimate('/RealEstates/923456783/12', {
+			includeComparables: true,
+			storeEstimate: false,
+		});
 		expect(share.body.data.comparables[0].housingCooperativeShareIdentity).toEqual({
 			housingCooperative: { name: expect.any(String), organizationNumber: expect.any(Number) },
 			shareNumber: expect.any(Number),
@@ -246,7 +337,8 @@ describe('EvEstimate request body', () => {
 	});
 
 	test('storeEstimate false stores nothing; otherwise every call stores a new document', async () => {
-		const list = async () => (await call(api(`${obj}/EstimateDocuments`), { token: good })).body.data.length;
+		const list = async () =>
+			(await call(api(`${obj}/EstimateDocuments`), { token: good })).body.data.length;
 		const before = await list();
 		const notStored = await estimate(obj, { storeEstimate: false });
 		expect(notStored.body.data.storedEstimateDocumentationId).toBeNull();
@@ -254,30 +346,60 @@ describe('EvEstimate request body', () => {
 		const first = await estimate(obj);
 		const second = await call(api(`${obj}/EvEstimate`), { method: 'POST', token: good });
 		expect(first.body.data.storedEstimateDocumentationId).toEqual(expect.any(Number));
-		expect(second.body.data.storedEstimateDocumentationId).toBe(first.body.data.storedEstimateDocumentationId + 1);
+		expect(second.body.data.storedEstimateDocumentationId).toBe(
+			first.body.data.storedEstimateDocumentationId + 1,
+		);
 		expect(await list()).toBe(before + 2);
 	});
 
 	test('body content types: application/json, text/json and application/*+json accepted; others refused', async () => {
 		const body = JSON.stringify({ storeEstimate: false, usableArea: 100 });
 		const values = [];
-		for (const type of ['application/json', 'text/json; charset=utf-8', 'application/vnd.ev+json']) {
-			const res = await call(api(`${obj}/EvEstimate`), { method: 'POST', token: good, headers: { 'content-type': type }, body });
+		for (const type of [
+			'application/json',
+			'text/json; charset=utf-8',
+			'application/vnd.ev+json',
+		]) {
+			const res = await call(api(`${obj}/EvEstimate`), {
+				method: 'POST',
+				token: good,
+				headers: { 'content-type': type },
+				body,
+			});
 			expect(res.status).toBe(200);
 			values.push(res.body.data.estimateTotalMarketValue);
 		}
 		expect(new Set(values).size).toBe(1);
 		expect(values[0]).not.toBe(base);
-		const form = await call(api(`${obj}/EvEstimate`), { method: 'POST', token: good, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'usableArea=1' });
+		const form = await call(api(`${obj}/EvEstimate`), {
+			method: 'POST',
+			token: good,
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'usableArea=1',
+		});
 		expect(form.status).toBe(415);
 	});
 
 	test('malformed JSON or wrongly typed fields → 400', async () => {
-		const malformed = await call(api(`${obj}/EvEstimate`), { method: 'POST', token: good, headers: { 'content-type': 'application/json' }, body: '{"usableArea":' });
+		const malformed = await call(api(`${obj}/EvEstimate`), {
+			method: 'POST',
+			token: good,
+			headers: { 'content-type': 'application/json' },
+			body: '{"usableArea":',
+		});
 		expect(malformed.status).toBe(400);
-		const typed = await estimate(obj, { usableArea: 80.5, includeComparables: 'yes', valuation: { price: 1 } });
+		const typed = await estimate(obj, {
+			usableArea: 80.5,
+			includeComparables: 'yes',
+			valuation: { price: 1 },
+		});
 		expect(typed.status).toBe(400);
-		expect(Object.keys(typed.body.errors).sort()).toEqual(['includeComparables', 'usableArea', 'valuation.date', 'valuation.saleType']);
+		expect(Object.keys(typed.body.errors).sort()).toEqual([
+			'includeComparables',
+			'usableArea',
+			'valuation.date',
+			'valuation.saleType',
+		]);
 	});
 
 	test('names are case-insensitive and numbers may be strings (System.Text.Json web defaults)', async () => {
@@ -290,7 +412,10 @@ describe('EvEstimateHousingCooperative', () => {
 	test('200 with its fields; 401 and 403', async () => {
 		const res = await call(api(COOPERATIVE), { token: good });
 		expect(res.status).toBe(200);
-		expect(res.body.data).toEqual({ approvedTotalMarketValue: expect.any(Number), estimateUncertaintyLevel: expect.any(Number) });
+		expect(res.body.data).toEqual({
+			approvedTotalMarketValue: expect.any(Number),
+			estimateUncertaintyLevel: expect.any(Number),
+		});
 		expect(res.body.data.approvedTotalMarketValue).toBeGreaterThan(10000000);
 		expect(isInt(res.body.data.estimateUncertaintyLevel)).toBe(true);
 		expect((await call(api(COOPERATIVE))).status).toBe(401);
@@ -322,7 +447,9 @@ describe('routing', () => {
 	});
 
 	test('JSON is offered as text/json when asked for', async () => {
-		const res = await call(api('/RealEstates/0301/12/34/0/0/MarketEstimate'), { headers: { accept: 'text/json' } });
+		const res = await call(api('/RealEstates/0301/12/34/0/0/MarketEstimate'), {
+			headers: { accept: 'text/json' },
+		});
 		expect(res.headers.get('content-type')).toMatch(/^text\/json/);
 		const def = await call(api('/RealEstates/0301/12/34/0/0/MarketEstimate'));
 		expect(def.headers.get('content-type')).toMatch(/^application\/json/);
@@ -332,8 +459,12 @@ describe('routing', () => {
 		const other = await startSimulator({ estimatePrefix: 'ev/v2/', autoLifecycle: false });
 		try {
 			expect(other.estimateBaseUrl).toBe(`${other.url}/ev/v2`);
-			expect((await call(`${other.estimateBaseUrl}/RealEstates/0301/12/34/0/0/MarketEstimate`)).status).toBe(200);
-			expect((await call(`${other.url}/estimate/v1/RealEstates/0301/12/34/0/0/MarketEstimate`)).status).toBe(404);
+			expect(
+				(await call(`${other.estimateBaseUrl}/RealEstates/0301/12/34/0/0/MarketEstimate`)).status,
+			).toBe(200);
+			expect(
+				(await call(`${other.url}/estimate/v1/RealEstates/0301/12/34/0/0/MarketEstimate`)).status,
+			).toBe(404);
 		} finally {
 			await other.close();
 		}
@@ -351,7 +482,9 @@ describe('EvEstimate/Documents/{id} (PDF)', () => {
 		const { res, buf } = await fetchPdf(docId);
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toBe('application/pdf');
-		expect(res.headers.get('content-disposition')).toBe(`attachment; filename="estimate-${docId}.pdf"`);
+		expect(res.headers.get('content-disposition')).toBe(
+			`attachment; filename="estimate-${docId}.pdf"`,
+		);
 		expect(Number(res.headers.get('content-length'))).toBe(buf.length);
 		const { errors, offsets } = checkPdfStructure(buf);
 		expect(errors).toEqual([]);
@@ -362,7 +495,9 @@ describe('EvEstimate/Documents/{id} (PDF)', () => {
 		const again = await fetchPdf(docId);
 		const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 		expect(sha(again.buf)).toBe(sha(buf));
-		const withBadToken = await fetch(api(`/EvEstimate/Documents/${docId}`), { headers: { authorization: 'Bearer garbage' } });
+		const withBadToken = await fetch(api(`/EvEstimate/Documents/${docId}`), {
+			headers: { authorization: 'Bearer garbage' },
+		});
 		expect(withBadToken.status).toBe(200);
 		await withBadToken.arrayBuffer();
 	});
@@ -373,7 +508,10 @@ describe('EvEstimate/Documents/{id} (PDF)', () => {
 		const { res, buf } = await fetchPdf(id);
 		expect(res.status).toBe(200);
 		expect(checkPdfStructure(buf).errors).toEqual([]);
-		const nok = String(est.body.data.approvedTotalMarketValue).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+		const nok = String(est.body.data.approvedTotalMarketValue).replace(
+			/\B(?=(\d{3})+(?!\d))/g,
+			' ',
+		);
 		expect(buf.toString('latin1')).toContain(`NOK ${nok}`);
 	});
 
@@ -408,7 +546,9 @@ describe('EvEstimate/Documents/{id} (PDF)', () => {
 		expect(head.toString('latin1').startsWith('%PDF-1.4')).toBe(true);
 		expect(tail.toString('latin1')).toMatch(/%%EOF\n$/);
 		const startxref = Number(/startxref\n(\d+)\n%%EOF/.exec(tail.toString('latin1'))[1]);
-		expect(startxref).toBe(length - (tail.length - tail.toString('latin1').lastIndexOf('xref\n0 ')));
+		expect(startxref).toBe(
+			length - (tail.length - tail.toString('latin1').lastIndexOf('xref\n0 ')),
+		);
 	}, 20000);
 
 	test('a large document is byte-identical on each request and passes the structure check', async () => {
@@ -428,18 +568,25 @@ describe('EvEstimate/Documents/{id} (PDF)', () => {
 			return false;
 		}
 	})();
-	(pdftoppm ? test : test.skip)('pdftoppm renders a small and a large document without errors', async () => {
-		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbl-sim-pdf-'));
-		try {
-			for (const id of [docId, 900002]) {
-				const file = path.join(dir, `${id}.pdf`);
-				fs.writeFileSync(file, (await fetchPdf(id)).buf);
-				const out = execFileSync('pdftoppm', ['-r', '20', '-png', '-singlefile', file, path.join(dir, `p${id}`)], { stdio: ['ignore', 'pipe', 'pipe'] });
-				expect(out.length).toBe(0);
-				expect(fs.statSync(path.join(dir, `p${id}.png`)).size).toBeGreaterThan(100);
+	(pdftoppm ? test : test.skip)(
+		'pdftoppm renders a small and a large document without errors',
+		async () => {
+			const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbl-sim-pdf-'));
+			try {
+				for (const id of [docId, 900002]) {
+					const file = path.join(dir, `${id}.pdf`);
+					fs.writeFileSync(file, (await fetchPdf(id)).buf);
+					const out = execFileSync(
+						'pdftoppm',
+						['-r', '20', '-png', '-singlefile', file, path.join(dir, `p${id}`)],
+						{ stdio: ['ignore', 'pipe', 'pipe'] },
+					);
+					expect(out.length).toBe(0);
+					expect(fs.statSync(path.join(dir, `p${id}.png`)).size).toBeGreaterThan(100);
+				}
+			} finally {
+				fs.rmSync(dir, { recursive: true, force: true });
 			}
-		} finally {
-			fs.rmSync(dir, { recursive: true, force: true });
-		}
-	});
+		},
+	);
 });

@@ -50,7 +50,8 @@ async function tokenResponse(sim, clientName, { scope, realm, via = 'basic' } = 
 
 async function token(sim, clientName, options) {
 	const { res, body } = await tokenResponse(sim, clientName, options);
-	if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
+	if (res.status !== 200)
+		throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
 	return body.access_token;
 }
 
@@ -73,7 +74,14 @@ async function startReceiver(respond = () => ({ status: 200, body: 'ok' })) {
 			} catch {
 				json = null;
 			}
-			const entry = { method: req.method, url: req.url, headers: req.headers, raw, json, at: Date.now() };
+			const entry = {
+				method: req.method,
+				url: req.url,
+				headers: req.headers,
+				raw,
+				json,
+				at: Date.now(),
+			};
 			received.push(entry);
 			const answer = respond(req, raw) || {};
 			if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
@@ -86,7 +94,8 @@ async function startReceiver(respond = () => ({ status: 200, body: 'ok' })) {
 	return {
 		url,
 		received,
-		forFlow: (flowId) => received.filter((r) => r.json && r.json.payload && r.json.payload.flow === flowId),
+		forFlow: (flowId) =>
+			received.filter((r) => r.json && r.json.payload && r.json.payload.flow === flowId),
 		close: () =>
 			new Promise((resolve) => {
 				server.closeAllConnections();
@@ -139,7 +148,8 @@ function checkPdfStructure(pdf) {
 			const offset = Number(entry.slice(0, 10));
 			offsets.push(offset);
 			const expected = `${i + 1} 0 obj`;
-			if (text.slice(offset, offset + expected.length) !== expected) errors.push(`object ${i + 1} offset`);
+			if (text.slice(offset, offset + expected.length) !== expected)
+				errors.push(`object ${i + 1} offset`);
 		});
 	}
 	if (!/\/Type \/Catalog/.test(text.slice(0, 4096))) errors.push('catalog');

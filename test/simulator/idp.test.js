@@ -12,7 +12,11 @@ afterAll(() => sim.close());
 
 const tokenUrl = (realm) => `${sim.authUrl}/realms/${realm}/protocol/openid-connect/token`;
 const post = (realm, headers, body) => call(tokenUrl(realm), { method: 'POST', headers, body });
-const decode = (jwt) => jwt.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString('utf8')));
+const decode = (jwt) =>
+	jwt
+		.split('.')
+		.slice(0, 2)
+		.map((p) => JSON.parse(Buffer.from(p, 'base64url').toString('utf8')));
 
 describe('handle', () => {
 	test('exposes the contract URLs and demo clients', () => {
@@ -21,7 +25,12 @@ describe('handle', () => {
 		expect(sim.authUrl).toBe(`${sim.url}/auth`);
 		expect(sim.consentBaseUrl).toBe(`${sim.url}/consent`);
 		expect(sim.estimateBaseUrl).toBe(`${sim.url}/estimate/v1`);
-		expect(Object.keys(sim.realms).sort()).toEqual(['agents-prod', 'agents-test', 'estimate', 'sbl']);
+		expect(Object.keys(sim.realms).sort()).toEqual([
+			'agents-prod',
+			'agents-test',
+			'estimate',
+			'sbl',
+		]);
 		expect(sim.realms.sbl.tokenUrl).toBe(tokenUrl('sbl'));
 		for (const name of ['consent', 'limited', 'estimate', 'estimateNoScope']) {
 			expect(sim.clients[name].clientId).toEqual(expect.any(String));
@@ -36,25 +45,44 @@ describe('token endpoint', () => {
 	test('Basic client authentication issues a Bearer JWT with the default scope', async () => {
 		const { res, body } = await tokenResponse(sim, 'consent');
 		expect(res.status).toBe(200);
-		expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'sbl' });
+		expect(body).toEqual({
+			access_token: expect.any(String),
+			token_type: 'Bearer',
+			expires_in: 3600,
+			scope: 'sbl',
+		});
 		const [header, claims] = decode(body.access_token);
 		expect(header).toMatchObject({ alg: 'RS256', kid: expect.any(String) });
-		expect(claims).toMatchObject({ iss: `${sim.authUrl}/realms/sbl`, sub: sim.clients.consent.clientId, azp: sim.clients.consent.clientId, scope: 'sbl' });
+		expect(claims).toMatchObject({
+			iss: `${sim.authUrl}/realms/sbl`,
+			sub: sim.clients.consent.clientId,
+			azp: sim.clients.consent.clientId,
+			scope: 'sbl',
+		});
 		expect(claims.exp - claims.iat).toBe(3600);
 		expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
 	});
 
 	test('body client authentication works and grants requested loan application scopes', async () => {
 		const scope = 'loan-application:create:se loan-application:accept:fi sbl';
-		const { res, body } = await tokenResponse(sim, 'consent', { via: 'body', scope, realm: 'agents-test' });
+		const { res, body } = await tokenResponse(sim, 'consent', {
+			via: 'body',
+			scope,
+			realm: 'agents-test',
+		});
 		expect(res.status).toBe(200);
 		expect(body.scope).toBe(scope);
 		expect(decode(body.access_token)[1].iss).toBe(`${sim.authUrl}/realms/agents-test`);
 	});
 
 	test('all twelve loan application scopes can be requested in agents-prod', async () => {
-		const all = ['create', 'update', 'delete', 'accept'].flatMap((a) => ['es', 'se', 'fi'].map((c) => `loan-application:${a}:${c}`));
-		const { res, body } = await tokenResponse(sim, 'consent', { scope: all.join(' '), realm: 'agents-prod' });
+		const all = ['create', 'update', 'delete', 'accept'].flatMap((a) =>
+			['es', 'se', 'fi'].map((c) => `loan-application:${a}:${c}`),
+		);
+		const { res, body } = await tokenResponse(sim, 'consent', {
+			scope: all.join(' '),
+			realm: 'agents-prod',
+		});
 		expect(res.status).toBe(200);
 		expect(body.scope.split(' ')).toEqual(all);
 	});
@@ -62,17 +90,32 @@ describe('token endpoint', () => {
 	test('RFC 6749 form-encoded Basic credentials are decoded (raw form also accepted)', async () => {
 		const c = sim.clients.special;
 		expect(c.clientSecret).toMatch(/[:%+ ]/);
-		const encoded = await post('sbl', { 'content-type': FORM, authorization: basicRfc6749(c.clientId, c.clientSecret) }, 'grant_type=client_credentials');
+		const encoded = await post(
+			'sbl',
+			{ 'content-type': FORM, authorization: basicRfc6749(c.clientId, c.clientSecret) },
+			'grant_type=client_credentials',
+		);
 		expect(encoded.status).toBe(200);
-		const raw = await post('sbl', { 'content-type': FORM, authorization: basic(c.clientId, c.clientSecret) }, 'grant_type=client_credentials');
+		const raw = await post(
+			'sbl',
+			{ 'content-type': FORM, authorization: basic(c.clientId, c.clientSecret) },
+			'grant_type=client_credentials',
+		);
 		expect(raw.status).toBe(200);
 	});
 
 	test('only application/x-www-form-urlencoded is accepted', async () => {
 		const c = sim.clients.consent;
-		const res = await post('sbl', { 'content-type': 'application/json', authorization: basic(c.clientId, c.clientSecret) }, JSON.stringify({ grant_type: 'client_credentials' }));
+		const res = await post(
+			'sbl',
+			{ 'content-type': 'application/json', authorization: basic(c.clientId, c.clientSecret) },
+			JSON.stringify({ grant_type: 'client_credentials' }),
+		);
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/x-www-form-urlencoded/) });
+		expect(res.body).toEqual({
+			error: 'invalid_request',
+			error_description: expect.stringMatching(/x-www-form-urlencoded/),
+		});
 		const none = await post('sbl', { authorization: basic(c.clientId, c.clientSecret) }, undefined);
 		expect(none.status).toBe(400);
 		expect(none.body.error).toBe('invalid_request');
@@ -91,15 +134,34 @@ describe('token endpoint', () => {
 
 	test('wrong secret or unknown client → 401 invalid_client (WWW-Authenticate only for Basic)', async () => {
 		const c = sim.clients.consent;
-		const viaBasic = await post('sbl', { 'content-type': FORM, authorization: basic(c.clientId, `${c.clientSecret}x`) }, 'grant_type=client_credentials');
+		const viaBasic = await post(
+			'sbl',
+			{ 'content-type': FORM, authorization: basic(c.clientId, `${c.clientSecret}x`) },
+			'grant_type=client_credentials',
+		);
 		expect(viaBasic.status).toBe(401);
 		expect(viaBasic.body.error).toBe('invalid_client');
 		expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic /);
-		const viaBody = await post('sbl', { 'content-type': FORM }, new URLSearchParams({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: 'nope' }).toString());
+		const viaBody = await post(
+			'sbl',
+			{ 'content-type': FORM },
+			new URLSearchParams({
+				grant_type: 'client_credentials',
+				client_id: c.clientId,
+				client_secret: 'nope',
+			}).toString(),
+		);
 		expect(viaBody.status).toBe(401);
-		expect(viaBody.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+		expect(viaBody.body).toEqual({
+			error: 'invalid_client',
+			error_description: expect.any(String),
+		});
 		expect(viaBody.headers.get('www-authenticate')).toBeNull();
-		const unknown = await post('sbl', { 'content-type': FORM, authorization: basic('nobody', 'nothing') }, 'grant_type=client_credentials');
+		const unknown = await post(
+			'sbl',
+			{ 'content-type': FORM, authorization: basic('nobody', 'nothing') },
+			'grant_type=client_credentials',
+		);
 		expect(unknown.status).toBe(401);
 		const anonymous = await post('sbl', { 'content-type': FORM }, 'grant_type=client_credentials');
 		expect(anonymous.status).toBe(401);
@@ -145,14 +207,32 @@ describe('keys', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.keys).toHaveLength(1);
 		const jwk = res.body.keys[0];
-		expect(jwk).toEqual({ kty: 'RSA', kid: expect.any(String), use: 'sig', alg: 'RS256', n: expect.any(String), e: 'AQAB' });
+		expect(jwk).toEqual({
+			kty: 'RSA',
+			kid: expect.any(String),
+			use: 'sig',
+			alg: 'RS256',
+			n: expect.any(String),
+			e: 'AQAB',
+		});
 		const { body } = await tokenResponse(sim, 'estimate');
 		const [h, p, s] = body.access_token.split('.');
 		expect(decode(body.access_token)[0].kid).toBe(jwk.kid);
 		const key = crypto.createPublicKey({ key: jwk, format: 'jwk' });
-		expect(crypto.verify('RSA-SHA256', Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))).toBe(true);
-		const tampered = Buffer.from(JSON.stringify({ ...decode(body.access_token)[1], scope: 'admin' })).toString('base64url');
-		expect(crypto.verify('RSA-SHA256', Buffer.from(`${h}.${tampered}`), key, Buffer.from(s, 'base64url'))).toBe(false);
+		expect(
+			crypto.verify('RSA-SHA256', Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url')),
+		).toBe(true);
+		const tampered = Buffer.from(
+			JSON.stringify({ ...decode(body.access_token)[1], scope: 'admin' }),
+		).toString('base64url');
+		expect(
+			crypto.verify(
+				'RSA-SHA256',
+				Buffer.from(`${h}.${tampered}`),
+				key,
+				Buffer.from(s, 'base64url'),
+			),
+		).toBe(false);
 		const other = await call(`${sim.authUrl}/realms/estimate/protocol/openid-connect/certs`);
 		expect(other.body).toEqual(res.body);
 	});
@@ -161,15 +241,22 @@ describe('keys', () => {
 		const res = await call(`${sim.authUrl}/realms/agents-test/.well-known/openid-configuration`);
 		expect(res.status).toBe(200);
 		expect(res.body.token_endpoint).toBe(tokenUrl('agents-test'));
-		expect(res.body.jwks_uri).toBe(`${sim.authUrl}/realms/agents-test/protocol/openid-connect/certs`);
+		expect(res.body.jwks_uri).toBe(
+			`${sim.authUrl}/realms/agents-test/protocol/openid-connect/certs`,
+		);
 	});
 });
 
 describe('token lifetime', () => {
-	afterEach(() => control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 3600 } }));
+	afterEach(() =>
+		control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 3600 } }),
+	);
 
 	test('a 1 s token works at once and is rejected with 401 after it expired', async () => {
-		const set = await control(sim, '/config', { method: 'POST', json: { tokenLifetimeSeconds: 1 } });
+		const set = await control(sim, '/config', {
+			method: 'POST',
+			json: { tokenLifetimeSeconds: 1 },
+		});
 		expect(set.body.config.tokenLifetimeSeconds).toBe(1);
 		const { body } = await tokenResponse(sim, 'consent');
 		expect(body.expires_in).toBe(1);
@@ -178,7 +265,10 @@ describe('token lifetime', () => {
 		await new Promise((r) => setTimeout(r, 1100));
 		const stale = await call(`${sim.consentBaseUrl}/api/resource`, { token: body.access_token });
 		expect(stale.status).toBe(401);
-		expect(stale.body).toEqual({ error: 'invalid_token', message: expect.stringMatching(/expired/) });
+		expect(stale.body).toEqual({
+			error: 'invalid_token',
+			message: expect.stringMatching(/expired/),
+		});
 	});
 
 	test('the start option sets the lifetime', async () => {

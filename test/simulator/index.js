@@ -33,7 +33,8 @@ const DEFAULTS = {
 };
 
 const REDACTED = '[redacted]';
-const SECRET_KEYS = /^(client_secret|access_token|refresh_token|id_token|token|password|client_assertion)$/i;
+const SECRET_KEYS =
+	/^(client_secret|access_token|refresh_token|id_token|token|password|client_assertion)$/i;
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 const MAX_LOGGED_BODY = 64 * 1024;
 const MAX_LOG_ENTRIES = 5000; // request log and delivery list keep the newest entries (long demo runs)
@@ -53,7 +54,8 @@ function redactDeep(value) {
 	if (Array.isArray(value)) return value.map(redactDeep);
 	if (value && typeof value === 'object') {
 		const out = {};
-		for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? REDACTED : redactDeep(v);
+		for (const [k, v] of Object.entries(value))
+			out[k] = SECRET_KEYS.test(k) ? REDACTED : redactDeep(v);
 		return out;
 	}
 	return value;
@@ -145,8 +147,10 @@ async function startSimulator(options = {}) {
 	function logEntry(ctx) {
 		const { req, rawBody } = ctx;
 		const headers = {};
-		for (const [k, v] of Object.entries(req.headers)) headers[k] = SECRET_HEADERS.has(k) ? REDACTED : v;
-		const auth = typeof req.headers.authorization === 'string' ? req.headers.authorization.trim() : null;
+		for (const [k, v] of Object.entries(req.headers))
+			headers[k] = SECRET_HEADERS.has(k) ? REDACTED : v;
+		const auth =
+			typeof req.headers.authorization === 'string' ? req.headers.authorization.trim() : null;
 		const scheme = auth ? auth.split(/\s+/)[0] : null;
 		const credential = auth ? auth.slice(scheme.length).trim() : null;
 		const hidden = credential ? [credential] : [];
@@ -186,7 +190,9 @@ async function startSimulator(options = {}) {
 				const parsed = parseJson(rawBody);
 				entry.body = parsed.ok ? redactDeep(parsed.value) : text.slice(0, MAX_LOGGED_BODY);
 			} else {
-				entry.body = text.slice(0, MAX_LOGGED_BODY).replace(/((?:client_secret|access_token|password)=)[^&\s]*/gi, `$1${REDACTED}`);
+				entry.body = text
+					.slice(0, MAX_LOGGED_BODY)
+					.replace(/((?:client_secret|access_token|password)=)[^&\s]*/gi, `$1${REDACTED}`);
 			}
 		}
 		// Safety net: no credential string may survive anywhere in the entry.
@@ -202,7 +208,9 @@ async function startSimulator(options = {}) {
 
 	function takeFault(method, path) {
 		const index = state.faults.findIndex(
-			(f) => (!f.match.method || f.match.method === method) && (!f.match.pathPrefix || path.startsWith(f.match.pathPrefix)),
+			(f) =>
+				(!f.match.method || f.match.method === method) &&
+				(!f.match.pathPrefix || path.startsWith(f.match.pathPrefix)),
 		);
 		if (index < 0) return null;
 		const fault = state.faults[index];
@@ -212,7 +220,10 @@ async function startSimulator(options = {}) {
 	}
 
 	function notFound(ctx) {
-		sendJson(ctx.res, 404, { error: 'not_found', message: `no route ${ctx.req.method} ${ctx.path}` });
+		sendJson(ctx.res, 404, {
+			error: 'not_found',
+			message: `no route ${ctx.req.method} ${ctx.path}`,
+		});
 	}
 
 	async function dispatch(ctx) {
@@ -227,7 +238,13 @@ async function startSimulator(options = {}) {
 		} else if (path.startsWith(`${prefix}/`)) {
 			const handled = estimate.handle(ctx, path.slice(prefix.length));
 			if (handled === false) {
-				sendJson(ctx.res, 404, { status: 404, title: 'Not Found', detail: `no route ${ctx.req.method} ${path}` }, {}, 'application/problem+json; charset=utf-8');
+				sendJson(
+					ctx.res,
+					404,
+					{ status: 404, title: 'Not Found', detail: `no route ${ctx.req.method} ${path}` },
+					{},
+					'application/problem+json; charset=utf-8',
+				);
 			}
 		} else {
 			notFound(ctx);
@@ -245,7 +262,8 @@ async function startSimulator(options = {}) {
 		try {
 			ctx.rawBody = await readBody(req);
 		} catch (error) {
-			if (error.code === 'E_TOO_LARGE') return sendJson(res, 413, { error: 'payload_too_large', message: error.message });
+			if (error.code === 'E_TOO_LARGE')
+				return sendJson(res, 413, { error: 'payload_too_large', message: error.message });
 			return undefined;
 		}
 		if (ctx.path === '/__sim' || ctx.path.startsWith('/__sim/')) {
@@ -253,40 +271,75 @@ async function startSimulator(options = {}) {
 		}
 		const entry = logEntry(ctx);
 		state.requests.push(entry);
-		if (state.requests.length > MAX_LOG_ENTRIES) state.requests.splice(0, state.requests.length - MAX_LOG_ENTRIES);
+		if (state.requests.length > MAX_LOG_ENTRIES)
+			state.requests.splice(0, state.requests.length - MAX_LOG_ENTRIES);
 		res.on('close', () => {
 			entry.status = res.writableFinished ? res.statusCode : null;
 			if (!res.writableFinished) entry.aborted = true;
-			state.logLine(`${req.method} ${ctx.path} → ${entry.status ?? 'aborted'}${entry.fault ? ' (fault)' : ''}`);
+			state.logLine(
+				`${req.method} ${ctx.path} → ${entry.status ?? 'aborted'}${entry.fault ? ' (fault)' : ''}`,
+			);
 		});
 		const fault = takeFault(req.method, ctx.path);
 		if (fault) {
-			entry.fault = { id: fault.id, status: fault.status, retryAfter: fault.retryAfter, latencyMs: fault.latencyMs, drop: fault.drop };
-			if (fault.truncate !== null) Object.assign(entry.fault, { truncate: fault.truncate, chunked: fault.chunked });
+			entry.fault = {
+				id: fault.id,
+				status: fault.status,
+				retryAfter: fault.retryAfter,
+				latencyMs: fault.latencyMs,
+				drop: fault.drop,
+			};
+			if (fault.truncate !== null)
+				Object.assign(entry.fault, { truncate: fault.truncate, chunked: fault.chunked });
 			if (fault.latencyMs) await sleep(fault.latencyMs);
 			if (state.closed) return undefined;
-			if (fault.truncate !== null) truncateResponse(res, fault.truncate, { chunked: fault.chunked });
+			if (fault.truncate !== null)
+				truncateResponse(res, fault.truncate, { chunked: fault.chunked });
 			if (fault.drop) {
 				req.socket.destroy();
 				return undefined;
 			}
 			if (fault.status) {
-				const headers = fault.retryAfter !== null ? { 'retry-after': String(fault.retryAfter) } : {};
-				if (fault.headers) for (const [name, value] of Object.entries(fault.headers)) headers[name] = echo(value, ctx).replace(/[\r\n]/g, ' ');
+				const headers =
+					fault.retryAfter !== null ? { 'retry-after': String(fault.retryAfter) } : {};
+				if (fault.headers)
+					for (const [name, value] of Object.entries(fault.headers))
+						headers[name] = echo(value, ctx).replace(/[\r\n]/g, ' ');
 				if (fault.body !== null) {
 					const text = echo(fault.body, ctx);
 					const looksJson = parseJson(Buffer.from(text)).ok && text.trim() !== '';
-					const type = fault.contentType ?? (looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8');
-					res.writeHead(fault.status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+					const type =
+						fault.contentType ??
+						(looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8');
+					res.writeHead(fault.status, {
+						'content-type': type,
+						'content-length': Buffer.byteLength(text),
+						'cache-control': 'no-store',
+						...headers,
+					});
 					return res.end(text);
 				}
-				return sendJson(res, fault.status, { error: 'simulated_fault', status: fault.status, message: `fault ${fault.id} injected by the simulator` }, headers);
+				return sendJson(
+					res,
+					fault.status,
+					{
+						error: 'simulated_fault',
+						status: fault.status,
+						message: `fault ${fault.id} injected by the simulator`,
+					},
+					headers,
+				);
 			}
 		}
 		if (rateLimited(ctx.path)) {
 			entry.rateLimited = true;
 			const rate = state.config.rateLimitPerSecond;
-			return sendJson(res, 429, { error: 'rate_limited', message: `more than ${rate} requests per second` }, { 'retry-after': '1' });
+			return sendJson(
+				res,
+				429,
+				{ error: 'rate_limited', message: `more than ${rate} requests per second` },
+				{ 'retry-after': '1' },
+			);
 		}
 		return dispatch(ctx);
 	}
@@ -297,19 +350,27 @@ async function startSimulator(options = {}) {
 	 * without the scheme, `{{body.<field>}}` a top-level field of the JSON body (as text), `{{rawBody}}`.
 	 */
 	function echo(template, ctx) {
-		const auth = typeof ctx.req.headers.authorization === 'string' ? ctx.req.headers.authorization.trim() : '';
+		const auth =
+			typeof ctx.req.headers.authorization === 'string' ? ctx.req.headers.authorization.trim() : '';
 		let json;
-		return template.replace(/\{\{\s*(authorization|token|rawBody|body\.([A-Za-z0-9_$-]+))\s*\}\}/g, (_, name, field) => {
-			if (name === 'authorization') return auth;
-			if (name === 'token') return auth.replace(/^\S+\s+/, '');
-			if (name === 'rawBody') return ctx.rawBody.toString('utf8');
-			if (json === undefined) {
-				const parsed = parseJson(ctx.rawBody);
-				json = parsed.ok && parsed.value !== undefined ? parsed.value : null;
-			}
-			const value = json !== null && typeof json === 'object' ? json[field] : undefined;
-			return value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-		});
+		return template.replace(
+			/\{\{\s*(authorization|token|rawBody|body\.([A-Za-z0-9_$-]+))\s*\}\}/g,
+			(_, name, field) => {
+				if (name === 'authorization') return auth;
+				if (name === 'token') return auth.replace(/^\S+\s+/, '');
+				if (name === 'rawBody') return ctx.rawBody.toString('utf8');
+				if (json === undefined) {
+					const parsed = parseJson(ctx.rawBody);
+					json = parsed.ok && parsed.value !== undefined ? parsed.value : null;
+				}
+				const value = json !== null && typeof json === 'object' ? json[field] : undefined;
+				return value === undefined || value === null
+					? ''
+					: typeof value === 'object'
+						? JSON.stringify(value)
+						: String(value);
+			},
+		);
 	}
 
 	/**
@@ -333,7 +394,8 @@ async function startSimulator(options = {}) {
 	const server = http.createServer((req, res) => {
 		onRequest(req, res).catch((error) => {
 			state.logLine(`internal error: ${error.stack || error}`);
-			if (!res.headersSent) sendJson(res, 500, { error: 'internal_error', message: String(error.message || error) });
+			if (!res.headersSent)
+				sendJson(res, 500, { error: 'internal_error', message: String(error.message || error) });
 			else res.destroy();
 		});
 	});
@@ -353,7 +415,8 @@ async function startSimulator(options = {}) {
 	function describe() {
 		const url = state.url;
 		const realms = {};
-		for (const name of ['sbl', 'agents-test', 'agents-prod', 'estimate']) realms[name] = idp.realmInfo(name);
+		for (const name of ['sbl', 'agents-test', 'agents-prod', 'estimate'])
+			realms[name] = idp.realmInfo(name);
 		return {
 			url,
 			port,

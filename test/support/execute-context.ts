@@ -73,7 +73,9 @@ function axiosLikeError(message: string, extra: Record<string, unknown>): Error 
 }
 
 function buildUrl(options: IHttpRequestOptions): string {
-	const url = options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/${options.url.replace(/^\/+/, '')}` : options.url;
+	const url = options.baseURL
+		? `${options.baseURL.replace(/\/+$/, '')}/${options.url.replace(/^\/+/, '')}`
+		: options.url;
 	const qs = options.qs as IDataObject | undefined;
 	if (!qs || Object.keys(qs).length === 0) return url;
 	const target = new URL(url);
@@ -96,15 +98,21 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		position: [0, 0],
 		parameters: {},
 		credentials: Object.fromEntries(
-			Object.keys(options.credentials).map((type) => [type, { id: `cred-${type}`, name: `Test ${type}` }]),
+			Object.keys(options.credentials).map((type) => [
+				type,
+				{ id: `cred-${type}`, name: `Test ${type}` },
+			]),
 		),
 		...options.nodeSettings,
 	};
 
 	const paramsFor = (itemIndex: number): Params =>
-		Array.isArray(options.parameters) ? options.parameters[itemIndex] ?? {} : options.parameters;
+		Array.isArray(options.parameters) ? (options.parameters[itemIndex] ?? {}) : options.parameters;
 
-	async function fetchToken(type: string, credentials: ICredentialDataDecryptedObject): Promise<string> {
+	async function fetchToken(
+		type: string,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<string> {
 		tokenStore.fetches++;
 		const form = new URLSearchParams({ grant_type: 'client_credentials' });
 		if (credentials.scope) form.set('scope', String(credentials.scope));
@@ -128,7 +136,9 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 			const raw = error as { message?: string; code?: string };
 			const code = raw.code === 'UND_ERR_SOCKET' || !raw.code ? 'ECONNRESET' : raw.code;
 			const networkError = Object.assign(new Error(String(raw.message)), { code, cause: error });
-			throw Object.assign(new Error(`Failed to acquire OAuth2 access token: ${raw.message}`), { cause: networkError });
+			throw Object.assign(new Error(`Failed to acquire OAuth2 access token: ${raw.message}`), {
+				cause: networkError,
+			});
 		}
 		const text = await response.body.text();
 		sent.push({ method: 'POST', url, status: response.statusCode, token: true });
@@ -140,9 +150,13 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		}
 		if (response.statusCode >= 400 || typeof body.access_token !== 'string') {
 			// what n8n throws: "Failed to acquire OAuth2 access token: <description>" with the body in the cause
-			const description = String(body.error_description ?? body.error ?? `HTTP status ${response.statusCode}`);
+			const description = String(
+				body.error_description ?? body.error ?? `HTTP status ${response.statusCode}`,
+			);
 			const authError = Object.assign(new Error(description), { body, code: 'EAUTH' });
-			throw Object.assign(new Error(`Failed to acquire OAuth2 access token: ${description}`), { cause: authError });
+			throw Object.assign(new Error(`Failed to acquire OAuth2 access token: ${description}`), {
+				cause: authError,
+			});
 		}
 		tokenStore.tokens.set(type, body.access_token);
 		return body.access_token;
@@ -151,11 +165,17 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 	async function send(
 		requestOptions: IHttpRequestOptions,
 		token: string | undefined,
-	): Promise<{ status: number; headers: Record<string, string>; data: unknown; statusMessage: string }> {
+	): Promise<{
+		status: number;
+		headers: Record<string, string>;
+		data: unknown;
+		statusMessage: string;
+	}> {
 		const url = buildUrl(requestOptions);
 		const method = (requestOptions.method ?? 'GET').toUpperCase();
 		const headers: Record<string, string> = {};
-		for (const [key, value] of Object.entries(requestOptions.headers ?? {})) headers[key.toLowerCase()] = String(value);
+		for (const [key, value] of Object.entries(requestOptions.headers ?? {}))
+			headers[key.toLowerCase()] = String(value);
 		if (token) headers.authorization = `Bearer ${token}`;
 		let body: string | Buffer | undefined;
 		if (requestOptions.body !== undefined && method !== 'GET') {
@@ -186,7 +206,8 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		sent.push({ method, url, status: response.statusCode });
 		const responseHeaders: Record<string, string> = {};
 		for (const [key, value] of Object.entries(response.headers)) {
-			if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : String(value);
+			if (value !== undefined)
+				responseHeaders[key] = Array.isArray(value) ? value.join(', ') : String(value);
 		}
 		let data: unknown;
 		if (response.statusCode < 400 && requestOptions.encoding === 'stream') {
@@ -241,7 +262,12 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 				return await send(requestOptions, token);
 			});
 			if (requestOptions.returnFullResponse) {
-				return { body: result.data, headers: result.headers, statusCode: result.status, statusMessage: '' };
+				return {
+					body: result.data,
+					headers: result.headers,
+					statusCode: result.status,
+					statusMessage: '',
+				};
 			}
 			return result.data;
 		} catch (error) {
@@ -283,8 +309,10 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 			httpRequestWithAuthentication,
 			returnJsonArray: (data: IDataObject | IDataObject[]) =>
 				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
-			constructExecutionMetaData: (data: INodeExecutionData[], meta: { itemData: { item: number } }) =>
-				data.map((item) => ({ ...item, pairedItem: meta.itemData })),
+			constructExecutionMetaData: (
+				data: INodeExecutionData[],
+				meta: { itemData: { item: number } },
+			) => data.map((item) => ({ ...item, pairedItem: meta.itemData })),
 			prepareBinaryData: async (
 				input: Buffer | AsyncIterable<unknown>,
 				fileName?: string,

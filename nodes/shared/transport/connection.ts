@@ -67,7 +67,10 @@ export async function loadConnection(
 }
 
 // n8n's OAuth2 helper saves a token it fetched during the request: read again, the redactor learns it.
-export async function learnCredentials(ctx: IExecuteFunctions, connection: Connection): Promise<void> {
+export async function learnCredentials(
+	ctx: IExecuteFunctions,
+	connection: Connection,
+): Promise<void> {
 	try {
 		const credentials = await ctx.getCredentials(connection.credentialType);
 		connection.redact.learn(...credentialSecrets(credentials as IDataObject));

@@ -195,7 +195,10 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 
 // Field errors in both forms the descriptions show: `fields: [{ field, message }]` and problem
 // details `errors: { field: [messages] }`. A stream or a buffer gives nothing.
-export function serviceText(body: unknown, redact: (text: string) => string = (text) => text): ServiceText {
+export function serviceText(
+	body: unknown,
+	redact: (text: string) => string = (text) => text,
+): ServiceText {
 	if (body === undefined || body === null || body === '') return { fields: [] };
 	// redacted before it is cut: a cut through a token or an identity number would leave a part of it
 	if (typeof body === 'string') return { text: clip(redact(body)), fields: [] };

@@ -36,7 +36,9 @@ async function launchBrowser() {
 	page.on('console', (message) => {
 		if (message.type() === 'error') errors.push({ where: page.url(), text: message.text() });
 	});
-	page.on('pageerror', (error) => errors.push({ where: page.url(), text: String(error?.stack ?? error) }));
+	page.on('pageerror', (error) =>
+		errors.push({ where: page.url(), text: String(error?.stack ?? error) }),
+	);
 	return {
 		browser,
 		page,
@@ -72,7 +74,9 @@ async function openWorkflow(page, n8n, id, nodeCount) {
 
 /** Double-clicks a node on the canvas and waits for its panel's parameters. */
 async function openNode(page, name) {
-	const node = await page.$(`[data-test-id="canvas-node"][data-node-name="${name.replace(/"/g, '\\"')}"]`);
+	const node = await page.$(
+		`[data-test-id="canvas-node"][data-node-name="${name.replace(/"/g, '\\"')}"]`,
+	);
 	if (!node) throw new Error(`no node "${name}" on the canvas`);
 	await node.click({ count: 2 });
 	await page.waitForSelector('[data-test-id="node-parameters"]', { timeout: 15000 });
@@ -81,7 +85,9 @@ async function openNode(page, name) {
 
 async function closeNode(page) {
 	await page.keyboard.press('Escape');
-	await page.waitForFunction(() => !document.querySelector('[data-test-id="ndv"]'), { timeout: 10000 }).catch(() => {});
+	await page
+		.waitForFunction(() => !document.querySelector('[data-test-id="ndv"]'), { timeout: 10000 })
+		.catch(() => {});
 	await sleep(300);
 }
 
@@ -110,13 +116,21 @@ async function screenshotAround(page, selector, name, pad = 40) {
 			.filter((r) => r.width > 0 && r.height > 0);
 		const left = Math.min(...rects.map((r) => r.left));
 		const top = Math.min(...rects.map((r) => r.top));
-		return { left, top, right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom)) };
+		return {
+			left,
+			top,
+			right: Math.max(...rects.map((r) => r.right)),
+			bottom: Math.max(...rects.map((r) => r.bottom)),
+		};
 	}, selector);
 	if (box === null) throw new Error(`nothing matches ${selector}`);
 	const x = Math.max(0, box.left - pad);
 	const y = Math.max(0, box.top - pad);
 	const file = path.join(SCREENSHOTS, `${name}.png`);
-	await page.screenshot({ path: file, clip: { x, y, width: box.right + pad - x, height: box.bottom + pad - y, scale: 2 } });
+	await page.screenshot({
+		path: file,
+		clip: { x, y, width: box.right + pad - x, height: box.bottom + pad - y, scale: 2 },
+	});
 	return file;
 }
 

@@ -52,7 +52,14 @@ function deliveryBody(i, webhookId, shape, { largeBytes = 1024 * 1024 } = {}) {
  * (default: plain). Each: { id (as shown by the trigger), event, output (expected trigger output
  * index), shape, body (Buffer), headers }.
  */
-function signedDeliveries({ count, secret, tag, shapes = () => 'plain', largeBytes, header = HEADER }) {
+function signedDeliveries({
+	count,
+	secret,
+	tag,
+	shapes = () => 'plain',
+	largeBytes,
+	header = HEADER,
+}) {
 	const out = [];
 	for (let i = 0; i < count; i++) {
 		const shape = shapes(i);

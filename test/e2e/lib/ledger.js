@@ -27,7 +27,14 @@ async function executionsFromDb(topology, workflowId) {
 		} catch {
 			data = null;
 		}
-		return { id: r.id, status: r.status, startedAt: r.startedAt, stoppedAt: r.stoppedAt, data, raw: r.data || '' };
+		return {
+			id: r.id,
+			status: r.status,
+			startedAt: r.startedAt,
+			stoppedAt: r.stoppedAt,
+			data,
+			raw: r.data || '',
+		};
 	});
 }
 
@@ -53,9 +60,12 @@ function verdicts(deliveries, records, executions, triggerName, { ackStatus }) {
 	const ledger = ledgerOf(executions, triggerName);
 	const expected = new Map(deliveries.map((d) => [d.id, d]));
 	const answeredEmitted = new Set();
-	for (const r of records) if (r.ok && ackStatus(r) === 'emitted') answeredEmitted.add(deliveries[r.index].id);
+	for (const r of records)
+		if (r.ok && ackStatus(r) === 'emitted') answeredEmitted.add(deliveries[r.index].id);
 	const answered2xx = new Set(records.filter((r) => r.ok).map((r) => deliveries[r.index].id));
-	const lost = [...answeredEmitted].filter((id) => !(ledger.get(id) || []).some((e) => e.status === 'success'));
+	const lost = [...answeredEmitted].filter(
+		(id) => !(ledger.get(id) || []).some((e) => e.status === 'success'),
+	);
 	const twice = [...ledger.entries()]
 		.filter(([id]) => expected.has(id))
 		.filter(([, list]) => list.filter((e) => e.status === 'success').length > 1)
@@ -68,8 +78,20 @@ function verdicts(deliveries, records, executions, triggerName, { ackStatus }) {
 	for (const e of executions) statusCounts[e.status] = (statusCounts[e.status] || 0) + 1;
 	const notRun = deliveries.filter((d) => !ledger.has(d.id)).map((d) => d.id);
 	// Answered 2xx, and no execution at all holds the id (not even one that never started).
-	const withoutExecution = [...answered2xx].filter((id) => !executions.some((e) => (e.raw || '').includes(JSON.stringify(id))));
-	return { ledger, answeredEmitted, answered2xx, lost, twice, misrouted, statusCounts, notRun, withoutExecution };
+	const withoutExecution = [...answered2xx].filter(
+		(id) => !executions.some((e) => (e.raw || '').includes(JSON.stringify(id))),
+	);
+	return {
+		ledger,
+		answeredEmitted,
+		answered2xx,
+		lost,
+		twice,
+		misrouted,
+		statusCounts,
+		notRun,
+		withoutExecution,
+	};
 }
 
 module.exports = { executionsFromDb, ledgerOf, verdicts };

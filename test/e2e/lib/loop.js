@@ -107,14 +107,21 @@ function triggerRun(execution, triggerName) {
 
 /** Executions whose trigger emitted an item matching `pred(json, output)`. */
 function executionsWith(executions, triggerName, pred) {
-	return executions.filter((e) => triggerRun(e, triggerName).items.some(({ json, output }) => pred(json, output)));
+	return executions.filter((e) =>
+		triggerRun(e, triggerName).items.some(({ json, output }) => pred(json, output)),
+	);
 }
 
 /**
  * Waits until `done(executions)` holds for the workflow's finished executions; returns them.
  * `what` names the wait in the timeout message.
  */
-async function waitForTriggerExecutions(n8n, workflowId, done, { timeoutMs = 30000, what = 'executions' } = {}) {
+async function waitForTriggerExecutions(
+	n8n,
+	workflowId,
+	done,
+	{ timeoutMs = 30000, what = 'executions' } = {},
+) {
 	let last = [];
 	await waitFor(
 		async () => {
@@ -131,7 +138,11 @@ async function allExecutions(n8n, workflowId, { includeData = true, pageSize = 1
 	const out = [];
 	let cursor;
 	for (;;) {
-		const q = new URLSearchParams({ workflowId: String(workflowId), includeData: String(includeData), limit: String(pageSize) });
+		const q = new URLSearchParams({
+			workflowId: String(workflowId),
+			includeData: String(includeData),
+			limit: String(pageSize),
+		});
 		if (cursor) q.set('cursor', cursor);
 		const page = await n8n.api('GET', `/executions?${q}`);
 		out.push(...page.data);
@@ -153,7 +164,8 @@ function deliveryLedger(executions, triggerName) {
 	for (const e of executions) {
 		const { items } = triggerRun(e, triggerName);
 		if (!items.length) add(null, { id: e.id, status: e.status, output: null });
-		for (const { json, output } of items) add(json.webhookId ?? null, { id: e.id, status: e.status, output });
+		for (const { json, output } of items)
+			add(json.webhookId ?? null, { id: e.id, status: e.status, output });
 	}
 	return ledger;
 }

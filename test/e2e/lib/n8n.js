@@ -44,10 +44,14 @@ function hookExit() {
 function watchGroup(handle, pid) {
 	running.add(handle);
 	hookExit();
-	const reaper = spawn(process.execPath, [path.join(__dirname, 'reaper.js'), String(process.pid), String(pid)], {
-		detached: true,
-		stdio: 'ignore',
-	});
+	const reaper = spawn(
+		process.execPath,
+		[path.join(__dirname, 'reaper.js'), String(process.pid), String(pid)],
+		{
+			detached: true,
+			stdio: 'ignore',
+		},
+	);
 	reaper.unref();
 }
 
@@ -66,7 +70,10 @@ function signalPid(pid, signal) {
  * leader, waits until `exited()` is true, SIGKILL to the group after `timeoutMs`; finally SIGKILL
  * to the group so no child of it is left. Returns true when the signal was enough.
  */
-async function terminateGroup(pid, { exited, signal = 'SIGTERM', group = true, timeoutMs = 15000, label = `pid ${pid}` }) {
+async function terminateGroup(
+	pid,
+	{ exited, signal = 'SIGTERM', group = true, timeoutMs = 15000, label = `pid ${pid}` },
+) {
 	let graceful = true;
 	if (!exited()) {
 		signalPid(group ? -pid : pid, signal);
@@ -152,7 +159,10 @@ class N8n {
 	}
 
 	get stdoutFile() {
-		return path.join(this.userFolder, this.opts.name ? `n8n-${this.opts.name}.stdout.log` : 'n8n.stdout.log');
+		return path.join(
+			this.userFolder,
+			this.opts.name ? `n8n-${this.opts.name}.stdout.log` : 'n8n.stdout.log',
+		);
 	}
 
 	/** The `start` command (main): serves the editor, REST and the public API. */
@@ -172,13 +182,17 @@ class N8n {
 		this.install = await ensureN8n(this.target);
 		this.version = this.install.version;
 		if (this.opts.tgz) {
-			this.packageDir = installIntoUserFolder(this.userFolder, this.opts.tgz, { nodeBin: this.install.nodeBin });
+			this.packageDir = installIntoUserFolder(this.userFolder, this.opts.tgz, {
+				nodeBin: this.install.nodeBin,
+			});
 		}
 		this.port = this.opts.port || (await freePort());
 		this.brokerPort = this.opts.brokerPort || (await freePort([this.port]));
 		await this._spawn();
 		if (this.isMain) await this._afterBoot();
-		log(`n8n ${this.version}${this.isMain ? '' : ` ${this.command} ${this.opts.name || ''}`} ready at ${this.url} in ${((Date.now() - started) / 1000).toFixed(1)} s (user folder ${this.userFolder})`);
+		log(
+			`n8n ${this.version}${this.isMain ? '' : ` ${this.command} ${this.opts.name || ''}`} ready at ${this.url} in ${((Date.now() - started) / 1000).toFixed(1)} s (user folder ${this.userFolder})`,
+		);
 		return this;
 	}
 
@@ -227,7 +241,11 @@ class N8n {
 			// 1.123.76+ default to the "vm" expression engine (isolated-vm 6, Node >= 22 only): on
 			// Node 20 n8n exits at start ("Could not initialize the vm expression engine").
 			env.N8N_EXPRESSION_ENGINE = 'legacy';
-		} else if (!fs.existsSync(path.join(this.install.dir, 'node_modules', 'n8n', 'dist', 'modules', 'mcp-registry'))) {
+		} else if (
+			!fs.existsSync(
+				path.join(this.install.dir, 'node_modules', 'n8n', 'dist', 'modules', 'mcp-registry'),
+			)
+		) {
 			// 2.x before the mcp-registry module (2.20.12 has none; 2.41.1 has it) crashes on start
 			// with "Unknown module" like 1.123: leave the variable out there.
 			delete env.N8N_DISABLED_MODULES;
@@ -264,12 +282,16 @@ class N8n {
 		const out = fs.openSync(this.stdoutFile, 'a');
 		fs.writeSync(out, `\n===== start ${++this.starts} at ${new Date().toISOString()} =====\n`);
 		const env = nodeEnv(this.install.nodeBin, this.env());
-		this.child = spawn(this.install.node, [this.install.n8nBin, this.command, ...(this.opts.args || [])], {
-			cwd: this.userFolder,
-			env,
-			detached: true, // own process group: stop() kills n8n and its task runner together
-			stdio: ['ignore', out, out],
-		});
+		this.child = spawn(
+			this.install.node,
+			[this.install.n8nBin, this.command, ...(this.opts.args || [])],
+			{
+				cwd: this.userFolder,
+				env,
+				detached: true, // own process group: stop() kills n8n and its task runner together
+				stdio: ['ignore', out, out],
+			},
+		);
 		fs.closeSync(out);
 		this.pid = this.child.pid;
 		this.exited = null;
@@ -284,7 +306,9 @@ class N8n {
 		await waitFor(
 			async () => {
 				if (this.exited) {
-					throw Object.assign(new Error(`n8n exited (${JSON.stringify(this.exited)})`), { fatal: true });
+					throw Object.assign(new Error(`n8n exited (${JSON.stringify(this.exited)})`), {
+						fatal: true,
+					});
 				}
 				const r = await request('GET', `${this.url}/healthz/readiness`, { timeoutMs: 3000 });
 				if (r.status !== 200 || !this.isMain) return r.status === 200;
@@ -316,7 +340,8 @@ class N8n {
 		if (this.cookie) h.cookie = this.cookie;
 		const r = await request(method, `${this.url}${p}`, { json, headers: h });
 		if (raw) return r;
-		if (r.status >= 400) throw new Error(`REST ${method} ${p} → ${r.status}: ${r.text.slice(0, 2000)}`);
+		if (r.status >= 400)
+			throw new Error(`REST ${method} ${p} → ${r.status}: ${r.text.slice(0, 2000)}`);
 		return r.json && Object.prototype.hasOwnProperty.call(r.json, 'data') ? r.json.data : r.json;
 	}
 
@@ -327,14 +352,18 @@ class N8n {
 			headers: { 'x-n8n-api-key': this.apiKey, accept: 'application/json' },
 		});
 		if (raw) return r;
-		if (r.status >= 400) throw new Error(`API ${method} ${p} → ${r.status}: ${r.text.slice(0, 2000)}`);
+		if (r.status >= 400)
+			throw new Error(`API ${method} ${p} → ${r.status}: ${r.text.slice(0, 2000)}`);
 		return r.json;
 	}
 
 	/** Public front-end settings (no login needed). */
 	async settings() {
-		const r = await request('GET', `${this.url}/rest/settings`, { headers: { 'browser-id': this.browserId } });
-		if (r.status !== 200) throw new Error(`GET /rest/settings → ${r.status}: ${r.text.slice(0, 300)}`);
+		const r = await request('GET', `${this.url}/rest/settings`, {
+			headers: { 'browser-id': this.browserId },
+		});
+		if (r.status !== 200)
+			throw new Error(`GET /rest/settings → ${r.status}: ${r.text.slice(0, 300)}`);
 		return r.json.data;
 	}
 
@@ -357,7 +386,12 @@ class N8n {
 	/** Owner set-up through the REST endpoint (n8n 1.x; 2.x gets the owner from the environment). */
 	async setupOwner() {
 		const r = await request('POST', `${this.url}/rest/owner/setup`, {
-			json: { email: this.ownerEmail, firstName: 'E2E', lastName: 'Owner', password: this.ownerPassword },
+			json: {
+				email: this.ownerEmail,
+				firstName: 'E2E',
+				lastName: 'Owner',
+				password: this.ownerPassword,
+			},
 			headers: { 'browser-id': this.browserId },
 		});
 		if (r.status >= 400) throw new Error(`owner setup → ${r.status}: ${r.text.slice(0, 300)}`);
@@ -417,7 +451,8 @@ class N8n {
 			if ((cond.if.required || []).includes(field) || field in out) continue;
 			const when = props[field].enum || [];
 			const own = schema.properties[field];
-			const other = own && Array.isArray(own.enum) ? own.enum.find((v) => !when.includes(v)) : undefined;
+			const other =
+				own && Array.isArray(own.enum) ? own.enum.find((v) => !when.includes(v)) : undefined;
 			if (other !== undefined) {
 				out[field] = other;
 				continue;
@@ -443,7 +478,12 @@ class N8n {
 	async testCredential(id, override = {}) {
 		const stored = await this.rest('GET', `/rest/credentials/${id}?includeData=true`);
 		const body = {
-			credentials: { id: stored.id, name: stored.name, type: stored.type, data: { ...stored.data, ...override } },
+			credentials: {
+				id: stored.id,
+				name: stored.name,
+				type: stored.type,
+				data: { ...stored.data, ...override },
+			},
 		};
 		return this.rest('POST', '/rest/credentials/test', body);
 	}
@@ -538,12 +578,21 @@ class N8n {
 
 	/** POSTs JSON to a production webhook; returns the HTTP response. */
 	callWebhook(p, json, { method = 'POST', headers = {}, body } = {}) {
-		return request(method, this.webhookUrl(p), { json: body === undefined ? json : undefined, body, headers, timeoutMs: 120000 });
+		return request(method, this.webhookUrl(p), {
+			json: body === undefined ? json : undefined,
+			body,
+			headers,
+			timeoutMs: 120000,
+		});
 	}
 
 	/** Executions of a workflow (newest first), with their data. */
 	async executions(workflowId, { includeData = true, status, limit = 100 } = {}) {
-		const q = new URLSearchParams({ workflowId: String(workflowId), includeData: String(includeData), limit: String(limit) });
+		const q = new URLSearchParams({
+			workflowId: String(workflowId),
+			includeData: String(includeData),
+			limit: String(limit),
+		});
 		if (status) q.set('status', status);
 		const r = await this.api('GET', `/executions?${q}`);
 		return r.data;
@@ -585,7 +634,9 @@ class N8n {
 			this.cookie = null;
 			await this.login();
 		}
-		log(`n8n ${this.version} ${this.command} ${this.opts.name || ''} (re)started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		log(
+			`n8n ${this.version} ${this.command} ${this.opts.name || ''} (re)started in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
 		return this;
 	}
 
@@ -601,15 +652,29 @@ class N8n {
 	 * Stops the whole process group by pid: `signal` (default SIGTERM), then SIGKILL after
 	 * `timeoutMs` (default opts.stopTimeoutMs or 15 s). Returns { graceful, ms, exited }.
 	 */
-	async stop({ keepUserFolder = false, signal = 'SIGTERM', timeoutMs = this.opts.stopTimeoutMs || 15000 } = {}) {
+	async stop({
+		keepUserFolder = false,
+		signal = 'SIGTERM',
+		timeoutMs = this.opts.stopTimeoutMs || 15000,
+	} = {}) {
 		const started = Date.now();
 		let graceful = true;
 		// The task runner lives in the same group: terminateGroup leaves nothing of the group.
 		if (this.pid) {
-			graceful = await terminateGroup(this.pid, { exited: () => Boolean(this.exited), signal, timeoutMs, label: `n8n pid ${this.pid}` });
+			graceful = await terminateGroup(this.pid, {
+				exited: () => Boolean(this.exited),
+				signal,
+				timeoutMs,
+				label: `n8n pid ${this.pid}`,
+			});
 		}
 		unwatchGroup(this);
-		if (!keepUserFolder && this.ownedUserFolder && !this.opts.keepUserFolder && !process.env.SBL_E2E_KEEP) {
+		if (
+			!keepUserFolder &&
+			this.ownedUserFolder &&
+			!this.opts.keepUserFolder &&
+			!process.env.SBL_E2E_KEEP
+		) {
 			fs.rmSync(this.userFolder, { recursive: true, force: true });
 		}
 		return { graceful, ms: Date.now() - started, exited: this.exited };

@@ -13,7 +13,9 @@ const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 function sh(cmd, args, opts) {
 	const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts });
 	if (r.status !== 0) {
-		throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}) in ${opts.cwd}:\n${r.stdout}\n${r.stderr}`);
+		throw new Error(
+			`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}) in ${opts.cwd}:\n${r.stdout}\n${r.stderr}`,
+		);
 	}
 	return r.stdout;
 }
@@ -74,16 +76,29 @@ function installIntoUserFolder(userFolder, tgz, { nodeBin } = {}) {
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const pj = path.join(nodesDir, 'package.json');
 	if (!fs.existsSync(pj)) {
-		fs.writeFileSync(pj, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		fs.writeFileSync(
+			pj,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
 	}
 	const env = cleanEnv(nodeBin ? { PATH: `${nodeBin}${path.delimiter}${process.env.PATH}` } : {});
 	sh(
 		'npm',
-		['install', '--legacy-peer-deps', '--ignore-scripts', '--install-links', '--no-audit', '--no-fund', '--no-package-lock', tgz],
+		[
+			'install',
+			'--legacy-peer-deps',
+			'--ignore-scripts',
+			'--install-links',
+			'--no-audit',
+			'--no-fund',
+			'--no-package-lock',
+			tgz,
+		],
 		{ cwd: nodesDir, env },
 	);
 	const dir = path.join(nodesDir, 'node_modules', PKG.name);
-	if (!fs.existsSync(path.join(dir, 'package.json'))) throw new Error(`package not installed at ${dir}`);
+	if (!fs.existsSync(path.join(dir, 'package.json')))
+		throw new Error(`package not installed at ${dir}`);
 	return dir;
 }
 
@@ -105,7 +120,9 @@ function declaredTypes() {
 			if (typeof Cls !== 'function') continue;
 			try {
 				const inst = new Cls();
-				const desc = inst.description || (inst.nodeVersions && Object.values(inst.nodeVersions)[0].description);
+				const desc =
+					inst.description ||
+					(inst.nodeVersions && Object.values(inst.nodeVersions)[0].description);
 				if (desc && desc.name) {
 					nodes.push(`${PKG.name}.${desc.name}`);
 					files[rel] = `${PKG.name}.${desc.name}`;
@@ -130,4 +147,12 @@ function declaredTypes() {
 	return { nodes, tools, files, credentials };
 }
 
-module.exports = { ROOT, PKG, ensureBuilt, packPackage, installIntoUserFolder, declaredFiles, declaredTypes };
+module.exports = {
+	ROOT,
+	PKG,
+	ensureBuilt,
+	packPackage,
+	installIntoUserFolder,
+	declaredFiles,
+	declaredTypes,
+};

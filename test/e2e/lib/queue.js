@@ -133,11 +133,18 @@ class QueueTopology {
 			this.userFolder = o.userFolder || pidTempFolder('sbl-e2e-queue-', `n8n${o.major}`);
 			this.encryptionKey = o.encryptionKey || crypto.randomBytes(24).toString('hex');
 			this.ownerEmail = o.ownerEmail || 'owner@sbl-e2e.test';
-			this.ownerPassword = o.ownerPassword || `E2e-${crypto.randomBytes(9).toString('base64url')}9Z`;
+			this.ownerPassword =
+				o.ownerPassword || `E2e-${crypto.randomBytes(9).toString('base64url')}9Z`;
 			const install = await ensureN8n(o.major);
-			const services = Promise.allSettled([startPostgres({ settings: o.postgresSettings }), startRedis()]);
+			const services = Promise.allSettled([
+				startPostgres({ settings: o.postgresSettings }),
+				startRedis(),
+			]);
 			// While postgres and redis boot (child processes): the package into the shared folder.
-			if (o.tgz) this.packageDir = installIntoUserFolder(this.userFolder, o.tgz, { nodeBin: install.nodeBin });
+			if (o.tgz)
+				this.packageDir = installIntoUserFolder(this.userFolder, o.tgz, {
+					nodeBin: install.nodeBin,
+				});
 			const [pg, redis] = await services;
 			this.pg = pg.status === 'fulfilled' ? pg.value : null;
 			this.redis = redis.status === 'fulfilled' ? redis.value : null;
@@ -163,10 +170,18 @@ class QueueTopology {
 			await waitFor(
 				async () => {
 					if (mainFailed) throw Object.assign(mainFailed, { fatal: true });
-					const r = await request('GET', `http://127.0.0.1:${this.main.opts.port}/healthz/readiness`, { timeoutMs: 3000 });
+					const r = await request(
+						'GET',
+						`http://127.0.0.1:${this.main.opts.port}/healthz/readiness`,
+						{ timeoutMs: 3000 },
+					);
 					return r.status === 200;
 				},
-				{ timeoutMs: 180000, intervalMs: 200, what: `main readiness on port ${this.main.opts.port}` },
+				{
+					timeoutMs: 180000,
+					intervalMs: 200,
+					what: `main readiness on port ${this.main.opts.port}`,
+				},
 			);
 			this.timings.mainMigrated = Date.now() - mainStarted;
 			const restStarted = Date.now();
@@ -212,7 +227,8 @@ class QueueTopology {
 	/** Starts worker i again (same ports), or a new worker when there is none at i. */
 	async startWorker(i) {
 		if (this.workers[i]) {
-			if (this.workers[i].exited === null && this.workers[i].pid) throw new Error(`worker ${i} is running (pid ${this.workers[i].pid})`);
+			if (this.workers[i].exited === null && this.workers[i].pid)
+				throw new Error(`worker ${i} is running (pid ${this.workers[i].pid})`);
 			return this.workers[i].respawn();
 		}
 		const w = await this._process('worker', i);
@@ -223,7 +239,9 @@ class QueueTopology {
 	/** Stops every n8n process (workers, webhooks, main) and starts them again; Postgres and Redis stay. */
 	async restartAll({ signal = 'SIGTERM' } = {}) {
 		const started = Date.now();
-		await settleAll([...this.workers, ...this.webhooks].map((n) => n.stop({ signal, keepUserFolder: true })));
+		await settleAll(
+			[...this.workers, ...this.webhooks].map((n) => n.stop({ signal, keepUserFolder: true })),
+		);
 		await this.main.stop({ signal, keepUserFolder: true });
 		await this.main.respawn();
 		await settleAll([...this.webhooks, ...this.workers].map((n) => n.respawn()));
@@ -254,10 +272,17 @@ class QueueTopology {
 		await waitFor(
 			async () => {
 				counts = await this.executionStatusCounts(workflowId);
-				const done = Object.entries(counts).reduce((s, [st, n]) => s + (open.includes(st) ? 0 : n), 0);
+				const done = Object.entries(counts).reduce(
+					(s, [st, n]) => s + (open.includes(st) ? 0 : n),
+					0,
+				);
 				return done >= count;
 			},
-			{ timeoutMs, intervalMs: 250, what: `${count} finished executions of workflow ${workflowId}` },
+			{
+				timeoutMs,
+				intervalMs: 250,
+				what: `${count} finished executions of workflow ${workflowId}`,
+			},
 		).catch((e) => {
 			throw new Error(`${e.message}; counts ${JSON.stringify(counts)}`);
 		});
@@ -275,7 +300,9 @@ class QueueTopology {
 	async stop() {
 		const errors = [];
 		const collect = (p) => p.catch((e) => errors.push(e));
-		await Promise.all([...this.workers, ...this.webhooks].map((n) => collect(n.stop({ keepUserFolder: true }))));
+		await Promise.all(
+			[...this.workers, ...this.webhooks].map((n) => collect(n.stop({ keepUserFolder: true }))),
+		);
 		if (this.main) await collect(this.main.stop({ keepUserFolder: true }));
 		await Promise.all([this.redis, this.pg].filter(Boolean).map((s) => collect(s.stop())));
 		const o = this.o || this.opts;

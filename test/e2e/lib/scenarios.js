@@ -93,7 +93,11 @@ async function consentCredential(ctx, name, data = {}) {
 		additionalScopes: '',
 		...data,
 	};
-	const created = await n8n.createCredential({ name: `${name} ${crypto.randomBytes(3).toString('hex')}`, type: 'consentFlowOAuth2Api', data: full });
+	const created = await n8n.createCredential({
+		name: `${name} ${crypto.randomBytes(3).toString('hex')}`,
+		type: 'consentFlowOAuth2Api',
+		data: full,
+	});
 	return { id: created.id, name: created.name, type: 'consentFlowOAuth2Api', data: full };
 }
 
@@ -110,14 +114,21 @@ async function estimateCredential(ctx, name, data = {}) {
 		scope: 'estimate:read',
 		...data,
 	};
-	const created = await n8n.createCredential({ name: `${name} ${crypto.randomBytes(3).toString('hex')}`, type: 'realEstateEstimateOAuth2Api', data: full });
+	const created = await n8n.createCredential({
+		name: `${name} ${crypto.randomBytes(3).toString('hex')}`,
+		type: 'realEstateEstimateOAuth2Api',
+		data: full,
+	});
 	return { id: created.id, name: created.name, type: 'realEstateEstimateOAuth2Api', data: full };
 }
 
 // ---- workflows -------------------------------------------------------------------------------
 
 /** A node of this package (`type` without the package prefix) using `cred`. */
-function packageNode(type, { name, parameters, cred, position = [440, 0], continueOnFail = false }) {
+function packageNode(
+	type,
+	{ name, parameters, cred, position = [440, 0], continueOnFail = false },
+) {
 	const node = {
 		id: crypto.randomUUID(),
 		name,
@@ -144,14 +155,23 @@ function splitOutNode({ name = 'Split Out', field = 'body.items', position = [22
 }
 
 /** n8n's Respond to Webhook node answering with the first item's binary property `field`. */
-function respondBinaryNode({ name = 'Respond with File', field = 'data', position = [660, 0] } = {}) {
+function respondBinaryNode({
+	name = 'Respond with File',
+	field = 'data',
+	position = [660, 0],
+} = {}) {
 	return {
 		id: crypto.randomUUID(),
 		name,
 		type: 'n8n-nodes-base.respondToWebhook',
 		typeVersion: 1.1,
 		position,
-		parameters: { respondWith: 'binary', responseDataSource: 'set', inputFieldName: field, options: {} },
+		parameters: {
+			respondWith: 'binary',
+			responseDataSource: 'set',
+			inputFieldName: field,
+			options: {},
+		},
 	};
 }
 
@@ -161,9 +181,15 @@ function respondBinaryNode({ name = 'Respond with File', field = 'data', positio
  * (allEntries, firstEntryBinary…); `respondBinary` answers with the node's binary `data` through
  * a Respond to Webhook node instead (Webhook responseMode responseNode).
  */
-async function deployNodeWorkflow(ctx, node, { fanOut = false, responseData = 'allEntries', respondBinary = false, prefix = 'node' } = {}) {
+async function deployNodeWorkflow(
+	ctx,
+	node,
+	{ fanOut = false, responseData = 'allEntries', respondBinary = false, prefix = 'node' } = {},
+) {
 	const p = W.uniquePath(prefix);
-	const webhook = respondBinary ? W.webhookNode({ path: p, responseMode: 'responseNode' }) : W.webhookNode({ path: p, responseData });
+	const webhook = respondBinary
+		? W.webhookNode({ path: p, responseMode: 'responseNode' })
+		: W.webhookNode({ path: p, responseData });
 	const nodes = fanOut ? [webhook, splitOutNode(), node] : [webhook, node];
 	if (respondBinary) nodes.push(respondBinaryNode());
 	const created = await ctx.n8n.deployWorkflow(W.workflow(`${prefix} ${node.name} ${p}`, nodes));
@@ -191,7 +217,9 @@ async function runWorkflow(ctx, wf, body = {}, { apiPrefix, execution = true } =
 		log,
 		exec,
 		tokenCalls: log.filter((r) => TOKEN_PATH_RE.test(r.path)),
-		apiCalls: log.filter((r) => !TOKEN_PATH_RE.test(r.path) && (!apiPrefix || r.path.startsWith(apiPrefix))),
+		apiCalls: log.filter(
+			(r) => !TOKEN_PATH_RE.test(r.path) && (!apiPrefix || r.path.startsWith(apiPrefix)),
+		),
 	};
 }
 
@@ -199,7 +227,7 @@ async function runWorkflow(ctx, wf, body = {}, { apiPrefix, execution = true } =
 function nodeItems(execution, nodeName, { output = 0, run = 0 } = {}) {
 	const runs = execution.data?.resultData?.runData?.[nodeName];
 	if (!runs || !runs[run]) return undefined;
-	return (runs[run].data?.main?.[output] || []);
+	return runs[run].data?.main?.[output] || [];
 }
 
 // ---- raw HTTP and the simulator's estimate API ----------------------------------------------
@@ -217,10 +245,14 @@ function requestRaw(method, url, { headers = {}, json, timeoutMs = 120000 } = {}
 		const req = http.request(new URL(url), { method, headers: h, agent: false }, (res) => {
 			const chunks = [];
 			res.on('data', (c) => chunks.push(c));
-			res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+			res.on('end', () =>
+				resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+			);
 			res.on('error', reject);
 		});
-		req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)));
+		req.setTimeout(timeoutMs, () =>
+			req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)),
+		);
 		req.on('error', reject);
 		if (payload !== undefined) req.write(payload);
 		req.end();
@@ -233,7 +265,10 @@ const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
 async function estimateToken(sim) {
 	const c = sim.clients.estimate;
 	const r = await request('POST', sim.realms.estimate.tokenUrl, {
-		body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'estimate:read' }).toString(),
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			scope: 'estimate:read',
+		}).toString(),
 		headers: {
 			'content-type': 'application/x-www-form-urlencoded',
 			authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`,
@@ -267,7 +302,8 @@ function findFiles(dir, test, out = []) {
 }
 
 /** The strings of an execution (and anything else) as one searchable text. */
-const textOf = (...values) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
+const textOf = (...values) =>
+	values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
 
 module.exports = {
 	PKG_NAME,

@@ -39,14 +39,24 @@ function attempt(url, { body, headers, agent, timeoutMs, hangUpMs }) {
 				resolve(v);
 			}
 		};
-		const payload = Buffer.isBuffer(body) ? body : Buffer.from(body === undefined ? '' : String(body));
-		const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': payload.length } }, (res) => {
-			const chunks = [];
-			res.on('data', (c) => chunks.push(c));
-			res.on('end', () => done({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-			res.on('error', (e) => done({ error: e.code || e.message }));
-		});
-		req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`timeout after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+		const payload = Buffer.isBuffer(body)
+			? body
+			: Buffer.from(body === undefined ? '' : String(body));
+		const req = http.request(
+			url,
+			{ method: 'POST', agent, headers: { ...headers, 'content-length': payload.length } },
+			(res) => {
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () =>
+					done({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }),
+				);
+				res.on('error', (e) => done({ error: e.code || e.message }));
+			},
+		);
+		req.setTimeout(timeoutMs, () =>
+			req.destroy(Object.assign(new Error(`timeout after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+		);
 		req.on('error', (e) => done({ error: e.code || e.message }));
 		req.end(payload, () => {
 			if (hangUpMs === undefined) return;
@@ -75,15 +85,27 @@ function attempt(url, { body, headers, agent, timeoutMs, hangUpMs }) {
  * hangUps { share, maxMs, seed }: that share of attempts hangs up a random 0..maxMs after sending
  * (as a proxy's time-out would), recorded as the error 'hung-up' and retried like any other.
  */
-async function send({ urls, deliveries, concurrency = 16, retry = {}, spread = 'round-robin', timeoutMs = 30000, hangUps }) {
+async function send({
+	urls,
+	deliveries,
+	concurrency = 16,
+	retry = {},
+	spread = 'round-robin',
+	timeoutMs = 30000,
+	hangUps,
+}) {
 	const random = hangUps ? seeded(hangUps.seed ?? 41) : null;
-	const hangUpMs = () => (random !== null && random() < hangUps.share ? Math.floor(random() * (hangUps.maxMs + 1)) : undefined);
+	const hangUpMs = () =>
+		random !== null && random() < hangUps.share
+			? Math.floor(random() * (hangUps.maxMs + 1))
+			: undefined;
 	if (!urls || !urls.length) throw new Error('send: no urls');
 	const { maxAttempts = 8, backoffMs = 100, factor = 2, maxBackoffMs = 5000 } = retry;
 	const agents = new Map();
 	const agentFor = (url) => {
 		const origin = new URL(url).origin;
-		if (!agents.has(origin)) agents.set(origin, new http.Agent({ keepAlive: true, maxSockets: concurrency }));
+		if (!agents.has(origin))
+			agents.set(origin, new http.Agent({ keepAlive: true, maxSockets: concurrency }));
 		return agents.get(origin);
 	};
 	const t0 = performance.now();
@@ -112,7 +134,13 @@ async function send({ urls, deliveries, concurrency = 16, retry = {}, spread = '
 				const startedAt = performance.now();
 				if (k === 1) firstStart = startedAt;
 				const url = urls[u];
-				const r = await attempt(url, { body: d.body, headers: d.headers || {}, agent: agentFor(url), timeoutMs, hangUpMs: hangUpMs() });
+				const r = await attempt(url, {
+					body: d.body,
+					headers: d.headers || {},
+					agent: agentFor(url),
+					timeoutMs,
+					hangUpMs: hangUpMs(),
+				});
 				const now = performance.now();
 				const a = { url, at, ms: Math.round(startedAt - t0), durationMs: now - startedAt };
 				if (r.error) a.error = r.error;
@@ -162,7 +190,8 @@ async function send({ urls, deliveries, concurrency = 16, retry = {}, spread = '
 /** Parses a raw HTTP/1.1 response (Connection: close): { status, headers, body }. */
 function parseRawResponse(raw) {
 	const end = raw.indexOf('\r\n\r\n');
-	if (end < 0) throw new Error(`incomplete HTTP response: ${JSON.stringify(raw.slice(0, 200).toString())}`);
+	if (end < 0)
+		throw new Error(`incomplete HTTP response: ${JSON.stringify(raw.slice(0, 200).toString())}`);
 	const [statusLine, ...lines] = raw.slice(0, end).toString('latin1').split('\r\n');
 	const status = Number(statusLine.split(' ')[1]);
 	const headers = {};
@@ -192,7 +221,9 @@ function parseRawResponse(raw) {
  * { url, status, headers, body, writtenAt (epoch ms), answeredMs (after the write) } or { url, error }.
  */
 async function sendSimultaneous(urls, delivery, { timeoutMs = 30000 } = {}) {
-	const payload = Buffer.isBuffer(delivery.body) ? delivery.body : Buffer.from(String(delivery.body));
+	const payload = Buffer.isBuffer(delivery.body)
+		? delivery.body
+		: Buffer.from(String(delivery.body));
 	const opened = await Promise.allSettled(
 		urls.map(
 			(url) =>
@@ -215,7 +246,10 @@ async function sendSimultaneous(urls, delivery, { timeoutMs = 30000 } = {}) {
 		({ url, sock }) =>
 			new Promise((resolve) => {
 				const chunks = [];
-				const timer = setTimeout(() => sock.destroy(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs);
+				const timer = setTimeout(
+					() => sock.destroy(new Error(`timeout after ${timeoutMs} ms`)),
+					timeoutMs,
+				);
 				sock.on('data', (c) => chunks.push(c));
 				sock.on('error', (e) => {
 					clearTimeout(timer);
@@ -225,7 +259,11 @@ async function sendSimultaneous(urls, delivery, { timeoutMs = 30000 } = {}) {
 					clearTimeout(timer);
 					const answeredMs = performance.now();
 					try {
-						resolve({ url, ...parseRawResponse(Buffer.concat(chunks)), answeredAtPerf: answeredMs });
+						resolve({
+							url,
+							...parseRawResponse(Buffer.concat(chunks)),
+							answeredAtPerf: answeredMs,
+						});
 					} catch (e) {
 						resolve({ url, error: e.message });
 					}
@@ -233,15 +271,27 @@ async function sendSimultaneous(urls, delivery, { timeoutMs = 30000 } = {}) {
 			}),
 	);
 	const requests = conns.map(({ u }) => {
-		const headers = { ...(delivery.headers || {}), host: u.host, 'content-length': String(payload.length), connection: 'close' };
-		const head = [`POST ${u.pathname}${u.search} HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+		const headers = {
+			...(delivery.headers || {}),
+			host: u.host,
+			'content-length': String(payload.length),
+			connection: 'close',
+		};
+		const head = [
+			`POST ${u.pathname}${u.search} HTTP/1.1`,
+			...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+			'',
+			'',
+		].join('\r\n');
 		return Buffer.concat([Buffer.from(head, 'latin1'), payload]);
 	});
 	const writtenAt = Date.now();
 	const writtenPerf = performance.now();
 	conns.forEach(({ sock }, k) => sock.write(requests[k]));
 	const results = await Promise.all(answers);
-	return results.map(({ answeredAtPerf, ...r }) => (r.error ? { ...r, writtenAt } : { ...r, writtenAt, answeredMs: answeredAtPerf - writtenPerf }));
+	return results.map(({ answeredAtPerf, ...r }) =>
+		r.error ? { ...r, writtenAt } : { ...r, writtenAt, answeredMs: answeredAtPerf - writtenPerf },
+	);
 }
 
 module.exports = { send, sendSimultaneous, percentile, parseRawResponse };

@@ -43,7 +43,12 @@ async function aptInstall(pkg, present) {
 		const started = Date.now();
 		const logFile = path.join(cacheDir(), 'apt.log');
 		const env = cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' });
-		const install = () => run('apt-get', ['install', '-y', '--no-install-recommends', pkg], { cwd: os.tmpdir(), env, logFile });
+		const install = () =>
+			run('apt-get', ['install', '-y', '--no-install-recommends', pkg], {
+				cwd: os.tmpdir(),
+				env,
+				logFile,
+			});
 		log(`apt-get install ${pkg} (log ${logFile})`);
 		try {
 			await install();
@@ -52,7 +57,10 @@ async function aptInstall(pkg, present) {
 			await run('apt-get', ['update'], { cwd: os.tmpdir(), env, logFile });
 			await install();
 		}
-		if (!present()) throw new Error(`apt-get install ${pkg} succeeded but the program is still missing (log ${logFile})`);
+		if (!present())
+			throw new Error(
+				`apt-get install ${pkg} succeeded but the program is still missing (log ${logFile})`,
+			);
 		log(`${pkg} installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	});
 }
@@ -90,7 +98,8 @@ function serviceFolder(name, dir) {
 }
 
 function postgresIds() {
-	const id = (flag) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+	const id = (flag) =>
+		Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
 	const uid = id('-u');
 	const gid = id('-g');
 	if (!uid) throw new Error('no user postgres (installed with the postgresql package)');
@@ -103,10 +112,25 @@ function postgresIds() {
  * logs() } whose stop() signals the leader (`stopSignal`), SIGKILLs the group after
  * `stopTimeoutMs` and removes the folder (kept with SBL_E2E_KEEP=1).
  */
-function spawnService({ name, cmd, args, folder, port, spawnOptions = {}, stopSignal = 'SIGTERM', stopTimeoutMs = 10000 }) {
+function spawnService({
+	name,
+	cmd,
+	args,
+	folder,
+	port,
+	spawnOptions = {},
+	stopSignal = 'SIGTERM',
+	stopTimeoutMs = 10000,
+}) {
 	const logFile = path.join(folder, `${name}.log`);
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(cmd, args, { cwd: folder, env: cleanEnv(), detached: true, stdio: ['ignore', out, out], ...spawnOptions });
+	const child = spawn(cmd, args, {
+		cwd: folder,
+		env: cleanEnv(),
+		detached: true,
+		stdio: ['ignore', out, out],
+		...spawnOptions,
+	});
 	fs.closeSync(out);
 	const svc = {
 		name,
@@ -124,7 +148,13 @@ function spawnService({ name, cmd, args, folder, port, spawnOptions = {}, stopSi
 		async stop() {
 			const started = Date.now();
 			if (svc.pid) {
-				await terminateGroup(svc.pid, { exited: () => Boolean(svc.exited), signal: stopSignal, group: false, timeoutMs: stopTimeoutMs, label: `${name} pid ${svc.pid}` });
+				await terminateGroup(svc.pid, {
+					exited: () => Boolean(svc.exited),
+					signal: stopSignal,
+					group: false,
+					timeoutMs: stopTimeoutMs,
+					label: `${name} pid ${svc.pid}`,
+				});
 			}
 			unwatchGroup(svc);
 			if (!process.env.SBL_E2E_KEEP) fs.rmSync(folder, { recursive: true, force: true });
@@ -146,7 +176,10 @@ async function waitService(svc, ready, what, timeoutMs = 60000) {
 	try {
 		await waitFor(
 			async () => {
-				if (svc.exited) throw Object.assign(new Error(`${svc.name} exited (${JSON.stringify(svc.exited)})`), { fatal: true });
+				if (svc.exited)
+					throw Object.assign(new Error(`${svc.name} exited (${JSON.stringify(svc.exited)})`), {
+						fatal: true,
+					});
 				return ready();
 			},
 			{ timeoutMs, intervalMs: 100, what },
@@ -213,14 +246,50 @@ function parseCsv(text) {
  */
 function psql(pg, sql, { database = pg.database || 'postgres', timeoutMs = 60000 } = {}) {
 	const bin = path.join(pg.bin || pgBinDir() || '/usr/bin', 'psql');
-	const args = ['-h', '127.0.0.1', '-p', String(pg.port), '-U', 'postgres', '-d', database, '-X', '-q', '--csv', '-P', `null=${PSQL_NULL}`, '-v', 'ON_ERROR_STOP=1', '-c', sql];
+	const args = [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(pg.port),
+		'-U',
+		'postgres',
+		'-d',
+		database,
+		'-X',
+		'-q',
+		'--csv',
+		'-P',
+		`null=${PSQL_NULL}`,
+		'-v',
+		'ON_ERROR_STOP=1',
+		'-c',
+		sql,
+	];
 	return new Promise((resolve, reject) => {
-		execFile(bin, args, { env: cleanEnv({ PGCONNECT_TIMEOUT: '5' }), timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-			if (err) return reject(new Error(`psql ${sql.slice(0, 200)} → ${err.code ?? err.signal}: ${stderr || err.message}`));
-			const [header, ...rows] = parseCsv(stdout);
-			if (!header) return resolve([]);
-			resolve(rows.map((r) => Object.fromEntries(header.map((h, k) => [h, r[k] === undefined ? null : r[k]]))));
-		});
+		execFile(
+			bin,
+			args,
+			{
+				env: cleanEnv({ PGCONNECT_TIMEOUT: '5' }),
+				timeout: timeoutMs,
+				maxBuffer: 256 * 1024 * 1024,
+			},
+			(err, stdout, stderr) => {
+				if (err)
+					return reject(
+						new Error(
+							`psql ${sql.slice(0, 200)} → ${err.code ?? err.signal}: ${stderr || err.message}`,
+						),
+					);
+				const [header, ...rows] = parseCsv(stdout);
+				if (!header) return resolve([]);
+				resolve(
+					rows.map((r) =>
+						Object.fromEntries(header.map((h, k) => [h, r[k] === undefined ? null : r[k]])),
+					),
+				);
+			},
+		);
 	});
 }
 
@@ -238,21 +307,46 @@ async function startPostgres({ dir, port, database = 'n8n', settings = {} } = {}
 	const folder = serviceFolder('pg', dir);
 	fs.chownSync(folder, uid, gid);
 	const data = path.join(folder, 'data');
-	const asPostgres = { uid, gid, env: cleanEnv({ HOME: folder, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' }) };
+	const asPostgres = {
+		uid,
+		gid,
+		env: cleanEnv({ HOME: folder, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' }),
+	};
 	await new Promise((resolve, reject) => {
-		execFile(path.join(bin, 'initdb'), ['-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '-D', data], { ...asPostgres, cwd: folder }, (err, stdout, stderr) =>
-			err ? reject(new Error(`initdb failed: ${stderr || err.message}`)) : resolve(),
+		execFile(
+			path.join(bin, 'initdb'),
+			['-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '-D', data],
+			{ ...asPostgres, cwd: folder },
+			(err, stdout, stderr) =>
+				err ? reject(new Error(`initdb failed: ${stderr || err.message}`)) : resolve(),
 		);
 	});
 	port = port || (await freePort());
 	const args = ['-D', data, '-k', folder, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'];
 	for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
 	// SIGINT = "fast shutdown" (SIGTERM would wait for every client to disconnect).
-	const svc = spawnService({ name: 'postgres', cmd: path.join(bin, 'postgres'), args, folder, port, spawnOptions: asPostgres, stopSignal: 'SIGINT' });
+	const svc = spawnService({
+		name: 'postgres',
+		cmd: path.join(bin, 'postgres'),
+		args,
+		folder,
+		port,
+		spawnOptions: asPostgres,
+		stopSignal: 'SIGINT',
+	});
 	Object.assign(svc, { bin, database });
-	await waitService(svc, () => psql(svc, 'select 1 as ok', { database: 'postgres', timeoutMs: 5000 }).then((r) => r[0].ok === '1'), `postgres on port ${port}`);
+	await waitService(
+		svc,
+		() =>
+			psql(svc, 'select 1 as ok', { database: 'postgres', timeoutMs: 5000 }).then(
+				(r) => r[0].ok === '1',
+			),
+		`postgres on port ${port}`,
+	);
 	await psql(svc, `create database "${database}"`, { database: 'postgres' });
-	log(`postgres (${bin}) on 127.0.0.1:${port}, pid ${svc.pid}, database ${database}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	log(
+		`postgres (${bin}) on 127.0.0.1:${port}, pid ${svc.pid}, database ${database}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+	);
 	return svc;
 }
 
@@ -286,11 +380,37 @@ async function startRedis({ dir, port } = {}) {
 	const bin = await ensureRedis();
 	const folder = serviceFolder('redis', dir);
 	port = port || (await freePort());
-	const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', folder];
+	const args = [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--daemonize',
+		'no',
+		'--dir',
+		folder,
+	];
 	const svc = spawnService({ name: 'redis', cmd: bin, args, folder, port });
 	await waitService(svc, () => redisPing(port), `redis on port ${port}`);
-	log(`redis on 127.0.0.1:${port}, pid ${svc.pid}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	log(
+		`redis on 127.0.0.1:${port}, pid ${svc.pid}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+	);
 	return svc;
 }
 
-module.exports = { aptInstall, pidTempFolder, ensurePostgres, ensureRedis, startPostgres, startRedis, psql, parseCsv, redisPing, pgBinDir };
+module.exports = {
+	aptInstall,
+	pidTempFolder,
+	ensurePostgres,
+	ensureRedis,
+	startPostgres,
+	startRedis,
+	psql,
+	parseCsv,
+	redisPing,
+	pgBinDir,
+};

@@ -17,7 +17,10 @@ const INSTALL_TIMEOUT_MS = 25 * 60 * 1000;
  */
 function versions() {
 	const out = [];
-	for (const v of (process.env.SBL_E2E_VERSIONS || '2,1').split(',').map((x) => x.trim()).filter(Boolean)) {
+	for (const v of (process.env.SBL_E2E_VERSIONS || '2,1')
+		.split(',')
+		.map((x) => x.trim())
+		.filter(Boolean)) {
 		const major = /^\d+\.\d+\.\d+$/.test(v) ? v.split('.')[0] : v;
 		if (!out.includes(major)) out.push(major);
 	}
@@ -106,4 +109,16 @@ async function simRedeliver(sim, deliveryId) {
 	return r.json;
 }
 
-module.exports = { INSTALL_TIMEOUT_MS, versions, packOnce, useN8n, simRequests, simMark, simConfig, simFault, simReset, simFire, simRedeliver };
+module.exports = {
+	INSTALL_TIMEOUT_MS,
+	versions,
+	packOnce,
+	useN8n,
+	simRequests,
+	simMark,
+	simConfig,
+	simFault,
+	simReset,
+	simFire,
+	simRedeliver,
+};

@@ -12,7 +12,14 @@ const NODE = 'Create and Wait';
 const OUTPUTS = ['Data Received', 'Rejected', 'Deleted', 'Failed/Expired', 'Wait Timed Out'];
 
 function noOp(name, position) {
-	return { id: crypto.randomUUID(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position,
+		parameters: {},
+	};
 }
 
 /** Webhook → Create and Wait → one No Op per output. `limit`: { amount, unit } for Limit Wait Time. */
@@ -28,7 +35,12 @@ function waitWorkflow({ path, oauth, signing, limit }) {
 		additionalFields: { externalId: '={{ $json.body.externalId }}' },
 		options: {},
 	};
-	if (limit) Object.assign(parameters, { limitWaitTime: true, limitAmount: limit.amount, limitUnit: limit.unit });
+	if (limit)
+		Object.assign(parameters, {
+			limitWaitTime: true,
+			limitAmount: limit.amount,
+			limitUnit: limit.unit,
+		});
 	const node = {
 		id: crypto.randomUUID(),
 		name: NODE,
@@ -37,7 +49,10 @@ function waitWorkflow({ path, oauth, signing, limit }) {
 		position: [260, 0],
 		webhookId: crypto.randomUUID(),
 		parameters,
-		credentials: { [OAUTH]: { id: oauth.id, name: oauth.name }, [SIGNING]: { id: signing.id, name: signing.name } },
+		credentials: {
+			[OAUTH]: { id: oauth.id, name: oauth.name },
+			[SIGNING]: { id: signing.id, name: signing.name },
+		},
 	};
 	const outputs = OUTPUTS.slice(0, limit ? 5 : 4);
 	const ends = outputs.map((name, i) => noOp(name, [560, i * 160]));
@@ -65,7 +80,10 @@ function outcomeOf(expect, exec, output) {
 	const idx = OUTPUTS.indexOf(output);
 	const runs = exec.data.resultData.runData;
 	const last = runs[NODE].at(-1).data.main.map((items) => (items || []).length);
-	expect({ output, perOutput: last }).toEqual({ output, perOutput: last.map((_, i) => (i === idx ? 1 : 0)) });
+	expect({ output, perOutput: last }).toEqual({
+		output,
+		perOutput: last.map((_, i) => (i === idx ? 1 : 0)),
+	});
 	const ran = Object.keys(runs).filter((n) => OUTPUTS.includes(n));
 	expect(ran).toEqual([output]);
 	expect(exec.status).toBe('success');

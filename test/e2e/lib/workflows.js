@@ -13,7 +13,13 @@ function uniquePath(prefix = 'e2e') {
 	return `${prefix}-${crypto.randomBytes(5).toString('hex')}`;
 }
 
-function webhookNode({ name = 'Webhook', path: p, position = [0, 0], responseMode = 'lastNode', responseData = 'allEntries' } = {}) {
+function webhookNode({
+	name = 'Webhook',
+	path: p,
+	position = [0, 0],
+	responseMode = 'lastNode',
+	responseData = 'allEntries',
+} = {}) {
 	return {
 		id: crypto.randomUUID(),
 		name,
@@ -67,7 +73,13 @@ function httpRequestNode({
  * A node of this package that n8n addresses by webhook (e.g. the Consent Flow Trigger). Its
  * production path is `<webhookId>/<path of the node's webhook description>` (no isFullPath).
  */
-function packageTriggerNode({ type = 'consentFlowTrigger', name = 'Consent Flow Trigger', parameters = {}, credentials = {}, position = [0, 0] } = {}) {
+function packageTriggerNode({
+	type = 'consentFlowTrigger',
+	name = 'Consent Flow Trigger',
+	parameters = {},
+	credentials = {},
+	position = [0, 0],
+} = {}) {
 	return {
 		id: crypto.randomUUID(),
 		name,
@@ -76,7 +88,9 @@ function packageTriggerNode({ type = 'consentFlowTrigger', name = 'Consent Flow 
 		position,
 		webhookId: crypto.randomUUID(),
 		parameters,
-		credentials: Object.fromEntries(Object.entries(credentials).map(([t, c]) => [t, { id: c.id, name: c.name }])),
+		credentials: Object.fromEntries(
+			Object.entries(credentials).map(([t, c]) => [t, { id: c.id, name: c.name }]),
+		),
 	};
 }
 
@@ -95,13 +109,21 @@ function chain(...nodes) {
 }
 
 function workflow(name, nodes, connections) {
-	return { name, nodes, connections: connections || chain(...nodes), settings: { executionOrder: 'v1' } };
+	return {
+		name,
+		nodes,
+		connections: connections || chain(...nodes),
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 /** Names of the example workflow files. */
 function listExamples() {
 	if (!fs.existsSync(EXAMPLES_DIR)) return [];
-	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
 }
 
 /**
@@ -152,8 +174,12 @@ async function createExampleDataTables(n8n) {
 			out[name] = (r.json.data ?? r.json).id;
 			continue;
 		}
-		if (r.status !== 409) throw new Error(`creating data table ${name}: ${r.status} ${r.text.slice(0, 500)}`);
-		const list = await n8n.rest('GET', `${base}?filter=${encodeURIComponent(JSON.stringify({ name }))}`);
+		if (r.status !== 409)
+			throw new Error(`creating data table ${name}: ${r.status} ${r.text.slice(0, 500)}`);
+		const list = await n8n.rest(
+			'GET',
+			`${base}?filter=${encodeURIComponent(JSON.stringify({ name }))}`,
+		);
 		const found = (list.data ?? list).find((t) => t.name === name);
 		if (!found) throw new Error(`data table ${name} exists but was not found`);
 		out[name] = found.id;
@@ -163,7 +189,10 @@ async function createExampleDataTables(n8n) {
 
 /** The rows of a data table, through n8n's REST API. */
 async function dataTableRows(n8n, projectId, tableId) {
-	const r = await n8n.rest('GET', `/rest/projects/${projectId}/data-tables/${tableId}/rows?take=1000`);
+	const r = await n8n.rest(
+		'GET',
+		`/rest/projects/${projectId}/data-tables/${tableId}/rows?take=1000`,
+	);
 	return r.data ?? r;
 }
 
@@ -182,7 +211,8 @@ function loadExample(file, { credentials = {}, values = {}, dataTables = {}, pat
 			return out;
 		}
 		if (Array.isArray(v)) return v.map(replace);
-		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
+		if (v && typeof v === 'object')
+			return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
 		return v;
 	};
 	for (const node of wf.nodes) {
@@ -191,25 +221,34 @@ function loadExample(file, { credentials = {}, values = {}, dataTables = {}, pat
 			for (const field of node.parameters.assignments?.assignments ?? []) {
 				const key = SETTINGS_FIELDS[field.name];
 				if (!key) throw new Error(`${file}: Settings field ${field.name} has no known value`);
-				if (!(key in values)) throw new Error(`${file}: no value for Settings field ${field.name} (${key})`);
+				if (!(key in values))
+					throw new Error(`${file}: no value for Settings field ${field.name} (${key})`);
 				field.value = values[key];
 			}
 		}
 		if (node.type === 'n8n-nodes-base.dataTable') {
 			const table = node.parameters.dataTableId;
 			const name = table?.cachedResultName;
-			if (name && dataTables[name]) node.parameters.dataTableId = { ...table, value: dataTables[name] };
-			else if (!table?.value) throw new Error(`${file}: no data table given for ${name ?? node.name}`);
+			if (name && dataTables[name])
+				node.parameters.dataTableId = { ...table, value: dataTables[name] };
+			else if (!table?.value)
+				throw new Error(`${file}: no data table given for ${name ?? node.name}`);
 		}
 		// The entry Webhook's Header Auth (issue 43): a test that does not give a header credential
 		// calls the webhook without one, so the protection is switched off in its copy only.
-		if (node.type === 'n8n-nodes-base.webhook' && node.credentials?.httpHeaderAuth && !credentials.httpHeaderAuth) {
+		if (
+			node.type === 'n8n-nodes-base.webhook' &&
+			node.credentials?.httpHeaderAuth &&
+			!credentials.httpHeaderAuth
+		) {
 			delete node.credentials.httpHeaderAuth;
 			node.parameters.authentication = 'none';
 		}
 		for (const [type, ref] of Object.entries(node.credentials || {})) {
-			if (credentials[type]) node.credentials[type] = { id: credentials[type].id, name: credentials[type].name };
-			else if (!ref.id || /^__.*__$/.test(ref.id)) throw new Error(`${file}: no credential given for ${type}`);
+			if (credentials[type])
+				node.credentials[type] = { id: credentials[type].id, name: credentials[type].name };
+			else if (!ref.id || /^__.*__$/.test(ref.id))
+				throw new Error(`${file}: no credential given for ${type}`);
 		}
 		if (pathSuffix && node.type === 'n8n-nodes-base.webhook') {
 			node.parameters.path = `${node.parameters.path}-${pathSuffix}`;

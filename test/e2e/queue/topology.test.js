@@ -62,7 +62,14 @@ describeV2('n8n 2.x queue mode: main + 2 webhook processes + 2 workers', () => {
 		log(`queue topology start-up: ${JSON.stringify(t.timings)}`);
 		wf.path = W.uniquePath('queue-smoke');
 		const webhook = W.webhookNode({ path: wf.path, responseMode: 'onReceived' });
-		const noOp = { id: crypto.randomUUID(), name: 'NoOp', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} };
+		const noOp = {
+			id: crypto.randomUUID(),
+			name: 'NoOp',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: {},
+		};
 		const started = Date.now();
 		// Activated through main; waits until both webhook processes know the path.
 		const created = await t.main.deployWorkflow(W.workflow(`queue smoke ${RUN}`, [webhook, noOp]));
@@ -121,7 +128,12 @@ describeV2('n8n 2.x queue mode: main + 2 webhook processes + 2 workers', () => {
 		expect(Object.keys(r.perId).sort()).toEqual(all);
 		expect(Object.entries(r.perId).filter(([, n]) => n !== 1)).toEqual([]);
 
-		const errors = t.logs().split('\n').filter((l) => /"level":"error"/.test(l));
-		log(`error-level log lines across the topology: ${errors.length}${errors.length ? `, first: ${errors[0].slice(0, 300)}` : ''}`);
+		const errors = t
+			.logs()
+			.split('\n')
+			.filter((l) => /"level":"error"/.test(l));
+		log(
+			`error-level log lines across the topology: ${errors.length}${errors.length ? `, first: ${errors[0].slice(0, 300)}` : ''}`,
+		);
 	}, 600000);
 });

@@ -108,7 +108,9 @@ describe('Consent Flow: batches and Continue On Fail', () => {
 		);
 		expect(output).toBeUndefined();
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toBe('Item 3: "Organization Number" must be exactly 9 digits (no spaces)');
+		expect(error!.message).toBe(
+			'Item 3: "Organization Number" must be exactly 9 digits (no spaces)',
+		);
 		expect(error!.context.itemIndex).toBe(2);
 		expect(await simRequests(sim)).toEqual([]);
 	});

@@ -109,6 +109,12 @@ describe('Consent Flow: Concurrent Requests', () => {
 			[0, 1, 2, 3, 4, 5].map((item) => ({ item })),
 		);
 		expect(output![5].json).toMatchObject({ httpCode: 404, field: 'flowId' });
-		expect((await simFlows(sim)).map((flow) => flow.deleted)).toEqual([true, true, true, true, true]);
+		expect((await simFlows(sim)).map((flow) => flow.deleted)).toEqual([
+			true,
+			true,
+			true,
+			true,
+			true,
+		]);
 	});
 });

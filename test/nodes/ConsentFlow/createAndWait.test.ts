@@ -370,7 +370,12 @@ describe('the create answer has no usable flow id: refused before waiting', () =
 	});
 
 	test('Continue On Fail: one error item on Failed/Expired, no wait', async () => {
-		await addFault(sim, { status: 201, count: 1, body: '{"href":"https://consent.example/f"}', match: { method: 'POST', pathPrefix: FLOW_PATH } });
+		await addFault(sim, {
+			status: 201,
+			count: 1,
+			body: '{"href":"https://consent.example/f"}',
+			match: { method: 'POST', pathPrefix: FLOW_PATH },
+		});
 		const ctx = waitContext({ continueOnFail: true });
 		const outputs = await execute(ctx);
 		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
@@ -507,10 +512,16 @@ describe('refused before any request', () => {
 	});
 
 	test('issue 41: Accept Unsigned CloudEvents Headers is refused before any flow is created, and says why', async () => {
-		const ctx = waitContext({ parameters: waitParams({ options: { acceptUnsignedHeaders: true } }) });
+		const ctx = waitContext({
+			parameters: waitParams({ options: { acceptUnsignedHeaders: true } }),
+		});
 		const error = await executeError(ctx);
-		expect(error.message).toBe('"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome');
-		expect(String((error as { description?: string }).description)).toMatch(/could not be told apart/);
+		expect(error.message).toBe(
+			'"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome',
+		);
+		expect(String((error as { description?: string }).description)).toMatch(
+			/could not be told apart/,
+		);
 		await expectNoRequest(ctx);
 	});
 
@@ -707,7 +718,10 @@ describe('resumed by a delivery', () => {
 
 	test('an outcome without a flow id ends the wait by External ID', async () => {
 		const state = newWaitState(FLOW, STARTED, null);
-		const ctx = resumed(carried('consent.data', { flowId: null, externalId: FLOW.externalId }), state);
+		const ctx = resumed(
+			carried('consent.data', { flowId: null, externalId: FLOW.externalId }),
+			state,
+		);
 		const outputs = await execute(ctx);
 		expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
 		expect(filled(outputs)).toEqual([0]);
@@ -1008,7 +1022,12 @@ describe('webhook(): a delivery to the resume URL', () => {
 		const secret = signingSecret();
 		for (const body of [envelopeOf('consent.created'), JSON.stringify({ flow: 'flow-1' })]) {
 			const stack = waitingStack();
-			const { ctx, res } = webhookContext({ body, secret, stack, headers: { ...ceHeaders('consent.data', 'x'), [SIGNATURE_HEADER]: hmac(body, secret) } });
+			const { ctx, res } = webhookContext({
+				body,
+				secret,
+				stack,
+				headers: { ...ceHeaders('consent.data', 'x'), [SIGNATURE_HEADER]: hmac(body, secret) },
+			});
 			const result = await callWebhook(ctx);
 			expect([res.status, (res.json as IDataObject).reason]).toEqual([400, 'binary-mode']);
 			expect(result.workflowData).toBeUndefined();
@@ -1021,9 +1040,19 @@ describe('webhook(): a delivery to the resume URL', () => {
 		const parameters = waitParams({ options: { acceptUnsignedHeaders: true } });
 		const data = JSON.stringify({ flow: 'flow-1' });
 		for (const event of ['consent.accepted', 'user.timedOut', 'consent.timedOut']) {
-			const { ctx, res } = webhookContext({ body: data, secret, stack: waitingStack(), parameters, headers: { ...ceHeaders(event, `ce-${event}`), [SIGNATURE_HEADER]: hmac(data, secret) } });
+			const { ctx, res } = webhookContext({
+				body: data,
+				secret,
+				stack: waitingStack(),
+				parameters,
+				headers: { ...ceHeaders(event, `ce-${event}`), [SIGNATURE_HEADER]: hmac(data, secret) },
+			});
 			expect((await callWebhook(ctx)).workflowData).toBeUndefined();
-			expect([event, res.status, (res.json as IDataObject).reason]).toEqual([event, 400, 'binary-mode']);
+			expect([event, res.status, (res.json as IDataObject).reason]).toEqual([
+				event,
+				400,
+				'binary-mode',
+			]);
 		}
 	});
 
@@ -1032,7 +1061,13 @@ describe('webhook(): a delivery to the resume URL', () => {
 		const previous = `${current}-old`;
 		const data = JSON.stringify({ event: 'consent.accepted', payload: { flow: 'flow-1' } });
 		const keysUnder = async (signer: string) => {
-			const { ctx } = webhookContext({ body: data, secret: current, previousSecret: previous, stack: waitingStack(), headers: { [SIGNATURE_HEADER]: hmac(data, signer) } });
+			const { ctx } = webhookContext({
+				body: data,
+				secret: current,
+				previousSecret: previous,
+				stack: waitingStack(),
+				headers: { [SIGNATURE_HEADER]: hmac(data, signer) },
+			});
 			const item = (await callWebhook(ctx)).workflowData![0][0].json;
 			return { key: item[RESUME_DELIVERY_KEY], other: item[RESUME_OTHER_KEYS] as IDataObject };
 		};
@@ -1246,60 +1281,72 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 
 	const masked = `*********${APPLICANT_ID.slice(-2)}`;
 
-	test.each(OUTCOME_EVENTS)('%s, Keep Everything (and version 1 without the parameter): as received', async (event) => {
-		for (const minimise of [undefined, 'keep']) {
-			const item = await resumeItem(event, minimise, { data: DATA });
-			expect(item).toMatchObject({
-				event,
-				nationalId: APPLICANT_ID,
-				authorizationCode: AUTHORIZATION_CODE,
-				payload: {
+	test.each(OUTCOME_EVENTS)(
+		'%s, Keep Everything (and version 1 without the parameter): as received',
+		async (event) => {
+			for (const minimise of [undefined, 'keep']) {
+				const item = await resumeItem(event, minimise, { data: DATA });
+				expect(item).toMatchObject({
+					event,
 					nationalId: APPLICANT_ID,
 					authorizationCode: AUTHORIZATION_CODE,
-					data: DATA,
-				},
+					payload: {
+						nationalId: APPLICANT_ID,
+						authorizationCode: AUTHORIZATION_CODE,
+						data: DATA,
+					},
+				});
+			}
+		},
+	);
+
+	test.each(OUTCOME_EVENTS)(
+		'%s, Mask National ID: the last two digits, no authorization code, the data kept',
+		async (event) => {
+			const item = await resumeItem(event, 'mask', { data: DATA });
+			expect(item).toEqual({
+				event,
+				webhookId: 'w-1',
+				timestamp: TIMESTAMP,
+				flowId: 'flow-1',
+				externalId: 'loan-42',
+				nationalId: masked,
+				payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: masked, data: DATA },
+				receivedAt: expect.any(String),
+				signedWith: 'current',
 			});
-		}
-	});
+		},
+	);
 
-	test.each(OUTCOME_EVENTS)('%s, Mask National ID: the last two digits, no authorization code, the data kept', async (event) => {
-		const item = await resumeItem(event, 'mask', { data: DATA });
-		expect(item).toEqual({
-			event,
-			webhookId: 'w-1',
-			timestamp: TIMESTAMP,
-			flowId: 'flow-1',
-			externalId: 'loan-42',
-			nationalId: masked,
-			payload: { externalId: 'loan-42', flow: 'flow-1', nationalId: masked, data: DATA },
-			receivedAt: expect.any(String),
-			signedWith: 'current',
-		});
-	});
-
-	test.each(OUTCOME_EVENTS)('%s, Leave Out National ID: neither the ID nor the code, the data kept', async (event) => {
-		const item = await resumeItem(event, 'leaveOut', { data: DATA });
-		expect(item).toEqual({
-			event,
-			webhookId: 'w-1',
-			timestamp: TIMESTAMP,
-			flowId: 'flow-1',
-			externalId: 'loan-42',
-			payload: { externalId: 'loan-42', flow: 'flow-1', data: DATA },
-			receivedAt: expect.any(String),
-			signedWith: 'current',
-		});
-	});
+	test.each(OUTCOME_EVENTS)(
+		'%s, Leave Out National ID: neither the ID nor the code, the data kept',
+		async (event) => {
+			const item = await resumeItem(event, 'leaveOut', { data: DATA });
+			expect(item).toEqual({
+				event,
+				webhookId: 'w-1',
+				timestamp: TIMESTAMP,
+				flowId: 'flow-1',
+				externalId: 'loan-42',
+				payload: { externalId: 'loan-42', flow: 'flow-1', data: DATA },
+				receivedAt: expect.any(String),
+				signedWith: 'current',
+			});
+		},
+	);
 
 	// issue 42: found by value anywhere in the data, and the Last Name (Nordmann) as a word
 	test.each([
 		['mask', `*********${APPLICANT_ID.slice(-2)}`],
 		['leaveOut', '******  *****'],
-	])('%s: an identity number anywhere in the data, in any form, and the last name are masked', async (minimise, shown) => {
-		const note = `NORDMANN, fnr ${APPLICANT_ID.slice(0, 6)}  ${APPLICANT_ID.slice(6)}`;
-		const item = await resumeItem('consent.data', minimise, { data: { ...DATA, note } });
-		expect((item.payload as IDataObject).data).toEqual({ ...DATA, note: `***, fnr ${shown}` });
-	});
+	])(
+		'%s: an identity number anywhere in the data, in any form, and the last name are masked',
+		async (minimise, shown) => {
+			const note = `NORDMANN, fnr ${APPLICANT_ID.slice(0, 6)}  ${APPLICANT_ID.slice(6)}`;
+			const item = await resumeItem('consent.data', minimise, { data: { ...DATA, note } });
+			expect((item.payload as IDataObject).data).toEqual({ ...DATA, note: `***, fnr ${shown}` });
+		},
+	);
 
 	test('an unknown setting (e.g. an expression with a typo) leaves out the most', async () => {
 		const item = await resumeItem('consent.data', 'Mask');
@@ -1373,7 +1420,10 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 		});
 		const outputs = await execute(ctx);
 		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
-		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([seen(earlier), seen(delivery)]);
+		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([
+			seen(earlier),
+			seen(delivery),
+		]);
 		expectNothingPersonal(ctx.nodeContext, token);
 		expectNothingPersonal(outputs, token);
 		expect(outputs[0][0].json).toMatchObject({ href: FLOW.href, externalId: FLOW.externalId });

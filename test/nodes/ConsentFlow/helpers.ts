@@ -7,7 +7,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { createExecuteContext, createTokenStore } from '../../support/execute-context';
-import type { ContextOptions, Params, TestContext, TokenStore } from '../../support/execute-context';
+import type {
+	ContextOptions,
+	Params,
+	TestContext,
+	TokenStore,
+} from '../../support/execute-context';
 import { clearLog, simRequests, startSim as startSimOnFreePort } from '../../support/simulator';
 import type { SimulatorHandle, SimulatorOptions, SimulatorRequest } from '../../support/simulator';
 

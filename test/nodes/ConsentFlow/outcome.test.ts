@@ -272,10 +272,18 @@ describe('advanceWait', () => {
 	test('without a flow id, a delivery with this wait’s External ID ends the wait', () => {
 		const state = deepFreeze(waiting());
 		for (const flowId of [undefined, null, '']) {
-			const data = advanceWait(state, delivery('consent.data', { flowId, externalId: 'loan-42' }), NOW);
+			const data = advanceWait(
+				state,
+				delivery('consent.data', { flowId, externalId: 'loan-42' }),
+				NOW,
+			);
 			expect(data.kind).toBe('outcome');
 			expect((data as { output: number }).output).toBe(OUTPUTS.indexOf('Data Received'));
-			const accepted = advanceWait(state, delivery('consent.accepted', { flowId, externalId: 'loan-42' }), NOW);
+			const accepted = advanceWait(
+				state,
+				delivery('consent.accepted', { flowId, externalId: 'loan-42' }),
+				NOW,
+			);
 			expect(accepted.kind).toBe('intermediate');
 		}
 	});
@@ -284,11 +292,17 @@ describe('advanceWait', () => {
 		const state = deepFreeze(waiting());
 		for (const externalId of ['loan-43', undefined, null, '']) {
 			for (const event of PUBLISHED_EVENTS) {
-				const decision = advanceWait(state, delivery(event, { flowId: undefined, externalId }), NOW);
+				const decision = advanceWait(
+					state,
+					delivery(event, { flowId: undefined, externalId }),
+					NOW,
+				);
 				expect(decision).toEqual({ kind: 'foreign' });
 			}
 		}
-		const noExternal = deepFreeze(newWaitState({ ...flow(), externalId: undefined }, STARTED, null));
+		const noExternal = deepFreeze(
+			newWaitState({ ...flow(), externalId: undefined }, STARTED, null),
+		);
 		const data = delivery('consent.data', { flowId: undefined, externalId: 'loan-42' });
 		expect(advanceWait(noExternal, data, NOW)).toEqual({ kind: 'foreign' });
 	});
@@ -300,11 +314,19 @@ describe('advanceWait', () => {
 
 	test('a delivery not taken is recorded with the reason (no payload), shown in the waiting item, capped', () => {
 		let state = waiting();
-		const other = delivery('consent.data', { flowId: OTHER_FLOW, payload: { nationalId: NATIONAL_ID } });
+		const other = delivery('consent.data', {
+			flowId: OTHER_FLOW,
+			payload: { nationalId: NATIONAL_ID },
+		});
 		const reason = notThisWait(state, other);
 		expect(reason).toBe(`another flow (${OTHER_FLOW})`);
 		state = withNotTaken(state, other, reason!);
-		const listed = { event: 'consent.data', webhookId: other.webhookId, flowId: OTHER_FLOW, reason };
+		const listed = {
+			event: 'consent.data',
+			webhookId: other.webhookId,
+			flowId: OTHER_FLOW,
+			reason,
+		};
 		expect(waitingJson(state).notTaken).toEqual([{ ...listed, receivedAt: other.receivedAt }]);
 		expect(JSON.stringify(waitingJson(state))).not.toContain(NATIONAL_ID);
 		expect(readWaitState(JSON.parse(JSON.stringify(state)))).toEqual(state);
@@ -326,22 +348,37 @@ describe('advanceWait', () => {
 		// On f259bcd another flow's consent.data ended such a wait (issue 31, item 5).
 		const state = newWaitState(flow(null), STARTED, null);
 		expect(state.flowId).toBeNull();
-		expect(advanceWait(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
-		expect(advanceWait(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe('foreign');
-		expect(advanceWait(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe('foreign');
+		expect(advanceWait(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe(
+			'foreign',
+		);
+		expect(advanceWait(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe(
+			'foreign',
+		);
+		expect(advanceWait(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe(
+			'foreign',
+		);
 	});
 
 	test('duplicates by the signed key: the same body under another event type is a duplicate; a reused ce-id is not', () => {
 		// binary mode (Accept Unsigned CloudEvents Headers): the webhookId is the unsigned ce-id,
 		// the key the digest of the signed body (intake.ts)
-		const created = advanceWait(waiting(), delivery('consent.created', { webhookId: 'ce-1' }), NOW, '~d:aa');
+		const created = advanceWait(
+			waiting(),
+			delivery('consent.created', { webhookId: 'ce-1' }),
+			NOW,
+			'~d:aa',
+		);
 		expect(created.kind).toBe('intermediate');
 		const state = deepFreeze((created as { state: WaitState }).state);
 		expect(state.events[0].key).toBe('~d:aa');
 		// the created body relabelled consent.data with a fresh ce-id: the same signed bytes
-		expect(advanceWait(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa')).toEqual({ kind: 'duplicate' });
+		expect(
+			advanceWait(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa'),
+		).toEqual({ kind: 'duplicate' });
 		// another body that reuses the first ce-id: not made a duplicate by it
-		expect(advanceWait(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind).toBe('outcome');
+		expect(
+			advanceWait(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind,
+		).toBe('outcome');
 		// the key never reaches an item
 		const ended = advanceWait(state, delivery('consent.data', { webhookId: 'ce-3' }), NOW, '~d:cc');
 		expect(ended.kind).toBe('outcome');
@@ -350,12 +387,23 @@ describe('advanceWait', () => {
 
 	test('a wait saved before keys existed: its events are matched by webhookId', () => {
 		const legacy = readWaitState(
-			JSON.parse(JSON.stringify({ ...waiting(), events: [{ event: 'consent.created', webhookId: 'wh-old', timestamp: null, receivedAt: null }] })),
+			JSON.parse(
+				JSON.stringify({
+					...waiting(),
+					events: [
+						{ event: 'consent.created', webhookId: 'wh-old', timestamp: null, receivedAt: null },
+					],
+				}),
+			),
 		)!;
 		expect(legacy.events[0].key).toBeUndefined();
-		expect(advanceWait(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind).toBe('duplicate');
+		expect(
+			advanceWait(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind,
+		).toBe('duplicate');
 		// a stored key survives the round trip through what n8n saves
-		const keyed = (advanceWait(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }).state;
+		const keyed = (
+			advanceWait(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }
+		).state;
 		expect(readWaitState(JSON.parse(JSON.stringify(keyed)))!.events[0].key).toBe('k-1');
 	});
 
@@ -667,7 +715,9 @@ describe('readWaitState', () => {
 		expectNothingPersonal(state);
 		expect(JSON.stringify(state)).not.toContain(signature);
 		// its events still count as seen
-		expect(advanceWait(state, delivery('consent.data', { webhookId: created.webhookId }), NOW)).toEqual({
+		expect(
+			advanceWait(state, delivery('consent.data', { webhookId: created.webhookId }), NOW),
+		).toEqual({
 			kind: 'duplicate',
 		});
 	});
@@ -708,7 +758,11 @@ describe('readWaitState', () => {
 				expect(typeof state.startedAt).toBe('string');
 				expect(state.deadline === null || typeof state.deadline === 'string').toBe(true);
 				// and a state read back can be decided on without throwing
-				const decision = advanceWait(state, delivery('consent.created', { flowId: state.flowId }), NOW);
+				const decision = advanceWait(
+					state,
+					delivery('consent.created', { flowId: state.flowId }),
+					NOW,
+				);
 				expect(['foreign', 'duplicate', 'intermediate']).toContain(decision.kind);
 			}),
 		);

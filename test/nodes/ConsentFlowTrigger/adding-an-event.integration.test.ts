@@ -43,16 +43,19 @@ import { emitted, useTriggerHarness } from './trigger-harness';
 const harness = useTriggerHarness();
 
 describe('an 11th event, added for node version 1.2', () => {
-	test.each([1, 1.1])('a saved node of version %s gets it on Unrecognised (output 10 of 11), as an unrecognised item', async (typeVersion) => {
-		const h = await harness({ typeVersion });
-		const answer = await postSigned(h.url, envelope('consent.renewed'));
-		expect(answer.status).toBe(200);
-		const { index, json } = emitted(h, 0, 11);
-		expect(index).toBe(10);
-		expect(json).toMatchObject({ event: 'consent.renewed', reason: 'unknown-event' });
-		// the raw body as an unrecognised item keeps it (version 1.1 minimises it to its length)
-		expect(json).toHaveProperty(typeVersion === 1 ? 'rawBody' : 'rawBodyLength');
-	});
+	test.each([1, 1.1])(
+		'a saved node of version %s gets it on Unrecognised (output 10 of 11), as an unrecognised item',
+		async (typeVersion) => {
+			const h = await harness({ typeVersion });
+			const answer = await postSigned(h.url, envelope('consent.renewed'));
+			expect(answer.status).toBe(200);
+			const { index, json } = emitted(h, 0, 11);
+			expect(index).toBe(10);
+			expect(json).toMatchObject({ event: 'consent.renewed', reason: 'unknown-event' });
+			// the raw body as an unrecognised item keeps it (version 1.1 minimises it to its length)
+			expect(json).toHaveProperty(typeVersion === 1 ? 'rawBody' : 'rawBodyLength');
+		},
+	);
 
 	test('the old events keep their outputs on a saved node', async () => {
 		const h = await harness({ typeVersion: 1.1 });
@@ -65,7 +68,9 @@ describe('an 11th event, added for node version 1.2', () => {
 		await postSigned(only.url, envelope('consent.renewed'));
 		expect(emitted(only, 0, 1).json).toMatchObject({ reason: 'unknown-event' });
 		const data = await harness({ typeVersion: 1.1, parameters: { events: ['consent.data'] } });
-		expect((await postSigned(data.url, envelope('consent.renewed'))).json).toMatchObject({ status: 'filtered' });
+		expect((await postSigned(data.url, envelope('consent.renewed'))).json).toMatchObject({
+			status: 'filtered',
+		});
 		expect(data.executions).toHaveLength(0);
 	});
 

@@ -46,10 +46,12 @@ const parameters = fc.record(
 it('answersAtEnqueue agrees with n8n-workflow 2.41 resolving responseMode to onReceived, on any parameters', () => {
 	resetNativeResolution();
 	// One native resolution in the process first (what n8n 2.x does on its first request).
-	expect(resolveWebhookDescriptionField({ parameters: {} } as never, hook, 'responseMode')).toEqual({
-		resolved: true,
-		value: 'onReceived',
-	});
+	expect(resolveWebhookDescriptionField({ parameters: {} } as never, hook, 'responseMode')).toEqual(
+		{
+			resolved: true,
+			value: 'onReceived',
+		},
+	);
 	fc.assert(
 		fc.property(parameters, (p) => {
 			const native = resolveWebhookDescriptionField(

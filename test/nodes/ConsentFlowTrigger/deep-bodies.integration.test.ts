@@ -139,7 +139,10 @@ describe('every signed id is remembered, parsed or not (issue 26)', () => {
 		const h = await harness();
 		const body = '{"webhookId":"nj-1","event":"consent.data","payload":{"a":';
 		const headers = { extraHeaders: { 'content-type': 'text/plain' } };
-		expect((await postSigned(h.url, body, headers)).json).toMatchObject({ status: 'emitted', webhookId: 'nj-1' });
+		expect((await postSigned(h.url, body, headers)).json).toMatchObject({
+			status: 'emitted',
+			webhookId: 'nj-1',
+		});
 		expect((await postSigned(h.url, body, headers)).json).toMatchObject({ status: 'duplicate' });
 		expect(h.executions).toHaveLength(1);
 		expect(emitted(h).json).toMatchObject({ reason: 'not-json', webhookId: 'nj-1' });

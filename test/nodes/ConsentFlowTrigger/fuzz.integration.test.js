@@ -519,7 +519,8 @@ describe('fuzz: the trigger over HTTP', () => {
 					const digestOf = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
 					const inBatch = new Map();
 					for (const { bytes, want } of requests) {
-						if (want.verified) inBatch.set(digestOf(bytes), (inBatch.get(digestOf(bytes)) ?? 0) + 1);
+						if (want.verified)
+							inBatch.set(digestOf(bytes), (inBatch.get(digestOf(bytes)) ?? 0) + 1);
 					}
 					for (const { bytes, want } of requests) {
 						const digest = digestOf(bytes);
@@ -546,7 +547,8 @@ describe('fuzz: the trigger over HTTP', () => {
 					requests.forEach(({ want }, i) =>
 						checkAnswer(want, answers[i], executionsBySeq.get(want.seq) ?? []),
 					);
-					for (const { bytes, want } of requests) if (want.verified) seenBodies.add(digestOf(bytes));
+					for (const { bytes, want } of requests)
+						if (want.verified) seenBodies.add(digestOf(bytes));
 					expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
 				},
 			),
@@ -560,7 +562,9 @@ describe('fuzz: the trigger over HTTP', () => {
 
 		// Nothing that was refused is remembered: not in static data, not in the process memory.
 		const stored = JSON.parse(h.db.staticData ?? '{}');
-		const remembered = new Set(savedKeys(stored['node:Consent Flow Trigger']?.consentFlowDeliveries));
+		const remembered = new Set(
+			savedKeys(stored['node:Consent Flow Trigger']?.consentFlowDeliveries),
+		);
 		for (const id of badIds) expect(remembered.has(id)).toBe(false);
 		const sample = badIds.slice(0, 20);
 		for (const id of sample) {

@@ -82,7 +82,11 @@ export function postInTwoParts(
 	headers: Record<string, string>,
 	between: () => Promise<void>,
 	split?: number,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: unknown }>;
+): Promise<{
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	json: unknown;
+}>;
 
 export function postAndHangUp(
 	url: string,

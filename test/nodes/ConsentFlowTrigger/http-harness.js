@@ -238,7 +238,8 @@ async function startHarness(options) {
 			async getCredentials(type) {
 				credentialReads += 1;
 				// a database read and a decryption take time: deliveries arriving meanwhile overlap it
-				if (credentialReadMs > 0) await new Promise((resolve) => setTimeout(resolve, credentialReadMs));
+				if (credentialReadMs > 0)
+					await new Promise((resolve) => setTimeout(resolve, credentialReadMs));
 				return storedCredential(type);
 			},
 			getWorkflowStaticData: (type) => workflow.getStaticData(type, workflowNode),
@@ -512,7 +513,11 @@ function postAndHangUp(url, body, headers, hangUp) {
 	return new Promise((resolve) => {
 		const req = http.request(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+			headers: {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+				...headers,
+			},
 		});
 		req.on('error', () => {});
 		req.on('response', (res) => res.resume());

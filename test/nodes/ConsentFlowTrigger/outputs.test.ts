@@ -103,7 +103,13 @@ describe('the trigger outputs, as n8n computes them', () => {
 });
 
 describe('staticOutputNames (execute() computes the outputs without evaluating CONFIGURED_OUTPUTS)', () => {
-	const event = fc.constantFrom(...ALL_EVENT_OPTIONS, 'Consent.Data', ' tax.dataFailed ', 'no.such', '');
+	const event = fc.constantFrom(
+		...ALL_EVENT_OPTIONS,
+		'Consent.Data',
+		' tax.dataFailed ',
+		'no.such',
+		'',
+	);
 	const eventsValue = fc.oneof(
 		fc.array(event, { maxLength: 12 }),
 		fc.array(event, { maxLength: 6 }).map((list) => list.join(',')),

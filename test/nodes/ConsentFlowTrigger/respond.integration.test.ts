@@ -37,7 +37,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 	return { promise, resolve };
 }
 
-
 afterEach(() => jest.restoreAllMocks());
 
 describe('Respond: Immediately (default)', () => {
@@ -136,7 +135,9 @@ describe('the signing credential', () => {
 	it('a burst that finds no credential in memory reads it once: the deliveries share one read', async () => {
 		const h = await harness({ credentials: { ...CREDENTIALS }, credentialReadMs: 100 });
 		const answers = await Promise.all(
-			Array.from({ length: 8 }, () => postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))),
+			Array.from({ length: 8 }, () =>
+				postSigned(h.url, envelope('consent.data', { webhookId: nextId() })),
+			),
 		);
 		expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
 		expect(h.credentialReads).toBe(1);
@@ -148,7 +149,9 @@ describe('the signing credential', () => {
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
 		try {
 			for (let i = 0; i < 4; i++) {
-				expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(200);
+				expect(
+					(await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status,
+				).toBe(200);
 				now += 3000;
 			}
 		} finally {
@@ -163,12 +166,18 @@ describe('the signing credential', () => {
 		let now = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
 		try {
-			expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(200);
+			expect(
+				(await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status,
+			).toBe(200);
 			h.setCredentials(null);
 			now += 3000;
-			expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(200);
+			expect(
+				(await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status,
+			).toBe(200);
 			now += 2500;
-			expect((await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status).toBe(401);
+			expect(
+				(await postSigned(h.url, envelope('consent.data', { webhookId: nextId() }))).status,
+			).toBe(401);
 		} finally {
 			clock.mockRestore();
 		}
@@ -216,7 +225,10 @@ describe('execute() on input without a carrier (pinned or hand-made data)', () =
 	it('without expressions in Events and Outputs, never asks n8n for the outputs (no expression evaluated)', async () => {
 		const context = (parameters: Record<string, unknown>) =>
 			({
-				getInputData: () => [{ json: { event: 'tax.dataFailed' } }, { json: { event: 'consent.data' } }],
+				getInputData: () => [
+					{ json: { event: 'tax.dataFailed' } },
+					{ json: { event: 'consent.data' } },
+				],
 				getMode: () => 'manual',
 				getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
 				getNode: () => ({ name: 'Trigger', parameters }),
@@ -227,7 +239,10 @@ describe('execute() on input without a carrier (pinned or hand-made data)', () =
 		const subset = await new ConsentFlowTrigger().execute.call(
 			context({ events: ['consent.data', 'tax.dataFailed'], outputMode: 'perEvent' }),
 		);
-		expect(subset.map((items) => items.map((i) => i.json.event))).toEqual([['consent.data'], ['tax.dataFailed']]);
+		expect(subset.map((items) => items.map((i) => i.json.event))).toEqual([
+			['consent.data'],
+			['tax.dataFailed'],
+		]);
 		const all = await new ConsentFlowTrigger().execute.call(context({}));
 		expect(all).toHaveLength(OUTPUT_NAMES.length);
 		const single = await new ConsentFlowTrigger().execute.call(context({ outputMode: 'single' }));
@@ -464,8 +479,9 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 				(error: Error) => error,
 			);
 			while (first.deliveries.length < 1) await sleep(2);
-			expect((await postSigned(first.url, envelope('consent.data', { webhookId: b }))).json)
-				.toMatchObject({ status: 'emitted' });
+			expect(
+				(await postSigned(first.url, envelope('consent.data', { webhookId: b }))).json,
+			).toMatchObject({ status: 'emitted' });
 			const keys = savedKeys(db).join(' ');
 			expect(keys).toContain(b);
 			// Not A's: on 2.x it is remembered when n8n stored A's execution; on 1.x (n8n saves
@@ -479,8 +495,9 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 			resetProcessMemory();
 			resetInFlight();
 			const restarted = await harness({ db, n8nMajor });
-			expect((await postSigned(restarted.url, envelope('consent.data', { webhookId: a }))).json)
-				.toMatchObject({ status: 'emitted' });
+			expect(
+				(await postSigned(restarted.url, envelope('consent.data', { webhookId: a }))).json,
+			).toMatchObject({ status: 'emitted' });
 			expect(restarted.executions).toHaveLength(1);
 			expect(savedKeys(db)).toEqual(expect.arrayContaining([a, b]));
 		},
@@ -505,8 +522,9 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 		expect(copy.json).toMatchObject({ status: 'in-progress' });
 		hold.resolve();
 		expect((await first).json).toMatchObject({ status: 'emitted' });
-		expect((await postSigned(h.url, envelope('consent.expired', { webhookId: id }))).json)
-			.toMatchObject({ status: 'duplicate' });
+		expect(
+			(await postSigned(h.url, envelope('consent.expired', { webhookId: id }))).json,
+		).toMatchObject({ status: 'duplicate' });
 		expect(h.executions).toHaveLength(1);
 	});
 });

@@ -81,7 +81,9 @@ describe.each(nodes)('%s: the editor order', (_name, description) => {
 		(_label, chosen) => {
 			const visible = shown(description, chosen as INodeParameters);
 			expect(visible.length).toBeGreaterThan(0);
-			const firstCollection = visible.findIndex((p) => COLLECTIONS.has(p.type) && p.required !== true);
+			const firstCollection = visible.findIndex(
+				(p) => COLLECTIONS.has(p.type) && p.required !== true,
+			);
 			const lastRequired = visible.map((p) => p.required === true).lastIndexOf(true);
 			if (firstCollection !== -1 && lastRequired !== -1) {
 				const names = visible.map((p) => `${p.displayName}${p.required ? '*' : ''}`).join(', ');
@@ -104,28 +106,57 @@ describe('Real Estate Estimate: required fields start empty, so n8n marks them',
 		['estimate', 'get', 'share', ['organizationNumber', 'shareNumber']],
 		['estimate', 'getBasis', 'cadastre', ['knr', 'gnr', 'bnr']],
 		['estimate', 'getMarketEstimate', 'cadastre', ['knr', 'gnr', 'bnr']],
-	])('%s %s by %s: %j reported missing on a new node', (resource, operation, identifyBy, expected) => {
-		const chosen: INodeParameters = { resource, operation, identifyBy };
-		const parameters = {
-			...(NodeHelpers.getNodeParameters(description.properties, chosen, true, false, node(description, chosen), description) ?? {}),
-			...chosen,
-		};
-		const issues = NodeHelpers.getNodeParametersIssues(description.properties, node(description, parameters), description);
-		expect(Object.keys(issues?.parameters ?? {}).sort()).toEqual([...expected].sort());
-	});
+	])(
+		'%s %s by %s: %j reported missing on a new node',
+		(resource, operation, identifyBy, expected) => {
+			const chosen: INodeParameters = { resource, operation, identifyBy };
+			const parameters = {
+				...(NodeHelpers.getNodeParameters(
+					description.properties,
+					chosen,
+					true,
+					false,
+					node(description, chosen),
+					description,
+				) ?? {}),
+				...chosen,
+			};
+			const issues = NodeHelpers.getNodeParametersIssues(
+				description.properties,
+				node(description, parameters),
+				description,
+			);
+			expect(Object.keys(issues?.parameters ?? {}).sort()).toEqual([...expected].sort());
+		},
+	);
 
 	test('filled in (numbers typed or given by an expression as numbers or text), nothing is missing', () => {
-		const chosen: INodeParameters = { resource: 'estimate', operation: 'get', identifyBy: 'cadastre' };
+		const chosen: INodeParameters = {
+			resource: 'estimate',
+			operation: 'get',
+			identifyBy: 'cadastre',
+		};
 		for (const values of [
 			{ knr: '0301', gnr: '207', bnr: '55' },
 			{ knr: '0301', gnr: 207, bnr: 55 },
 		]) {
 			const parameters = {
-				...(NodeHelpers.getNodeParameters(description.properties, chosen, true, false, node(description, chosen), description) ?? {}),
+				...(NodeHelpers.getNodeParameters(
+					description.properties,
+					chosen,
+					true,
+					false,
+					node(description, chosen),
+					description,
+				) ?? {}),
 				...chosen,
 				...values,
 			};
-			const issues = NodeHelpers.getNodeParametersIssues(description.properties, node(description, parameters), description);
+			const issues = NodeHelpers.getNodeParametersIssues(
+				description.properties,
+				node(description, parameters),
+				description,
+			);
 			expect(issues).toBeNull();
 		}
 	});

@@ -4,19 +4,28 @@
 // token endpoint's refusal with) and a real net.Server for the closing-server check.
 const { createServer, connect } = require('node:net');
 const { ERROR_RESPONSES } = require('@n8n/client-oauth2/dist/constants');
-const { mentionsTokenFailure, oauthErrorFromText, serverClosing, tokenFailureReason } = require('../../../nodes/shared/n8n-compat');
+const {
+	mentionsTokenFailure,
+	oauthErrorFromText,
+	serverClosing,
+	tokenFailureReason,
+} = require('../../../nodes/shared/n8n-compat');
 
 describe("n8n's OAuth2 client", () => {
-	test.each(['invalid_client', 'invalid_scope', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_request'])(
-		'%s: @n8n/client-oauth2 text behind n8n\'s prefix maps back to the code',
-		(code) => {
-			const text = `Failed to acquire OAuth2 access token: ${ERROR_RESPONSES[code]}`;
-			expect(oauthErrorFromText([text])).toBe(code);
-			expect(oauthErrorFromText([undefined, 42, text])).toBe(code);
-			expect(tokenFailureReason(text)).toBe(ERROR_RESPONSES[code]);
-			expect(mentionsTokenFailure([text])).toBe(true);
-		},
-	);
+	test.each([
+		'invalid_client',
+		'invalid_scope',
+		'invalid_grant',
+		'unauthorized_client',
+		'unsupported_grant_type',
+		'invalid_request',
+	])("%s: @n8n/client-oauth2 text behind n8n's prefix maps back to the code", (code) => {
+		const text = `Failed to acquire OAuth2 access token: ${ERROR_RESPONSES[code]}`;
+		expect(oauthErrorFromText([text])).toBe(code);
+		expect(oauthErrorFromText([undefined, 42, text])).toBe(code);
+		expect(tokenFailureReason(text)).toBe(ERROR_RESPONSES[code]);
+		expect(mentionsTokenFailure([text])).toBe(true);
+	});
 });
 
 describe('the request', () => {

@@ -25,27 +25,45 @@ import {
 
 describe('1. native webhook-description resolvers, as n8n-workflow resolves them', () => {
 	const described = withNativeResolvers({
-		responseMode: { template: '={{ "responseNode" }}', resolve: (p) => (p.x === 1 ? 'lastNode' : 'onReceived') },
+		responseMode: {
+			template: '={{ "responseNode" }}',
+			resolve: (p) => (p.x === 1 ? 'lastNode' : 'onReceived'),
+		},
 	});
-	const hook = { name: 'default', httpMethod: 'POST', path: 'p', ...described } as unknown as IWebhookDescription;
+	const hook = {
+		name: 'default',
+		httpMethod: 'POST',
+		path: 'p',
+		...described,
+	} as unknown as IWebhookDescription;
 
 	test('the field reads as its template; n8n-workflow takes the resolver for static parameters only', () => {
 		resetNativeResolution();
 		expect(described.responseMode).toBe('={{ "responseNode" }}');
 		expect(resolvesNatively({})).toBe(false); // nothing resolved in this process yet
-		expect(resolveWebhookDescriptionField({ parameters: { x: 1 } } as never, hook, 'responseMode')).toEqual({
+		expect(
+			resolveWebhookDescriptionField({ parameters: { x: 1 } } as never, hook, 'responseMode'),
+		).toEqual({
 			resolved: true,
 			value: 'lastNode',
 		});
 		expect(resolvesNatively({ x: 1 })).toBe(true);
-		expect(resolveWebhookDescriptionField({ parameters: { x: '={{ 1 }}' } } as never, hook, 'responseMode').resolved).toBe(false);
+		expect(
+			resolveWebhookDescriptionField(
+				{ parameters: { x: '={{ 1 }}' } } as never,
+				hook,
+				'responseMode',
+			).resolved,
+		).toBe(false);
 		expect(resolvesNatively({ x: '={{ 1 }}' })).toBe(false);
 		expect(resolvesNatively({ l: { __rl: true, mode: 'list', value: 'a' } })).toBe(false);
 	});
 
 	test('the resolvers are not an own string key (n8n 1.x copies descriptions as JSON)', () => {
 		expect(Object.keys(described)).toEqual(['responseMode']);
-		expect(JSON.parse(JSON.stringify(described))).toEqual({ responseMode: '={{ "responseNode" }}' });
+		expect(JSON.parse(JSON.stringify(described))).toEqual({
+			responseMode: '={{ "responseNode" }}',
+		});
 	});
 });
 
@@ -77,7 +95,9 @@ describe('2. answer when stored', () => {
 
 describe("3. static data: n8n-workflow's ObservableObject sees the change", () => {
 	test('a nested change alone is not seen; saveInStaticData is', () => {
-		const root = ObservableObject.create({ node: {} } as IDataObject) as IDataObject & { __dataChanged?: boolean };
+		const root = ObservableObject.create({ node: {} } as IDataObject) as IDataObject & {
+			__dataChanged?: boolean;
+		};
 		const node = root.node as IDataObject;
 		saveInStaticData(node, 'ids', { list: [] });
 		expect(root.__dataChanged).toBe(true);
@@ -91,13 +111,20 @@ describe("3. static data: n8n-workflow's ObservableObject sees the change", () =
 
 describe('4. resuming a waiting node', () => {
 	const ctx = (stack: unknown) =>
-		({ runExecutionData: stack, getNode: () => ({ name: 'Wait' }) }) as unknown as IWebhookFunctions;
+		({
+			runExecutionData: stack,
+			getNode: () => ({ name: 'Wait' }),
+		}) as unknown as IWebhookFunctions;
 
 	test('clears the disabled mark of this node on top of the stack; anything else: false', () => {
 		const entry = { node: { name: 'Wait', disabled: true } };
 		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [entry] } }))).toBe(true);
 		expect(entry.node).toEqual({ name: 'Wait' });
-		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [{ node: { name: 'Other' } }] } }))).toBe(false);
+		expect(
+			runWaitingNodeAgain(
+				ctx({ executionData: { nodeExecutionStack: [{ node: { name: 'Other' } }] } }),
+			),
+		).toBe(false);
 		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [] } }))).toBe(false);
 		expect(runWaitingNodeAgain(ctx(undefined))).toBe(false);
 	});
@@ -122,7 +149,9 @@ describe('5. the request', () => {
 			},
 		};
 		expect(await requestRawBody(lazy)).toEqual(Buffer.from('later'));
-		expect(await requestRawBody({ readRawBody: async () => await Promise.reject(new Error('aborted')) })).toBeUndefined();
+		expect(
+			await requestRawBody({ readRawBody: async () => await Promise.reject(new Error('aborted')) }),
+		).toBeUndefined();
 		expect(await requestRawBody({ rawBody: { not: 'bytes' } })).toBeUndefined();
 		expect(await requestRawBody(undefined)).toBeUndefined();
 	});

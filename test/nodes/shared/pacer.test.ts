@@ -93,7 +93,11 @@ describe('Pacer (AIMD)', () => {
 		await pacer.acquire();
 		const controller = new AbortController();
 		controller.abort();
-		await expect(pacer.acquire(controller.signal)).resolves.toEqual({ generation: 0, limit: 1, concurrent: 2 });
+		await expect(pacer.acquire(controller.signal)).resolves.toEqual({
+			generation: 0,
+			limit: 1,
+			concurrent: 2,
+		});
 	});
 
 	test('property: whatever the answers, in flight never exceeds max and the limit stays in 1…max', async () => {
@@ -103,7 +107,10 @@ describe('Pacer (AIMD)', () => {
 				fc.integer({ min: 1, max: 30 }),
 				fc.array(
 					fc.oneof(
-						fc.record({ kind: fc.constant('answered' as const), ms: fc.integer({ min: 0, max: 2000 }) }),
+						fc.record({
+							kind: fc.constant('answered' as const),
+							ms: fc.integer({ min: 0, max: 2000 }),
+						}),
 						fc.record({
 							kind: fc.constant('refused' as const),
 							retryAfterMs: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),

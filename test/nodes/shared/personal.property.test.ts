@@ -19,7 +19,8 @@ import { createExecuteContext } from '../../support/execute-context';
 import { createParams, deepText } from '../ConsentFlow/helpers';
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-const isHex = (c: string | undefined): boolean => c !== undefined && '0123456789abcdefABCDEF'.includes(c);
+const isHex = (c: string | undefined): boolean =>
+	c !== undefined && '0123456789abcdefABCDEF'.includes(c);
 const SPACES = ' \u00a0\u202f';
 
 /** Whether a UUID (8-4-4-4-12 hex digits) starts at `i`. */
@@ -82,7 +83,9 @@ function identityDigits(text: string, unpadded = false): Set<number> {
 			continue;
 		}
 		const groups = groupsFrom(text, i);
-		const form = forms.find((counts) => counts.every((n, k) => groups[k] !== undefined && groups[k][1] - groups[k][0] === n));
+		const form = forms.find((counts) =>
+			counts.every((n, k) => groups[k] !== undefined && groups[k][1] - groups[k][0] === n),
+		);
 		if (form === undefined) {
 			i++;
 			continue;
@@ -95,7 +98,8 @@ function identityDigits(text: string, unpadded = false): Set<number> {
 }
 
 /** Whether `text` still holds an identity number in a written form (10 digits too with `unpadded`). */
-const hasIdentityNumber = (text: string, unpadded = false): boolean => identityDigits(text, unpadded).size > 0;
+const hasIdentityNumber = (text: string, unpadded = false): boolean =>
+	identityDigits(text, unpadded).size > 0;
 
 /** The letter runs of a text, lower-cased (a name part is "in" a text when one of them equals it). */
 function letterRuns(text: string): Set<string> {
@@ -112,18 +116,23 @@ const GROUPINGS: Record<string, number[]> = {
 	'2-2-2-5': [2, 2, 2, 5],
 };
 const grouped = (digits: string, sizes: number[], sep: string): string =>
-	sizes.map((size, k) => digits.slice(sizes.slice(0, k).reduce((a, b) => a + b, 0)).slice(0, size)).join(sep);
+	sizes
+		.map((size, k) => digits.slice(sizes.slice(0, k).reduce((a, b) => a + b, 0)).slice(0, size))
+		.join(sep);
 const ID_FORM = fc
-	.tuple(DIGITS, SEPARATOR, fc.constantFrom('as sent', 'split', '3-3-3-2', '2-2-2-5', 'number'), fc.constantFrom('', 'row 3 ', '2024-05-31 '))
+	.tuple(
+		DIGITS,
+		SEPARATOR,
+		fc.constantFrom('as sent', 'split', '3-3-3-2', '2-2-2-5', 'number'),
+		fc.constantFrom('', 'row 3 ', '2024-05-31 '),
+	)
 	.map(([digits, sep, how, before]) => ({
 		digits,
-		form: before + (how === 'number' ? String(Number(digits)) : grouped(digits, GROUPINGS[how], sep)),
+		form:
+			before + (how === 'number' ? String(Number(digits)) : grouped(digits, GROUPINGS[how], sep)),
 	}));
 const NAME_PART = fc
-	.tuple(
-		fc.constantFrom(...'ABCDEFGHIJKLMNOPRSTUVWÆØÅÉ'),
-		fc.stringMatching(/^[a-zæøåéü]{2,10}$/),
-	)
+	.tuple(fc.constantFrom(...'ABCDEFGHIJKLMNOPRSTUVWÆØÅÉ'), fc.stringMatching(/^[a-zæøåéü]{2,10}$/))
 	.map(([first, rest]) => first + rest);
 const NAME = fc.oneof(
 	NAME_PART,
@@ -149,21 +158,42 @@ function bodyArbitrary(id: string, name: string) {
 			fc.constant(id),
 			fc.constant(name),
 			fc.array(tie('value'), { maxLength: 3 }),
-			fc.dictionary(fc.constantFrom('detail', 'message', 'title', 'error', 'x', 'nationalId', 'lastName'), tie('value'), { maxKeys: 3 }),
+			fc.dictionary(
+				fc.constantFrom('detail', 'message', 'title', 'error', 'x', 'nationalId', 'lastName'),
+				tie('value'),
+				{ maxKeys: 3 },
+			),
 		),
 	})).value;
 	return fc.oneof(
 		// the service's own error shapes, with the values anywhere in them
 		fc.record({ message: sentence, detail: json }, { requiredKeys: [] }),
-		fc.record({ errors: fc.dictionary(fc.constantFrom('nationalId', 'lastName', id, name), fc.array(sentence, { minLength: 1, maxLength: 2 })) }),
-		fc.record({ fields: fc.array(fc.record({ field: fc.constantFrom('nationalId', id, name), message: sentence }), { maxLength: 3 }) }),
+		fc.record({
+			errors: fc.dictionary(
+				fc.constantFrom('nationalId', 'lastName', id, name),
+				fc.array(sentence, { minLength: 1, maxLength: 2 }),
+			),
+		}),
+		fc.record({
+			fields: fc.array(
+				fc.record({ field: fc.constantFrom('nationalId', id, name), message: sentence }),
+				{ maxLength: 3 },
+			),
+		}),
 		json,
 		sentence.map((s) => `<html><body><h1>Error</h1><p>${s}</p></body></html>`),
 		sentence,
 	);
 }
 
-const node: INode = { id: 'n', name: 'Consent Flow', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: 'n',
+	name: 'Consent Flow',
+	type: 't',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 function serviceFailure(status: number, data: unknown, headers: Record<string, string>): Error {
 	const error = Object.assign(new Error(`Request failed with status code ${status}`), {
@@ -184,18 +214,16 @@ const credentials = {
 
 describe('identity numbers and names the service quotes back never leave the node', () => {
 	test('thrown error and Continue On Fail item, any body, 400/409/500', async () => {
-		const scenario = fc
-			.tuple(ID_FORM, NAME, fc.nat(3))
-			.chain(([id, name, how]) =>
-				fc.record({
-					id: fc.constant(id),
-					name: fc.constant(name),
-					body: bodyArbitrary(id.form, nameEcho(name, how)),
-					status: fc.constantFrom(400, 409, 500),
-					header: fc.constantFrom('retry-after', 'x-request-id'),
-					continueOnFail: fc.boolean(),
-				}),
-			);
+		const scenario = fc.tuple(ID_FORM, NAME, fc.nat(3)).chain(([id, name, how]) =>
+			fc.record({
+				id: fc.constant(id),
+				name: fc.constant(name),
+				body: bodyArbitrary(id.form, nameEcho(name, how)),
+				status: fc.constantFrom(400, 409, 500),
+				header: fc.constantFrom('retry-after', 'x-request-id'),
+				continueOnFail: fc.boolean(),
+			}),
+		);
 		await fc.assert(
 			fc.asyncProperty(scenario, async ({ id, name, body, status, header, continueOnFail }) => {
 				const ctx = createExecuteContext({
@@ -220,7 +248,12 @@ describe('identity numbers and names the service quotes back never leave the nod
 					expect(continueOnFail).toBe(false);
 					expect(error).toBeInstanceOf(NodeApiError);
 					const apiError = error as NodeApiError;
-					text = [apiError.message, apiError.description, JSON.stringify(apiError.errorResponse), deepText(error)]
+					text = [
+						apiError.message,
+						apiError.description,
+						JSON.stringify(apiError.errorResponse),
+						deepText(error),
+					]
 						.join('\n')
 						// n8n's own field: when the error was made, in ms (13 digits, not personal)
 						.split(String(apiError.timestamp))
@@ -261,7 +294,10 @@ describe('maskIdentityNumbers (against the scanner)', () => {
 				fc.property(text, (input) => {
 					const out = maskIdentityNumbers(input, unpadded);
 					const hidden = identityDigits(input, unpadded);
-					const expected = input.split('').map((c, i) => (hidden.has(i) ? '*' : c)).join('');
+					const expected = input
+						.split('')
+						.map((c, i) => (hidden.has(i) ? '*' : c))
+						.join('');
 					expect(out).toBe(expected);
 				}),
 				{ numRuns: 2000 },
@@ -273,11 +309,17 @@ describe('maskIdentityNumbers (against the scanner)', () => {
 		expect(maskIdentityNumbers('fnr 15817012345 ok')).toBe('fnr *********** ok');
 		expect(maskIdentityNumbers('018170 00092')).toBe('****** *****');
 		expect(maskIdentityNumbers('D-number 41018012345.')).toBe('D-number ***********.');
-		expect(maskIdentityNumbers('org 923456783, phone 22 33 44 55')).toBe('org 923456783, phone 22 33 44 55');
+		expect(maskIdentityNumbers('org 923456783, phone 22 33 44 55')).toBe(
+			'org 923456783, phone 22 33 44 55',
+		);
 		// a flow id ending in a timestamp is not an identity number
-		expect(maskIdentityNumbers('flow no-such-flow-1795595664387')).toBe('flow no-such-flow-1795595664387');
+		expect(maskIdentityNumbers('flow no-such-flow-1795595664387')).toBe(
+			'flow no-such-flow-1795595664387',
+		);
 		// nor are a UUID's digit groups (6 + 4 + 1 digits between hyphens failed a run of npm test)
-		expect(maskIdentityNumbers('flow 3c928444-6265-4a3c-8797-b4add7c4161a')).toBe('flow 3c928444-6265-4a3c-8797-b4add7c4161a');
+		expect(maskIdentityNumbers('flow 3c928444-6265-4a3c-8797-b4add7c4161a')).toBe(
+			'flow 3c928444-6265-4a3c-8797-b4add7c4161a',
+		);
 	});
 });
 
@@ -304,7 +346,13 @@ describe('validation messages never print a value that looks like an identity nu
 		const written = ID_FORM.map(({ form }) => form);
 		fc.assert(
 			fc.property(fc.stringMatching(/^\d{10,11}$/), noDigits, written, (digits, prefix, form) => {
-				for (const value of [digits, Number(digits), `${prefix}${digits}`, form, { nationalId: digits }]) {
+				for (const value of [
+					digits,
+					Number(digits),
+					`${prefix}${digits}`,
+					form,
+					{ nationalId: digits },
+				]) {
 					const shown = show(value);
 					expect(hasIdentityNumber(shown, true)).toBe(false);
 					expect(shown).not.toContain(digits);

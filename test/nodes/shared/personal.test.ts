@@ -139,7 +139,9 @@ describe('personalMasker: the request’s own names', () => {
 	test('whole, and each part of two letters or more, as words in any case', () => {
 		expect(masker('Åse Ødegård-Li')).toBe('***');
 		expect(masker('ÅSE, ødegård and LI; li again')).toBe('***, *** and ***; *** again');
-		expect(masker('Åsen, Kåse, Lia, Ødegårdsvei, Li2, %20Li')).toBe('Åsen, Kåse, Lia, Ødegårdsvei, ***2, %20***');
+		expect(masker('Åsen, Kåse, Lia, Ødegårdsvei, Li2, %20Li')).toBe(
+			'Åsen, Kåse, Lia, Ødegårdsvei, ***2, %20***',
+		);
 		expect(masker('bjørn ærø')).toBe('***');
 	});
 
@@ -164,17 +166,23 @@ describe('personalMasker: the request’s own names', () => {
 	});
 
 	test('forms: trimmed, inner spaces folded, hyphens (also U+2010) split parts, the whole first', () => {
-		expect(personalMasker({ identityNumbers: [], names: [' Kari Nordmann '] })('x Kari Nordmann y')).toBe(
-			'x *** y',
+		expect(
+			personalMasker({ identityNumbers: [], names: [' Kari Nordmann '] })('x Kari Nordmann y'),
+		).toBe('x *** y');
+		expect(
+			personalMasker({ identityNumbers: [], names: ['Kari  Nordmann'] })('Kari Nordmann'),
+		).toBe('***');
+		expect(personalMasker({ identityNumbers: [], names: ['Berg\u2010Li'] })('Li and Berg')).toBe(
+			'*** and ***',
 		);
-		expect(personalMasker({ identityNumbers: [], names: ['Kari  Nordmann'] })('Kari Nordmann')).toBe('***');
-		expect(personalMasker({ identityNumbers: [], names: ['Berg\u2010Li'] })('Li and Berg')).toBe('*** and ***');
 		// one letter is no name part (it would hit every "a")
 		expect(personalMasker({ identityNumbers: [], names: ['A'] })('A b')).toBe('A b');
 		expect(personalMasker({ identityNumbers: [], names: ['A Li'] })('a and Li')).toBe('a and ***');
 		// characters a pattern would otherwise read as syntax are letters of the name
 		expect(personalMasker({ identityNumbers: [], names: ['Jo.n'] })('John Jo.n')).toBe('John ***');
-		expect(personalMasker({ identityNumbers: [], names: ['(Li)+'] })('LiLi (Li)+')).toBe('LiLi ***');
+		expect(personalMasker({ identityNumbers: [], names: ['(Li)+'] })('LiLi (Li)+')).toBe(
+			'LiLi ***',
+		);
 	});
 
 	test('a part that holds another part as a word is masked whole (longest first)', () => {
@@ -212,7 +220,20 @@ describe('personalValuesOf', () => {
 	});
 
 	test('the field lists (lower case, as compared)', () => {
-		expect([...IDENTITY_FIELDS]).toEqual(['nationalid', 'ssn', 'fodselsnummer', 'fødselsnummer', 'pid']);
-		expect([...NAME_FIELDS]).toEqual(['lastname', 'firstname', 'middlename', 'name', 'fullname', 'surname']);
+		expect([...IDENTITY_FIELDS]).toEqual([
+			'nationalid',
+			'ssn',
+			'fodselsnummer',
+			'fødselsnummer',
+			'pid',
+		]);
+		expect([...NAME_FIELDS]).toEqual([
+			'lastname',
+			'firstname',
+			'middlename',
+			'name',
+			'fullname',
+			'surname',
+		]);
 	});
 });

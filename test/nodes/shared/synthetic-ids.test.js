@@ -34,7 +34,8 @@ describe('test/support/synthetic-ids.js', () => {
 		expect(ids.slice(0, 3)).toEqual([50000, 50001, 50002].map((i) => syntheticNationalId(i)));
 		expect(ids[999]).toBe(syntheticNationalId(50999));
 		expect(new Set(ids).size).toBe(1000);
-		for (const id of ids) expect(checkNationalId(id)).toEqual({ info: { kind: 'synthetic', controlRule: 'classic' } });
+		for (const id of ids)
+			expect(checkNationalId(id)).toEqual({ info: { kind: 'synthetic', controlRule: 'classic' } });
 		expect(ids[0]).not.toMatch(/^0181/);
 	});
 
@@ -124,7 +125,8 @@ describe('the repository', () => {
 			for (const match of text.matchAll(/(?<!\d)(\d{6}) ?(\d{5})(?!\d)/g)) {
 				const value = match[1] + match[2];
 				const { info } = checkNationalId(value);
-				if (info !== undefined && info.kind !== 'synthetic') found.push(`${file}: ${value} (${info.kind})`);
+				if (info !== undefined && info.kind !== 'synthetic')
+					found.push(`${file}: ${value} (${info.kind})`);
 			}
 		}
 		expect(found).toEqual([]);

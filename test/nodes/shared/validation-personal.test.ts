@@ -9,7 +9,12 @@
  * two letters in a row), the issue's spellings, synthetic identity numbers.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import { validationRedactor } from '../../../nodes/shared/runner';
@@ -63,7 +68,11 @@ describe('show(): what a message may quote of a rejected value', () => {
 	});
 
 	test('characters()', () => {
-		expect([characters(0), characters(1), characters(2)]).toEqual(['0 characters', '1 character', '2 characters']);
+		expect([characters(0), characters(1), characters(2)]).toEqual([
+			'0 characters',
+			'1 character',
+			'2 characters',
+		]);
 	});
 
 	test('Organization Number: a name typed into it is described, the rule and field length stay', () => {
@@ -81,15 +90,25 @@ async function failureTexts(
 	continueOnFail: boolean,
 	json: IDataObject = {},
 ): Promise<{ message: string; description: string; field?: unknown }> {
-	const ctx = createExecuteContext({ parameters, credentials: credentials as never, continueOnFail, items: [{ json }] });
-	ctx.helpers.httpRequestWithAuthentication = async () => await Promise.reject(new Error('no request may be sent'));
+	const ctx = createExecuteContext({
+		parameters,
+		credentials: credentials as never,
+		continueOnFail,
+		items: [{ json }],
+	});
+	ctx.helpers.httpRequestWithAuthentication = async () =>
+		await Promise.reject(new Error('no request may be sent'));
 	const execute = node === 'consent' ? new ConsentFlow().execute : new RealEstateEstimate().execute;
 	try {
 		const [items] = (await execute.call(ctx)) as INodeExecutionData[][];
 		expect(continueOnFail).toBe(true);
 		expect(items).toHaveLength(1);
 		const item = items[0].json;
-		return { message: String(item.error), description: String(item.description), field: item.field };
+		return {
+			message: String(item.error),
+			description: String(item.description),
+			field: item.field,
+		};
 	} catch (error) {
 		expect(continueOnFail).toBe(false);
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -100,7 +119,11 @@ async function failureTexts(
 
 describe.each([false, true])('a validation failure, Continue On Fail %p', (continueOnFail) => {
 	test('a name typed into Organization Number is not echoed', async () => {
-		const failure = await failureTexts('consent', createParams({ organizationId: 'Kari Nordmann' }), continueOnFail);
+		const failure = await failureTexts(
+			'consent',
+			createParams({ organizationId: 'Kari Nordmann' }),
+			continueOnFail,
+		);
 		expect(failure).toEqual({
 			message: 'Item 1: "Organization Number" must be exactly 9 digits (no spaces)',
 			description: 'Got a text of 13 characters, 12 characters after removing spaces.',
@@ -109,16 +132,34 @@ describe.each([false, true])('a validation failure, Continue On Fail %p', (conti
 	});
 
 	test.each([
-		[`${ID.slice(0, 3)} ${ID.slice(3, 6)} ${ID.slice(6, 9)} ${ID.slice(9)}`, '"*** *** *** **"', 11],
-		[`${ID.slice(0, 2)} ${ID.slice(2, 4)} ${ID.slice(4, 6)} ${ID.slice(6)}`, '"** ** ** *****"', 11],
+		[
+			`${ID.slice(0, 3)} ${ID.slice(3, 6)} ${ID.slice(6, 9)} ${ID.slice(9)}`,
+			'"*** *** *** **"',
+			11,
+		],
+		[
+			`${ID.slice(0, 2)} ${ID.slice(2, 4)} ${ID.slice(4, 6)} ${ID.slice(6)}`,
+			'"** ** ** *****"',
+			11,
+		],
 		// issue 42: the forms the shape rule let through (a co-applicant's number, Continue On Fail)
 		[`${ID.slice(0, 6)}  ${ID.slice(6)}`, '"******  *****"', 11],
-		[`${ID.slice(0, 4)}\u2011${ID.slice(4, 6)}\u2011${ID.slice(6)}`, '"****\u2011**\u2011*****"', 13],
+		[
+			`${ID.slice(0, 4)}\u2011${ID.slice(4, 6)}\u2011${ID.slice(6)}`,
+			'"****\u2011**\u2011*****"',
+			13,
+		],
 		[`${ID.slice(0, 6)}_${ID.slice(6)}`, '"******_*****"', 12],
 	])('an identity number %j in Organization Number is masked', async (typed, shown, length) => {
-		const failure = await failureTexts('consent', createParams({ organizationId: typed }), continueOnFail);
+		const failure = await failureTexts(
+			'consent',
+			createParams({ organizationId: typed }),
+			continueOnFail,
+		);
 		expect(failure.description).toBe(`Got ${shown}, ${length} characters after removing spaces.`);
-		expect(JSON.stringify(failure).replace(/9 digits|\d+ characters|Item 1/g, '')).not.toMatch(/\d/);
+		expect(JSON.stringify(failure).replace(/9 digits|\d+ characters|Item 1/g, '')).not.toMatch(
+			/\d/,
+		);
 	});
 
 	test('a last name that is also a word of the field label: the label is kept', async () => {
@@ -127,13 +168,28 @@ describe.each([false, true])('a validation failure, Continue On Fail %p', (conti
 			createParams({ lastName: 'Number', organizationId: 'number' }),
 			continueOnFail,
 		);
-		expect(failure.message).toBe('Item 1: "Organization Number" must be exactly 9 digits (no spaces)');
+		expect(failure.message).toBe(
+			'Item 1: "Organization Number" must be exactly 9 digits (no spaces)',
+		);
 	});
 
 	test('Map Automatically: the input item’s own values are masked too', async () => {
-		const json = { nationalId: ID, lastName: 'Åse', organizationId: 'Åse Li', redirectUrl: 'https://a.example', webhookUrl: 'https://b.example' };
-		const failure = await failureTexts('consent', createParams({ mappingMode: 'autoMapInputData' }), continueOnFail, json);
-		expect(failure.message).toBe('Item 1: input field "organizationId" must be exactly 9 digits (no spaces)');
+		const json = {
+			nationalId: ID,
+			lastName: 'Åse',
+			organizationId: 'Åse Li',
+			redirectUrl: 'https://a.example',
+			webhookUrl: 'https://b.example',
+		};
+		const failure = await failureTexts(
+			'consent',
+			createParams({ mappingMode: 'autoMapInputData' }),
+			continueOnFail,
+			json,
+		);
+		expect(failure.message).toBe(
+			'Item 1: input field "organizationId" must be exactly 9 digits (no spaces)',
+		);
 		expect(JSON.stringify(failure)).not.toMatch(/Åse|Li\b/);
 	});
 });
@@ -142,10 +198,19 @@ describe('masking in the runner, seen through a check that quotes its value', ()
 	test('an estimate field given a 10-digit value: masked (a number that lost its leading zero)', async () => {
 		const failure = await failureTexts(
 			'estimate',
-			{ resource: 'estimate', operation: 'getBasis', identifyBy: 'cadastre', knr: '0301', gnr: Number(ID), bnr: 12 },
+			{
+				resource: 'estimate',
+				operation: 'getBasis',
+				identifyBy: 'cadastre',
+				knr: '0301',
+				gnr: Number(ID),
+				bnr: 12,
+			},
 			true,
 		);
-		expect(failure.message).toBe('Item 1: "Farm Number (gnr.)" must be a whole number from 1 to 99999, got **********');
+		expect(failure.message).toBe(
+			'Item 1: "Farm Number (gnr.)" must be a whole number from 1 to 99999, got **********',
+		);
 	});
 });
 
@@ -157,7 +222,11 @@ describe('validationRedactor: the item’s own values, from parameters and the i
 		{ name: 'FirstName' },
 		{ name: 'organizationId' },
 	] as INodeProperties[];
-	const parameters: Record<string, unknown> = { nationalId: ID, lastName: 'Nordmann', organizationId: 'Kari' };
+	const parameters: Record<string, unknown> = {
+		nationalId: ID,
+		lastName: 'Nordmann',
+		organizationId: 'Kari',
+	};
 	const ctx = {
 		getNodeParameter: (name: string) => {
 			if (name === 'FirstName') throw new Error('the expression failed');
@@ -169,21 +238,34 @@ describe('validationRedactor: the item’s own values, from parameters and the i
 
 	test('masks them, identity numbers with 10 digits too, and keeps the field the message names', () => {
 		expect(
-			redact(`Item 1: "Nordmann Number" got Nordmann, Åse, ${ID.slice(1)}, 1234567 and ${ID.slice(0, 6)} ${ID.slice(6)}; Kari stays`),
-		).toBe('Item 1: "Nordmann Number" got ***, ***, **********, ******* and ****** *****; Kari stays');
-		expect(redact('Item 2: input field "lastName" Nordmann')).toBe('Item 2: input field "lastName" ***');
+			redact(
+				`Item 1: "Nordmann Number" got Nordmann, Åse, ${ID.slice(1)}, 1234567 and ${ID.slice(0, 6)} ${ID.slice(6)}; Kari stays`,
+			),
+		).toBe(
+			'Item 1: "Nordmann Number" got ***, ***, **********, ******* and ****** *****; Kari stays',
+		);
+		expect(redact('Item 2: input field "lastName" Nordmann')).toBe(
+			'Item 2: input field "lastName" ***',
+		);
 		// no field prefix: the whole text is masked
 		expect(redact('Nordmann "x" Nordmann')).toBe('*** "x" ***');
 		expect(redact('Item 1: "Nordmann"')).toBe('Item 1: "Nordmann"');
 	});
 
 	test('the credential’s redactor runs first', () => {
-		const withSecret = validationRedactor(ctx, [], 0, (text) => text.replace('secret-value', '***'));
+		const withSecret = validationRedactor(ctx, [], 0, (text) =>
+			text.replace('secret-value', '***'),
+		);
 		expect(withSecret('Item 1: "X" secret-value Åse')).toBe('Item 1: "X" *** ***');
 	});
 
 	test('an item without input data', () => {
-		const none = validationRedactor({ ...ctx, getInputData: () => [] } as unknown as IExecuteFunctions, properties, 3, redactPatterns);
+		const none = validationRedactor(
+			{ ...ctx, getInputData: () => [] } as unknown as IExecuteFunctions,
+			properties,
+			3,
+			redactPatterns,
+		);
 		expect(none('Nordmann Åse')).toBe('*** Åse');
 	});
 });

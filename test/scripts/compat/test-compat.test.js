@@ -9,33 +9,58 @@ const HOOKS_NEW = { resolvers: true, forwardAllOutputs: true };
 const HOOKS_OLD = { resolvers: false, forwardAllOutputs: false };
 
 function entry(version, tests, hooks) {
-	return { version, install: { ok: true, installed: version }, hooks, run: { tests, suiteErrors: [] } };
+	return {
+		version,
+		install: { ok: true, installed: version },
+		hooks,
+		run: { tests, suiteErrors: [] },
+	};
 }
 
-const LIMIT = 'Limit Wait Time: n8n 2.39 or newer resumes on Wait Timed Out …; older n8n refuses it before creating a flow';
+const LIMIT =
+	'Limit Wait Time: n8n 2.39 or newer resumes on Wait Timed Out …; older n8n refuses it before creating a flow';
 const RETRY = '429 with Retry-After: 1 once, then success';
 
 describe('compatibility cells', () => {
 	test('Limit Wait Time: refused (with its message) below 2.39 when the refusal test passes; works from 2.39', () => {
 		const f = feature('limitWait');
-		expect(C.featureCell(entry('2.20.12', [test_('create-and-wait.test.js', LIMIT)], HOOKS_OLD), f)).toBe(
-			'🚫 refused before a flow is created (needs 2.39)',
-		);
-		expect(C.featureCell(entry('1.123.81', [test_('create-and-wait.test.js', LIMIT)], HOOKS_OLD), f)).toMatch(/^🚫 /);
-		expect(C.featureCell(entry('2.41.1', [test_('create-and-wait.test.js', LIMIT)], HOOKS_NEW), f)).toBe('✅ 1/1');
+		expect(
+			C.featureCell(entry('2.20.12', [test_('create-and-wait.test.js', LIMIT)], HOOKS_OLD), f),
+		).toBe('🚫 refused before a flow is created (needs 2.39)');
+		expect(
+			C.featureCell(entry('1.123.81', [test_('create-and-wait.test.js', LIMIT)], HOOKS_OLD), f),
+		).toMatch(/^🚫 /);
+		expect(
+			C.featureCell(entry('2.41.1', [test_('create-and-wait.test.js', LIMIT)], HOOKS_NEW), f),
+		).toBe('✅ 1/1');
 		expect(f.name).toContain('2.39 or newer');
 	});
 
 	test('a failing test is ❌ whatever the version expects', () => {
 		const f = feature('limitWait');
-		expect(C.featureCell(entry('2.20.12', [test_('create-and-wait.test.js', LIMIT, 'failed')], HOOKS_OLD), f)).toBe('❌ 0/1');
-		expect(C.featureCell(entry('2.41.1', [test_('create-and-wait.test.js', LIMIT, 'failed')], HOOKS_NEW), f)).toBe('❌ 0/1');
+		expect(
+			C.featureCell(
+				entry('2.20.12', [test_('create-and-wait.test.js', LIMIT, 'failed')], HOOKS_OLD),
+				f,
+			),
+		).toBe('❌ 0/1');
+		expect(
+			C.featureCell(
+				entry('2.41.1', [test_('create-and-wait.test.js', LIMIT, 'failed')], HOOKS_NEW),
+				f,
+			),
+		).toBe('❌ 0/1');
 	});
 
 	test('Real Estate Estimate: only the Retry-After test failing on n8n up to 2.20 is a degradation; another failure is ❌', () => {
 		const f = feature('estimate');
-		const tests = (retry, other = 'passed') => [test_('estimate.test.js', RETRY, retry), test_('estimate.test.js', 'Get: an estimate', other)];
-		expect(C.featureCell(entry('2.1.4', tests('failed'), HOOKS_OLD), f)).toBe('⚠️ Retry-After not seen, own backoff');
+		const tests = (retry, other = 'passed') => [
+			test_('estimate.test.js', RETRY, retry),
+			test_('estimate.test.js', 'Get: an estimate', other),
+		];
+		expect(C.featureCell(entry('2.1.4', tests('failed'), HOOKS_OLD), f)).toBe(
+			'⚠️ Retry-After not seen, own backoff',
+		);
 		expect(C.featureCell(entry('1.123.81', tests('passed'), HOOKS_OLD), f)).toMatch(/^⚠️ /);
 		expect(C.featureCell(entry('2.1.4', tests('failed', 'failed'), HOOKS_OLD), f)).toBe('❌ 0/2');
 		expect(C.featureCell(entry('2.41.1', tests('failed'), HOOKS_NEW), f)).toBe('❌ 1/2');
@@ -45,7 +70,9 @@ describe('compatibility cells', () => {
 	test('Immediately degrades where n8n lacks the resolvers the trigger learns the answer time from', () => {
 		const f = feature('immediately');
 		const t = [test_('respond-modes.compat.js', 'Immediately: ack JSON')];
-		expect(C.featureCell(entry('2.20.12', t, HOOKS_OLD), f)).toBe('⚠️ 200 when the run starts, not when stored');
+		expect(C.featureCell(entry('2.20.12', t, HOOKS_OLD), f)).toBe(
+			'⚠️ 200 when the run starts, not when stored',
+		);
 		expect(C.featureCell(entry('2.41.1', t, HOOKS_NEW), f)).toBe('✅ 1/1');
 	});
 
@@ -65,16 +92,23 @@ describe('the table around the cells', () => {
 	};
 	const vs = ['1.123.81', '2.41.1', '2.41.3'];
 
-	test('the 2.41.3 column says it is the 2.41.3 CLI on 2.41.1\'s internals', () => {
+	test("the 2.41.3 column says it is the 2.41.3 CLI on 2.41.1's internals", () => {
 		expect(C.columnLabel('2.41.3')).toBe("n8n 2.41.3 (CLI 2.41.3 on 2.41.1's internals)");
 		expect(C.columnLabel('2.41.1')).toBe('n8n 2.41.1');
-		expect(C.featureTable(results, vs)[0]).toContain("n8n 2.41.3 (CLI 2.41.3 on 2.41.1's internals)");
+		expect(C.featureTable(results, vs)[0]).toContain(
+			"n8n 2.41.3 (CLI 2.41.3 on 2.41.1's internals)",
+		);
 	});
 
 	test('the minimum version comes first: the oldest version on which the package loads', () => {
 		const intro = C.tableIntro(results, vs);
 		expect(intro[0]).toMatch(/^\*\*Minimum n8n version: 1\.123\.81\*\*/);
-		const failing = { versions: { ...results.versions, '1.123.81': entry('1.123.81', [test_('smoke.test.js', 'loads', 'failed')], HOOKS_OLD) } };
+		const failing = {
+			versions: {
+				...results.versions,
+				'1.123.81': entry('1.123.81', [test_('smoke.test.js', 'loads', 'failed')], HOOKS_OLD),
+			},
+		};
 		expect(C.tableIntro(failing, vs)[0]).toMatch(/^\*\*Minimum n8n version: 2\.41\.1\*\*/);
 		for (const [mark, meaning] of C.MARKS) expect(intro.join('\n')).toContain(`${mark} ${meaning}`);
 	});

@@ -32,7 +32,13 @@ function authenticate(ctx, idp, requiredScope) {
 			ctx.res,
 			403,
 			{ error: 'insufficient_scope', message },
-			{ 'www-authenticate': bearerChallenge('insufficient_scope', message, `, scope="${requiredScope}"`) },
+			{
+				'www-authenticate': bearerChallenge(
+					'insufficient_scope',
+					message,
+					`, scope="${requiredScope}"`,
+				),
+			},
 		);
 		return null;
 	}
@@ -64,9 +70,14 @@ function validateFlowRequest(body) {
 	}
 	digits('organizationId', 9);
 	for (const field of ['redirectUrl', 'webhookUrl']) {
-		if (!isHttpUrl(body[field])) errors.push({ field, message: `${field} must be an absolute http(s) URL` });
+		if (!isHttpUrl(body[field]))
+			errors.push({ field, message: `${field} must be an absolute http(s) URL` });
 	}
-	if (body.externalId !== undefined && body.externalId !== null && typeof body.externalId !== 'string') {
+	if (
+		body.externalId !== undefined &&
+		body.externalId !== null &&
+		typeof body.externalId !== 'string'
+	) {
 		errors.push({ field: 'externalId', message: 'externalId must be a string when present' });
 	}
 	return errors;
@@ -77,7 +88,10 @@ function badRequest(res, message, fields = []) {
 }
 
 function escapeHtml(text) {
-	return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+	return String(text).replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+	);
 }
 
 function createConsent(state, idp, webhooks) {
@@ -102,14 +116,19 @@ function createConsent(state, idp, webhooks) {
 		const auth = authenticate(ctx, idp, 'sbl');
 		if (!auth) return;
 		const type = mediaType(ctx.req.headers['content-type']);
-		if (type && !isJsonType(type)) return badRequest(ctx.res, `Content-Type must be application/json, got ${type}`);
+		if (type && !isJsonType(type))
+			return badRequest(ctx.res, `Content-Type must be application/json, got ${type}`);
 		const parsed = parseJson(ctx.rawBody);
 		if (!parsed.ok) return badRequest(ctx.res, `body is not valid JSON: ${parsed.error}`);
 		if (!isPlainObject(parsed.value)) return badRequest(ctx.res, 'body must be a JSON object');
 		const body = parsed.value;
 		const errors = validateFlowRequest(body);
 		if (errors.length) {
-			return badRequest(ctx.res, `invalid fields: ${errors.map((e) => `${e.field} (${e.message})`).join('; ')}`, errors);
+			return badRequest(
+				ctx.res,
+				`invalid fields: ${errors.map((e) => `${e.field} (${e.message})`).join('; ')}`,
+				errors,
+			);
 		}
 		const id = crypto.randomUUID();
 		const now = Date.now();
@@ -133,7 +152,9 @@ function createConsent(state, idp, webhooks) {
 		};
 		flow.scenario = scenarioFor(flow);
 		state.flows.set(id, flow);
-		sendJson(ctx.res, 201, wrap(publicFlow(flow)), { location: `${state.url}/consent/api/flows/${id}` });
+		sendJson(ctx.res, 201, wrap(publicFlow(flow)), {
+			location: `${state.url}/consent/api/flows/${id}`,
+		});
 		if (state.config.autoLifecycle) {
 			flow.lifecycle = true;
 			// Background: never blocks or fails the create response.
@@ -158,7 +179,8 @@ function createConsent(state, idp, webhooks) {
 		flow.deletedAt = new Date().toISOString();
 		sendJson(ctx.res, 200, { id, deleted: true });
 		setImmediate(() => {
-			if (!state.closed) webhooks.emitWithRetries('consent.deleted', flow, 'delete').catch(() => {});
+			if (!state.closed)
+				webhooks.emitWithRetries('consent.deleted', flow, 'delete').catch(() => {});
 		});
 	}
 
@@ -173,13 +195,21 @@ function createConsent(state, idp, webhooks) {
 		if (!authenticate(ctx, idp, 'sbl')) return;
 		const limit = Math.max(1, Math.min(1000, Number(ctx.query.get('limit')) || 100));
 		const all = [...state.flows.values()].filter((f) => !f.deleted);
-		sendJson(ctx.res, 200, { has_more: all.length > limit, data: all.slice(0, limit).map(publicFlow) });
+		sendJson(ctx.res, 200, {
+			has_more: all.length > limit,
+			data: all.slice(0, limit).map(publicFlow),
+		});
 	}
 
 	function resource(ctx) {
 		const auth = authenticate(ctx, idp, null);
 		if (!auth) return;
-		sendJson(ctx.res, 200, { ok: true, client: auth.claims.azp, realm: auth.realm, scopes: auth.scopes });
+		sendJson(ctx.res, 200, {
+			ok: true,
+			client: auth.claims.azp,
+			realm: auth.realm,
+			scopes: auth.scopes,
+		});
 	}
 
 	function loanApplicationEcho(ctx, apiPath) {
@@ -200,7 +230,12 @@ function createConsent(state, idp, webhooks) {
 	function flowPage(ctx, id) {
 		const flow = state.flows.get(id);
 		if (!flow || flow.deleted) {
-			return sendText(ctx.res, 404, '<!doctype html><title>Not found</title><p>No such consent flow.</p>', 'text/html; charset=utf-8');
+			return sendText(
+				ctx.res,
+				404,
+				'<!doctype html><title>Not found</title><p>No such consent flow.</p>',
+				'text/html; charset=utf-8',
+			);
 		}
 		const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Consent – SBL simulator</title></head>

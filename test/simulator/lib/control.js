@@ -17,7 +17,18 @@ const CONFIG_TYPES = {
 	opaqueTokens: (v) => typeof v === 'boolean',
 };
 
-const FIRE_OPTIONS = ['envelope', 'rawBody', 'badSignature', 'noSignature', 'signatureCase', 'headerName', 'url', 'payload', 'timestamp', 'webhookId'];
+const FIRE_OPTIONS = [
+	'envelope',
+	'rawBody',
+	'badSignature',
+	'noSignature',
+	'signatureCase',
+	'headerName',
+	'url',
+	'payload',
+	'timestamp',
+	'webhookId',
+];
 
 /** A made-up flow for /__sim/fire without a known flow. Its default nationalId is a valid synthetic number (month + 80). */
 function syntheticFlow(body) {
@@ -55,8 +66,12 @@ function createControl(state, sim) {
 
 	function addFault(ctx, body) {
 		const count = body.count === undefined ? 1 : body.count;
-		if (!Number.isInteger(count) || count < 1) return badRequest(ctx.res, 'count must be a positive integer');
-		if (body.status !== undefined && !(Number.isInteger(body.status) && body.status >= 100 && body.status <= 599)) {
+		if (!Number.isInteger(count) || count < 1)
+			return badRequest(ctx.res, 'count must be a positive integer');
+		if (
+			body.status !== undefined &&
+			!(Number.isInteger(body.status) && body.status >= 100 && body.status <= 599)
+		) {
 			return badRequest(ctx.res, 'status must be an HTTP status code');
 		}
 		for (const field of ['retryAfter', 'latencyMs']) {
@@ -64,22 +79,48 @@ function createControl(state, sim) {
 				return badRequest(ctx.res, `${field} must be a non-negative number`);
 			}
 		}
-		if (body.drop !== undefined && typeof body.drop !== 'boolean') return badRequest(ctx.res, 'drop must be true or false');
-		if (body.truncate !== undefined && !(typeof body.truncate === 'number' && body.truncate >= 0 && body.truncate < 1)) {
-			return badRequest(ctx.res, 'truncate must be a number from 0 to below 1 (the share of the body sent)');
+		if (body.drop !== undefined && typeof body.drop !== 'boolean')
+			return badRequest(ctx.res, 'drop must be true or false');
+		if (
+			body.truncate !== undefined &&
+			!(typeof body.truncate === 'number' && body.truncate >= 0 && body.truncate < 1)
+		) {
+			return badRequest(
+				ctx.res,
+				'truncate must be a number from 0 to below 1 (the share of the body sent)',
+			);
 		}
-		if (body.chunked !== undefined && typeof body.chunked !== 'boolean') return badRequest(ctx.res, 'chunked must be true or false');
-		if (body.chunked !== undefined && body.truncate === undefined) return badRequest(ctx.res, 'chunked needs truncate');
-		if (body.body !== undefined && typeof body.body !== 'string') return badRequest(ctx.res, 'body must be a string (a template)');
-		if (body.body !== undefined && body.status === undefined) return badRequest(ctx.res, 'body needs status');
-		if (body.contentType !== undefined && (typeof body.contentType !== 'string' || body.body === undefined)) {
+		if (body.chunked !== undefined && typeof body.chunked !== 'boolean')
+			return badRequest(ctx.res, 'chunked must be true or false');
+		if (body.chunked !== undefined && body.truncate === undefined)
+			return badRequest(ctx.res, 'chunked needs truncate');
+		if (body.body !== undefined && typeof body.body !== 'string')
+			return badRequest(ctx.res, 'body must be a string (a template)');
+		if (body.body !== undefined && body.status === undefined)
+			return badRequest(ctx.res, 'body needs status');
+		if (
+			body.contentType !== undefined &&
+			(typeof body.contentType !== 'string' || body.body === undefined)
+		) {
 			return badRequest(ctx.res, 'contentType must be a string and needs body');
 		}
-		if (body.headers !== undefined && !(isPlainObject(body.headers) && Object.values(body.headers).every((v) => typeof v === 'string'))) {
+		if (
+			body.headers !== undefined &&
+			!(
+				isPlainObject(body.headers) &&
+				Object.values(body.headers).every((v) => typeof v === 'string')
+			)
+		) {
 			return badRequest(ctx.res, 'headers must be an object of strings (templates)');
 		}
-		if (body.headers !== undefined && body.status === undefined) return badRequest(ctx.res, 'headers needs status');
-		if (body.status === undefined && body.latencyMs === undefined && !body.drop && body.truncate === undefined) {
+		if (body.headers !== undefined && body.status === undefined)
+			return badRequest(ctx.res, 'headers needs status');
+		if (
+			body.status === undefined &&
+			body.latencyMs === undefined &&
+			!body.drop &&
+			body.truncate === undefined
+		) {
 			return badRequest(ctx.res, 'a fault needs status, latencyMs, drop or truncate');
 		}
 		const match = isPlainObject(body.match) ? body.match : {};
@@ -127,10 +168,14 @@ function createControl(state, sim) {
 
 	function validateFire(body) {
 		if (body.event !== undefined && typeof body.event !== 'string') return 'event must be a string';
-		if (body.event === undefined && typeof body.rawBody !== 'string') return 'event (or rawBody) is required';
-		if (body.envelope !== undefined && !['new', 'old'].includes(body.envelope)) return 'envelope must be "new" or "old"';
-		if (body.rawBody !== undefined && typeof body.rawBody !== 'string') return 'rawBody must be a string';
-		if (body.signatureCase !== undefined && !['upper', 'lower'].includes(body.signatureCase)) return 'signatureCase must be "upper" or "lower"';
+		if (body.event === undefined && typeof body.rawBody !== 'string')
+			return 'event (or rawBody) is required';
+		if (body.envelope !== undefined && !['new', 'old'].includes(body.envelope))
+			return 'envelope must be "new" or "old"';
+		if (body.rawBody !== undefined && typeof body.rawBody !== 'string')
+			return 'rawBody must be a string';
+		if (body.signatureCase !== undefined && !['upper', 'lower'].includes(body.signatureCase))
+			return 'signatureCase must be "upper" or "lower"';
 		if (body.url !== undefined && typeof body.url !== 'string') return 'url must be a string';
 		return null;
 	}
@@ -138,14 +183,23 @@ function createControl(state, sim) {
 	async function fire(ctx, body, flow, source) {
 		const invalid = validateFire(body);
 		if (invalid) return badRequest(ctx.res, invalid);
-		const { record, built } = await sim.webhooks.emit(body.event ?? null, flow, source, fireOptions(body));
+		const { record, built } = await sim.webhooks.emit(
+			body.event ?? null,
+			flow,
+			source,
+			fireOptions(body),
+		);
 		return fireResult(ctx.res, record, built);
 	}
 
 	async function redeliver(ctx, body) {
 		const id = Number(body.deliveryId);
 		const original = state.deliveries.find((d) => d.deliveryId === id);
-		if (!original) return sendJson(ctx.res, 404, { error: 'not_found', message: `no delivery ${body.deliveryId}` });
+		if (!original)
+			return sendJson(ctx.res, 404, {
+				error: 'not_found',
+				message: `no delivery ${body.deliveryId}`,
+			});
 		const record = await sim.webhooks.send({
 			url: original.url,
 			event: original.event,
@@ -161,7 +215,11 @@ function createControl(state, sim) {
 
 	function setConfig(ctx, body) {
 		for (const [key, value] of Object.entries(body)) {
-			if (!CONFIG_TYPES[key]) return badRequest(ctx.res, `unknown config key ${key}; known: ${Object.keys(CONFIG_TYPES).join(', ')}`);
+			if (!CONFIG_TYPES[key])
+				return badRequest(
+					ctx.res,
+					`unknown config key ${key}; known: ${Object.keys(CONFIG_TYPES).join(', ')}`,
+				);
 			if (!CONFIG_TYPES[key](value)) return badRequest(ctx.res, `invalid value for ${key}`);
 		}
 		Object.assign(state.config, body);
@@ -173,11 +231,19 @@ function createControl(state, sim) {
 		['GET', /^\/health$/, (ctx) => sendJson(ctx.res, 200, { ok: true })],
 		['GET', /^\/info$/, (ctx) => sendJson(ctx.res, 200, sim.describe())],
 		['GET', /^\/requests$/, listRequests],
-		['DELETE', /^\/requests$/, (ctx) => ((state.requests = []), sendJson(ctx.res, 200, { cleared: true }))],
+		[
+			'DELETE',
+			/^\/requests$/,
+			(ctx) => ((state.requests = []), sendJson(ctx.res, 200, { cleared: true })),
+		],
 		['GET', /^\/tokens$/, (ctx) => sendJson(ctx.res, 200, { tokens: state.issuedTokens })],
 		['GET', /^\/faults$/, (ctx) => sendJson(ctx.res, 200, { faults: state.faults })],
 		['POST', /^\/faults$/, addFault],
-		['DELETE', /^\/faults$/, (ctx) => ((state.faults = []), sendJson(ctx.res, 200, { cleared: true }))],
+		[
+			'DELETE',
+			/^\/faults$/,
+			(ctx) => ((state.faults = []), sendJson(ctx.res, 200, { cleared: true })),
+		],
 		['GET', /^\/flows$/, (ctx) => sendJson(ctx.res, 200, { flows: [...state.flows.values()] })],
 		[
 			'GET',
@@ -199,7 +265,8 @@ function createControl(state, sim) {
 			'POST',
 			/^\/fire$/,
 			(ctx, body) => {
-				if (typeof body.url !== 'string' || !body.url) return badRequest(ctx.res, 'url is required');
+				if (typeof body.url !== 'string' || !body.url)
+					return badRequest(ctx.res, 'url is required');
 				const flow = state.flows.get(body.flowId) || syntheticFlow(body);
 				return fire(ctx, body, flow, 'fire');
 			},
@@ -209,14 +276,24 @@ function createControl(state, sim) {
 			/^\/deliveries$/,
 			(ctx) => {
 				const flowId = ctx.query.get('flowId');
-				sendJson(ctx.res, 200, { deliveries: state.deliveries.filter((d) => !flowId || d.flowId === flowId) });
+				sendJson(ctx.res, 200, {
+					deliveries: state.deliveries.filter((d) => !flowId || d.flowId === flowId),
+				});
 			},
 		],
-		['DELETE', /^\/deliveries$/, (ctx) => ((state.deliveries = []), sendJson(ctx.res, 200, { cleared: true }))],
+		[
+			'DELETE',
+			/^\/deliveries$/,
+			(ctx) => ((state.deliveries = []), sendJson(ctx.res, 200, { cleared: true })),
+		],
 		['POST', /^\/redeliver$/, redeliver],
 		['GET', /^\/config$/, (ctx) => sendJson(ctx.res, 200, { config: state.config })],
 		['POST', /^\/config$/, setConfig],
-		['POST', /^\/reset$/, (ctx) => (sim.reset(), sendJson(ctx.res, 200, { reset: true, config: state.config }))],
+		[
+			'POST',
+			/^\/reset$/,
+			(ctx) => (sim.reset(), sendJson(ctx.res, 200, { reset: true, config: state.config })),
+		],
 	];
 
 	async function handle(ctx, subPath) {
@@ -231,7 +308,10 @@ function createControl(state, sim) {
 			}
 			return handler(ctx, body, ...m.slice(1).map(decodeURIComponent));
 		}
-		return sendJson(ctx.res, 404, { error: 'not_found', message: `no control route ${ctx.req.method} /__sim${subPath}` });
+		return sendJson(ctx.res, 404, {
+			error: 'not_found',
+			message: `no control route ${ctx.req.method} /__sim${subPath}`,
+		});
 	}
 
 	return { handle };

@@ -7,7 +7,16 @@
 //   /EvEstimate/Documents/{id}   PDF
 // All values are deterministic per object identity (seeded from a hash of it).
 
-const { sendJson, mediaType, isJsonType, parseJson, isPlainObject, seededRandom, hashInt, round } = require('./util');
+const {
+	sendJson,
+	mediaType,
+	isJsonType,
+	parseJson,
+	isPlainObject,
+	seededRandom,
+	hashInt,
+	round,
+} = require('./util');
 const { planPdf, writePdf } = require('./pdf');
 
 const INT32_MAX = 2147483647;
@@ -20,12 +29,85 @@ const STORED_DOC_FIRST_ID = 5000001;
 const UNKNOWN_MARKER = 404; // gnr (cadastre form) or shareNumber (share form) that is not a known object
 
 const MUNICIPALITIES = {
-	301: { name: 'Oslo', lat: 59.9139, lon: 10.7522, sqm: 92000, posts: [[455, 'OSLO'], [355, 'OSLO'], [564, 'OSLO'], [658, 'OSLO']], streets: ['Thereses gate', 'Bogstadveien', 'Kirkeveien', 'Sofies gate', 'Trondheimsveien', 'Markveien'] },
-	4601: { name: 'Bergen', lat: 60.3913, lon: 5.3221, sqm: 58000, posts: [[5003, 'BERGEN'], [5011, 'BERGEN'], [5055, 'BERGEN']], streets: ['Kong Oscars gate', 'Nygårdsgaten', 'Kalfarveien', 'Møllendalsveien'] },
-	5001: { name: 'Trondheim', lat: 63.4305, lon: 10.3951, sqm: 56000, posts: [[7010, 'TRONDHEIM'], [7030, 'TRONDHEIM'], [7045, 'TRONDHEIM']], streets: ['Munkegata', 'Innherredsveien', 'Elgeseter gate', 'Byåsveien'] },
-	1103: { name: 'Stavanger', lat: 58.97, lon: 5.7331, sqm: 50000, posts: [[4006, 'STAVANGER'], [4014, 'STAVANGER'], [4021, 'STAVANGER']], streets: ['Pedersgata', 'Eiganesveien', 'Madlaveien'] },
-	3201: { name: 'Bærum', lat: 59.894, lon: 10.5466, sqm: 70000, posts: [[1337, 'SANDVIKA'], [1350, 'LOMMEDALEN'], [1362, 'HOSLE']], streets: ['Bærumsveien', 'Gamle Ringeriksvei', 'Rådmann Halmrasts vei'] },
-	5501: { name: 'Tromsø', lat: 69.6496, lon: 18.956, sqm: 48000, posts: [[9008, 'TROMSØ'], [9010, 'TROMSØ']], streets: ['Storgata', 'Grønnegata', 'Skippergata'] },
+	301: {
+		name: 'Oslo',
+		lat: 59.9139,
+		lon: 10.7522,
+		sqm: 92000,
+		posts: [
+			[455, 'OSLO'],
+			[355, 'OSLO'],
+			[564, 'OSLO'],
+			[658, 'OSLO'],
+		],
+		streets: [
+			'Thereses gate',
+			'Bogstadveien',
+			'Kirkeveien',
+			'Sofies gate',
+			'Trondheimsveien',
+			'Markveien',
+		],
+	},
+	4601: {
+		name: 'Bergen',
+		lat: 60.3913,
+		lon: 5.3221,
+		sqm: 58000,
+		posts: [
+			[5003, 'BERGEN'],
+			[5011, 'BERGEN'],
+			[5055, 'BERGEN'],
+		],
+		streets: ['Kong Oscars gate', 'Nygårdsgaten', 'Kalfarveien', 'Møllendalsveien'],
+	},
+	5001: {
+		name: 'Trondheim',
+		lat: 63.4305,
+		lon: 10.3951,
+		sqm: 56000,
+		posts: [
+			[7010, 'TRONDHEIM'],
+			[7030, 'TRONDHEIM'],
+			[7045, 'TRONDHEIM'],
+		],
+		streets: ['Munkegata', 'Innherredsveien', 'Elgeseter gate', 'Byåsveien'],
+	},
+	1103: {
+		name: 'Stavanger',
+		lat: 58.97,
+		lon: 5.7331,
+		sqm: 50000,
+		posts: [
+			[4006, 'STAVANGER'],
+			[4014, 'STAVANGER'],
+			[4021, 'STAVANGER'],
+		],
+		streets: ['Pedersgata', 'Eiganesveien', 'Madlaveien'],
+	},
+	3201: {
+		name: 'Bærum',
+		lat: 59.894,
+		lon: 10.5466,
+		sqm: 70000,
+		posts: [
+			[1337, 'SANDVIKA'],
+			[1350, 'LOMMEDALEN'],
+			[1362, 'HOSLE'],
+		],
+		streets: ['Bærumsveien', 'Gamle Ringeriksvei', 'Rådmann Halmrasts vei'],
+	},
+	5501: {
+		name: 'Tromsø',
+		lat: 69.6496,
+		lon: 18.956,
+		sqm: 48000,
+		posts: [
+			[9008, 'TROMSØ'],
+			[9010, 'TROMSØ'],
+		],
+		streets: ['Storgata', 'Grønnegata', 'Skippergata'],
+	},
 };
 const KNOWN_KNR = Object.keys(MUNICIPALITIES).map(Number);
 
@@ -75,7 +157,9 @@ const isoDay = (ms) => new Date(ms).toISOString();
 function basisFor(obj) {
 	const rng = seededRandom(`basis:${obj.key}`);
 	const share = obj.form === 'share';
-	const estateType = obj.section ? 'Leilighet' : rng.pick(['Enebolig', 'Rekkehus', 'Tomannsbolig', 'Enebolig']);
+	const estateType = obj.section
+		? 'Leilighet'
+		: rng.pick(['Enebolig', 'Rekkehus', 'Tomannsbolig', 'Enebolig']);
 	const apartment = estateType === 'Leilighet';
 	const usableArea = apartment ? rng.float(34, 135, 1) : rng.float(95, 265, 1);
 	const buildYear = apartment ? rng.int(1890, 2021) : rng.int(1925, 2022);
@@ -97,7 +181,8 @@ function basisFor(obj) {
 	};
 	// Last registered sale, priced with the model at that date.
 	const saleMs = Date.UTC(rng.int(2008, 2023), rng.int(0, 11), rng.int(1, 28));
-	const saleTotal = Math.round((modelValue(obj, basis, basis, saleMs) * rng.float(0.93, 1.05, 3)) / 5000) * 5000;
+	const saleTotal =
+		Math.round((modelValue(obj, basis, basis, saleMs) * rng.float(0.93, 1.05, 3)) / 5000) * 5000;
 	const saleDebt = share ? Math.round(currentCommondebt * 1.1) : 0;
 	basis.valuation = {
 		commonDebt: saleDebt,
@@ -117,11 +202,18 @@ function modelValue(obj, basis, attrs, atMs) {
 	const area = effectiveArea(basis, attrs);
 	const age = Math.min(1.25, Math.max(0.8, 1 + (attrs.buildYear - 1980) * 0.003));
 	const floor = apartment ? 1 + Math.min(Math.max(attrs.floor, 0), 10) * 0.012 : 1;
-	const bedrooms = attrs.numberOfBedrooms != null ? 1 + (attrs.numberOfBedrooms - defaultBedrooms(basis)) * 0.02 : 1;
-	const site = apartment ? 1 : 1 + Math.max(-0.05, Math.min(0.08, ((attrs.siteArea - basis.siteArea) / 800) * 0.05));
+	const bedrooms =
+		attrs.numberOfBedrooms != null
+			? 1 + (attrs.numberOfBedrooms - defaultBedrooms(basis)) * 0.02
+			: 1;
+	const site = apartment
+		? 1
+		: 1 + Math.max(-0.05, Math.min(0.08, ((attrs.siteArea - basis.siteArea) / 800) * 0.05));
 	const balconies = (attrs.glazedBalconyUsableArea * 0.35 + attrs.externalUsableArea * 0.2) * sqm;
 	const yearsBack = Math.min(40, Math.max(0, (Date.now() - atMs) / YEAR_MS));
-	return (sqm * area * age * floor * bedrooms * site + balconies) * (1 + YEARLY_INDEX) ** -yearsBack;
+	return (
+		(sqm * area * age * floor * bedrooms * site + balconies) * (1 + YEARLY_INDEX) ** -yearsBack
+	);
 }
 
 function defaultBedrooms(basis) {
@@ -131,7 +223,8 @@ function defaultBedrooms(basis) {
 /** Area driving the value: BRA override, else P-rom or BRA-i overrides scaled to BRA, else the basis BRA. */
 function effectiveArea(basis, attrs) {
 	if (attrs.usableArea !== basis.usableArea) return attrs.usableArea;
-	if (attrs.primaryArea !== basis.primaryArea) return attrs.primaryArea * (basis.usableArea / basis.primaryArea);
+	if (attrs.primaryArea !== basis.primaryArea)
+		return attrs.primaryArea * (basis.usableArea / basis.primaryArea);
 	if (attrs.internalUsableArea !== basis.internalUsableArea) {
 		return attrs.internalUsableArea * (basis.usableArea / basis.internalUsableArea);
 	}
@@ -162,14 +255,26 @@ const INPUT_FIELDS = {
 	usableArea: 'int32',
 	valuation: 'valuation',
 };
-const VALUATION_FIELDS = { date: 'date', price: 'double', saleType: 'string', commondebt: 'double' };
+const VALUATION_FIELDS = {
+	date: 'date',
+	price: 'double',
+	saleType: 'string',
+	commondebt: 'double',
+};
 const VALUATION_REQUIRED = ['date', 'price', 'saleType'];
 
 function coerce(type, value) {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value)
+				: NaN;
 	switch (type) {
 		case 'int32':
-			return Number.isInteger(number) && Math.abs(number) <= INT32_MAX ? { value: number } : { error: 'must be a 32-bit integer' };
+			return Number.isInteger(number) && Math.abs(number) <= INT32_MAX
+				? { value: number }
+				: { error: 'must be a 32-bit integer' };
 		case 'double':
 			return Number.isFinite(number) ? { value: number } : { error: 'must be a number' };
 		case 'string':
@@ -177,7 +282,9 @@ function coerce(type, value) {
 		case 'boolean':
 			return typeof value === 'boolean' ? { value } : { error: 'must be true or false' };
 		case 'date':
-			return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? { value: Date.parse(value) } : { error: 'must be an ISO 8601 date-time' };
+			return typeof value === 'string' && !Number.isNaN(Date.parse(value))
+				? { value: Date.parse(value) }
+				: { error: 'must be an ISO 8601 date-time' };
 		default:
 			return { error: 'unsupported' };
 	}
@@ -197,7 +304,8 @@ function readFields(source, fields, prefix, errors) {
 			}
 			const valuation = readFields(rawValue, VALUATION_FIELDS, `${name}.`, errors);
 			for (const required of VALUATION_REQUIRED) {
-				if (valuation[required] === undefined && !errors[`${name}.${required}`]) errors[`${name}.${required}`] = ['is required'];
+				if (valuation[required] === undefined && !errors[`${name}.${required}`])
+					errors[`${name}.${required}`] = ['is required'];
 			}
 			values[name] = valuation;
 			continue;
@@ -221,7 +329,13 @@ function createEstimate(state, idp) {
 	const prefix = state.estimatePrefix;
 
 	function problem(res, status, title, extra = {}, headers = {}) {
-		sendJson(res, status, { status, title, ...extra }, headers, 'application/problem+json; charset=utf-8');
+		sendJson(
+			res,
+			status,
+			{ status, title, ...extra },
+			headers,
+			'application/problem+json; charset=utf-8',
+		);
 	}
 
 	/** JSON content negotiation among the three offered types (application/json by default). */
@@ -229,7 +343,9 @@ function createEstimate(state, idp) {
 		const accepted = String(ctx.req.headers.accept || '')
 			.split(',')
 			.map((part) => part.split(';')[0].trim().toLowerCase());
-		const type = accepted.find((t) => ['application/json', 'text/json', 'text/plain'].includes(t)) || 'application/json';
+		const type =
+			accepted.find((t) => ['application/json', 'text/json', 'text/plain'].includes(t)) ||
+			'application/json';
 		sendJson(ctx.res, 200, { data }, {}, `${type}; charset=utf-8`);
 	}
 
@@ -237,11 +353,25 @@ function createEstimate(state, idp) {
 	function authorize(ctx) {
 		const result = idp.checkBearer(ctx.req, ['estimate']);
 		if (!result.ok) {
-			problem(ctx.res, 401, 'Unauthorized', { detail: result.reason }, { 'www-authenticate': `Bearer error="invalid_token", error_description="${result.reason}"` });
+			problem(
+				ctx.res,
+				401,
+				'Unauthorized',
+				{ detail: result.reason },
+				{
+					'www-authenticate': `Bearer error="invalid_token", error_description="${result.reason}"`,
+				},
+			);
 			return false;
 		}
 		if (!result.scopes.includes('estimate:read')) {
-			problem(ctx.res, 403, 'Forbidden', { detail: 'token lacks scope estimate:read' }, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="estimate:read"' });
+			problem(
+				ctx.res,
+				403,
+				'Forbidden',
+				{ detail: 'token lacks scope estimate:read' },
+				{ 'www-authenticate': 'Bearer error="insufficient_scope", scope="estimate:read"' },
+			);
 			return false;
 		}
 		return true;
@@ -259,13 +389,19 @@ function createEstimate(state, idp) {
 			for (let i = 0; i < count; i++) {
 				let id = 10000000 + (hashInt(`doc:${obj.key}:${i}`) % 1000000000);
 				while (state.docs.has(id)) id++;
-				const dateMs = Date.UTC(2023, 0, 1) + rng.int(0, 900) * DAY_MS + rng.int(8 * 3600, 17 * 3600) * 1000;
+				const dateMs =
+					Date.UTC(2023, 0, 1) + rng.int(0, 900) * DAY_MS + rng.int(8 * 3600, 17 * 3600) * 1000;
 				const estimate = computeEstimate(obj, { estimateDate: dateMs });
 				state.docs.set(id, {
 					estimateDocumentId: id,
 					estimateDate: isoDay(dateMs),
 					estimateTotalMarketValue: estimate.approvedTotalMarketValue,
-					reference: rng.pick([null, 'Lånesøknad', 'Refinansiering', `Boliglån ${new Date(dateMs).getUTCFullYear()}`]),
+					reference: rng.pick([
+						null,
+						'Lånesøknad',
+						'Refinansiering',
+						`Boliglån ${new Date(dateMs).getUTCFullYear()}`,
+					]),
 					objectKey: obj.key,
 					objectLabel: obj.label,
 					municipality: obj.muni.name,
@@ -314,13 +450,15 @@ function createEstimate(state, idp) {
 		if (input.valuation) {
 			const v = input.valuation;
 			const saleMs = Math.min(v.date, atMs);
-			const saleTotal = (v.price + (v.commondebt ?? debt)) * (1 + YEARLY_INDEX) ** ((atMs - saleMs) / YEAR_MS);
+			const saleTotal =
+				(v.price + (v.commondebt ?? debt)) * (1 + YEARLY_INDEX) ** ((atMs - saleMs) / YEAR_MS);
 			total = 0.5 * total + 0.5 * saleTotal;
 		}
 		const rng = seededRandom(`estimate:${obj.key}`);
 		const level = rng.int(1, 7);
 		const reference = modelValue(obj, basis, basis, nowMs);
-		const maxValueLimit = rng() < 0.25 ? null : Math.round((reference * (rng() < 0.15 ? 0.95 : 1.6)) / 100000) * 100000;
+		const maxValueLimit =
+			rng() < 0.25 ? null : Math.round((reference * (rng() < 0.15 ? 0.95 : 1.6)) / 100000) * 100000;
 		const estimateTotalMarketValue = Math.round(total / 1000) * 1000;
 		let approved = estimateTotalMarketValue;
 		let adjustment = null;
@@ -334,7 +472,11 @@ function createEstimate(state, idp) {
 		const share = obj.form === 'share';
 		const commondebtLastUpdated = share ? Math.round(debt) : null;
 		const quarterEnd = new Date(nowMs);
-		const lastQuarterEnd = Date.UTC(quarterEnd.getUTCFullYear(), Math.floor(quarterEnd.getUTCMonth() / 3) * 3, 0);
+		const lastQuarterEnd = Date.UTC(
+			quarterEnd.getUTCFullYear(),
+			Math.floor(quarterEnd.getUTCMonth() / 3) * 3,
+			0,
+		);
 		return {
 			approvedNetMarketValue: approved - (commondebtLastUpdated ?? 0),
 			approvedTotalMarketValue: approved,
@@ -367,7 +509,10 @@ function createEstimate(state, idp) {
 			const shareIdentity =
 				obj.form === 'share'
 					? {
-							housingCooperative: { name: `Borettslaget ${streetName} ${rng.int(1, 40)}`, organizationNumber: rng.int(900000000, 999999999) },
+							housingCooperative: {
+								name: `Borettslaget ${streetName} ${rng.int(1, 40)}`,
+								organizationNumber: rng.int(900000000, 999999999),
+							},
 							shareNumber: rng.int(1, 250),
 						}
 					: null;
@@ -392,7 +537,10 @@ function createEstimate(state, idp) {
 				glazedBalconyUsableArea: rng.float(0, 6, 1),
 				housingCooperativeShareIdentity: shareIdentity,
 				internalUsableArea: round(primaryArea * 1.04, 1),
-				location: { latitude: round(obj.muni.lat + rng.float(-0.03, 0.03, 5), 5), longitude: round(obj.muni.lon + rng.float(-0.05, 0.05, 5), 5) },
+				location: {
+					latitude: round(obj.muni.lat + rng.float(-0.03, 0.03, 5), 5),
+					longitude: round(obj.muni.lon + rng.float(-0.05, 0.05, 5), 5),
+				},
 				lowHeightFloorArea: rng.float(0, 8, 1),
 				openTerraceAndBalconyArea: rng.float(0, 20, 1),
 				primaryArea,
@@ -439,7 +587,14 @@ function createEstimate(state, idp) {
 			methods: ['GET'],
 			auth: true,
 			run(ctx, obj) {
-				sendData(ctx, obj.known ? documentsOf(obj).map(publicDocument).sort((a, b) => b.estimateDate.localeCompare(a.estimateDate)) : null);
+				sendData(
+					ctx,
+					obj.known
+						? documentsOf(obj)
+								.map(publicDocument)
+								.sort((a, b) => b.estimateDate.localeCompare(a.estimateDate))
+						: null,
+				);
 			},
 		},
 		EvEstimate: {
@@ -450,20 +605,29 @@ function createEstimate(state, idp) {
 				if (ctx.rawBody.length > 0) {
 					const type = mediaType(ctx.req.headers['content-type']);
 					if (type && !isJsonType(type) && type !== 'text/plain') {
-						return problem(ctx.res, 415, 'Unsupported Media Type', { detail: 'send application/json, text/json or application/*+json' });
+						return problem(ctx.res, 415, 'Unsupported Media Type', {
+							detail: 'send application/json, text/json or application/*+json',
+						});
 					}
 					const parsed = parseJson(ctx.rawBody);
-					if (!parsed.ok) return problem(ctx.res, 400, 'Malformed JSON body', { detail: parsed.error });
+					if (!parsed.ok)
+						return problem(ctx.res, 400, 'Malformed JSON body', { detail: parsed.error });
 					if (parsed.value !== undefined && parsed.value !== null) {
-						if (!isPlainObject(parsed.value)) return problem(ctx.res, 400, 'The body must be a JSON object');
+						if (!isPlainObject(parsed.value))
+							return problem(ctx.res, 400, 'The body must be a JSON object');
 						const { values, errors } = parseEstimateInput(parsed.value);
-						if (Object.keys(errors).length) return problem(ctx.res, 400, 'One or more validation errors occurred.', { errors });
+						if (Object.keys(errors).length)
+							return problem(ctx.res, 400, 'One or more validation errors occurred.', { errors });
 						input = values;
 					}
 				}
-				if (!obj.known) return problem(ctx.res, 404, 'Not Found', { detail: `estimate could not be retrieved for ${obj.label}` });
+				if (!obj.known)
+					return problem(ctx.res, 404, 'Not Found', {
+						detail: `estimate could not be retrieved for ${obj.label}`,
+					});
 				const estimate = computeEstimate(obj, input);
-				if (input.storeEstimate !== false) estimate.storedEstimateDocumentationId = storeDocument(obj, estimate);
+				if (input.storeEstimate !== false)
+					estimate.storedEstimateDocumentationId = storeDocument(obj, estimate);
 				sendData(ctx, estimate);
 			},
 		},
@@ -503,17 +667,26 @@ function createEstimate(state, idp) {
 
 	function runOperation(ctx, operation, obj) {
 		if (!operation.methods.includes(ctx.req.method)) {
-			return problem(ctx.res, 405, 'Method Not Allowed', {}, { allow: operation.methods.join(', ') });
+			return problem(
+				ctx.res,
+				405,
+				'Method Not Allowed',
+				{},
+				{ allow: operation.methods.join(', ') },
+			);
 		}
 		if (operation.auth && !authorize(ctx)) return undefined;
 		return operation.run(ctx, obj);
 	}
 
 	function documentPdf(ctx, segment) {
-		if (ctx.req.method !== 'GET') return problem(ctx.res, 405, 'Method Not Allowed', {}, { allow: 'GET' });
+		if (ctx.req.method !== 'GET')
+			return problem(ctx.res, 405, 'Method Not Allowed', {}, { allow: 'GET' });
 		const id = parseInt32(segment);
 		if (id === null || id < 1) {
-			return problem(ctx.res, 400, 'Bad Request', { detail: 'evEstimateDocumentId must be an integer from 1 to 2147483647' });
+			return problem(ctx.res, 400, 'Bad Request', {
+				detail: 'evEstimateDocumentId must be an integer from 1 to 2147483647',
+			});
 		}
 		let doc;
 		if (id >= LARGE_DOC_FIRST && id <= LARGE_DOC_LAST) {
@@ -523,12 +696,17 @@ function createEstimate(state, idp) {
 				seed: `large:${id}`,
 				title: `EV estimate document ${id}`,
 				date: '2024-01-15T12:00:00.000Z',
-				lines: [`Large test document ${id} (${megabytes} MB).`, `Estimated total market value: NOK ${formatNok(value)}`, 'Padding: an unused grey image.'],
+				lines: [
+					`Large test document ${id} (${megabytes} MB).`,
+					`Estimated total market value: NOK ${formatNok(value)}`,
+					'Padding: an unused grey image.',
+				],
 				totalBytes: megabytes * 1024 * 1024,
 			};
 		} else {
 			const stored = state.docs.get(id);
-			if (!stored) return problem(ctx.res, 404, 'Not Found', { detail: `no estimate document ${id}` });
+			if (!stored)
+				return problem(ctx.res, 404, 'Not Found', { detail: `no estimate document ${id}` });
 			doc = {
 				seed: `doc:${id}:${stored.estimateDate}`,
 				title: `EV estimate document ${id}`,
@@ -554,7 +732,11 @@ function createEstimate(state, idp) {
 	/** Routes under the estimate prefix. Returns true when handled. */
 	function handle(ctx, subPath) {
 		const segments = subPath.split('/').filter(Boolean);
-		if (segments.length === 3 && segments[0].toLowerCase() === 'evestimate' && segments[1].toLowerCase() === 'documents') {
+		if (
+			segments.length === 3 &&
+			segments[0].toLowerCase() === 'evestimate' &&
+			segments[1].toLowerCase() === 'documents'
+		) {
 			documentPdf(ctx, segments[2]);
 			return true;
 		}
@@ -581,4 +763,12 @@ function formatNok(value) {
 	return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 }
 
-module.exports = { createEstimate, resolveObject, basisFor, LARGE_DOC_FIRST, LARGE_DOC_LAST, STORED_DOC_FIRST_ID, UNKNOWN_MARKER };
+module.exports = {
+	createEstimate,
+	resolveObject,
+	basisFor,
+	LARGE_DOC_FIRST,
+	LARGE_DOC_LAST,
+	STORED_DOC_FIRST_ID,
+	UNKNOWN_MARKER,
+};

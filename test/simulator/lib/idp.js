@@ -61,7 +61,9 @@ function createIdp(state) {
 	const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
 	const publicJwk = publicKey.export({ format: 'jwk' });
 	const kid = base64url(crypto.createHash('sha256').update(publicJwk.n).digest()).slice(0, 16);
-	const jwks = { keys: [{ kty: 'RSA', kid, use: 'sig', alg: 'RS256', n: publicJwk.n, e: publicJwk.e }] };
+	const jwks = {
+		keys: [{ kty: 'RSA', kid, use: 'sig', alg: 'RS256', n: publicJwk.n, e: publicJwk.e }],
+	};
 	const clients = demoClients();
 	const issued = new Map(); // jti → expiry in ms (exact, the exp claim is whole seconds)
 	// config opaqueTokens: reference tokens (no dots, nothing to decode) → their claims, as an IdP
@@ -72,7 +74,12 @@ function createIdp(state) {
 
 	function realmInfo(realm) {
 		const base = `${realmUrl(realm)}/protocol/openid-connect`;
-		return { name: realm, issuer: realmUrl(realm), tokenUrl: `${base}/token`, certsUrl: `${base}/certs` };
+		return {
+			name: realm,
+			issuer: realmUrl(realm),
+			tokenUrl: `${base}/token`,
+			certsUrl: `${base}/certs`,
+		};
 	}
 
 	function publicClients() {
@@ -122,7 +129,13 @@ function createIdp(state) {
 			token = `${signingInput}.${base64url(signature)}`;
 		}
 		// for tests that must find a token wherever it was copied (GET /__sim/tokens)
-		state.issuedTokens.push({ token, clientId: client.clientId, realm, scope: claims.scope, issuedAt: new Date(nowMs).toISOString() });
+		state.issuedTokens.push({
+			token,
+			clientId: client.clientId,
+			realm,
+			scope: claims.scope,
+			issuedAt: new Date(nowMs).toISOString(),
+		});
 		if (state.issuedTokens.length > 1000) state.issuedTokens.shift();
 		return token;
 	}
@@ -143,7 +156,8 @@ function createIdp(state) {
 			} catch {
 				return { ok: false, reason: 'malformed token' };
 			}
-			if (!header || header.alg !== 'RS256' || header.kid !== kid) return { ok: false, reason: 'unknown signing key or algorithm' };
+			if (!header || header.alg !== 'RS256' || header.kid !== kid)
+				return { ok: false, reason: 'unknown signing key or algorithm' };
 			const valid = crypto.verify(
 				'RSA-SHA256',
 				Buffer.from(`${parts[0]}.${parts[1]}`),
@@ -166,7 +180,9 @@ function createIdp(state) {
 
 	/** Decode an RFC 6749 §2.3.1 Basic credential (form-encoded parts); also tries the raw form. */
 	function basicCandidates(headerValue) {
-		const decoded = Buffer.from(headerValue.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
+		const decoded = Buffer.from(headerValue.replace(/^basic\s+/i, '').trim(), 'base64').toString(
+			'utf8',
+		);
 		const colon = decoded.indexOf(':');
 		if (colon < 0) return [];
 		const rawId = decoded.slice(0, colon);
@@ -193,13 +209,24 @@ function createIdp(state) {
 			return oauthError(res, 405, 'invalid_request', 'use POST', { allow: 'POST' });
 		}
 		if (mediaType(req.headers['content-type']) !== 'application/x-www-form-urlencoded') {
-			return oauthError(res, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+			return oauthError(
+				res,
+				400,
+				'invalid_request',
+				'Content-Type must be application/x-www-form-urlencoded',
+			);
 		}
 		const form = new URLSearchParams(ctx.rawBody.toString('utf8'));
 		const grantType = form.get('grant_type');
-		if (!grantType) return oauthError(res, 400, 'invalid_request', 'missing form parameter: grant_type');
+		if (!grantType)
+			return oauthError(res, 400, 'invalid_request', 'missing form parameter: grant_type');
 		if (grantType !== 'client_credentials') {
-			return oauthError(res, 400, 'unsupported_grant_type', `grant_type ${grantType} is not supported; use client_credentials`);
+			return oauthError(
+				res,
+				400,
+				'unsupported_grant_type',
+				`grant_type ${grantType} is not supported; use client_credentials`,
+			);
 		}
 
 		const authHeader = req.headers.authorization;
@@ -209,11 +236,22 @@ function createIdp(state) {
 		if (usedBasic) {
 			const candidates = basicCandidates(authHeader);
 			if (candidates.length === 0) {
-				return oauthError(res, 401, 'invalid_client', 'malformed Basic credentials', basicChallenge);
+				return oauthError(
+					res,
+					401,
+					'invalid_client',
+					'malformed Basic credentials',
+					basicChallenge,
+				);
 			}
 			const bodyId = form.get('client_id');
 			if (bodyId && !candidates.some((c) => c.id === bodyId)) {
-				return oauthError(res, 400, 'invalid_request', 'client_id in the body differs from the Basic credentials');
+				return oauthError(
+					res,
+					400,
+					'invalid_request',
+					'client_id in the body differs from the Basic credentials',
+				);
 			}
 			for (const c of candidates) {
 				const found = findClient(c.id, realm);
@@ -222,12 +260,24 @@ function createIdp(state) {
 					break;
 				}
 			}
-			if (!client) return oauthError(res, 401, 'invalid_client', 'unknown client or wrong secret', basicChallenge);
+			if (!client)
+				return oauthError(
+					res,
+					401,
+					'invalid_client',
+					'unknown client or wrong secret',
+					basicChallenge,
+				);
 		} else {
 			const id = form.get('client_id');
 			const secret = form.get('client_secret');
 			if (!id || secret === null) {
-				return oauthError(res, 401, 'invalid_client', 'client authentication required (Basic header or client_id and client_secret)');
+				return oauthError(
+					res,
+					401,
+					'invalid_client',
+					'client authentication required (Basic header or client_id and client_secret)',
+				);
 			}
 			const found = findClient(id, realm);
 			if (!found || !safeEqual(found.clientSecret, secret)) {
@@ -240,7 +290,12 @@ function createIdp(state) {
 		const scopes = requested.length ? [...new Set(requested)] : [...client.defaultScopes];
 		const refused = scopes.filter((s) => !client.scopes.includes(s));
 		if (refused.length) {
-			return oauthError(res, 400, 'invalid_scope', `client ${client.clientId} may not request scope(s): ${refused.join(' ')}`);
+			return oauthError(
+				res,
+				400,
+				'invalid_scope',
+				`client ${client.clientId} may not request scope(s): ${refused.join(' ')}`,
+			);
 		}
 		const accessToken = signToken(realm, client, scopes);
 		sendJson(
@@ -263,7 +318,10 @@ function createIdp(state) {
 		const realm = decodeURIComponent(m[1]);
 		const rest = m[2] || '';
 		if (!REALMS.includes(realm)) {
-			sendJson(ctx.res, 404, { error: 'realm_not_found', error_description: `realm ${realm} does not exist` });
+			sendJson(ctx.res, 404, {
+				error: 'realm_not_found',
+				error_description: `realm ${realm} does not exist`,
+			});
 			return true;
 		}
 		const info = realmInfo(realm);
@@ -287,7 +345,11 @@ function createIdp(state) {
 			return true;
 		}
 		if (rest === '' && ctx.req.method === 'GET') {
-			sendJson(ctx.res, 200, { realm, issuer: info.issuer, 'token-service': `${info.issuer}/protocol/openid-connect` });
+			sendJson(ctx.res, 200, {
+				realm,
+				issuer: info.issuer,
+				'token-service': `${info.issuer}/protocol/openid-connect`,
+			});
 			return true;
 		}
 		return false;
@@ -304,7 +366,9 @@ function createIdp(state) {
 	function peekClaims(token) {
 		if (opaque.has(String(token))) return opaque.get(String(token));
 		try {
-			const claims = JSON.parse(Buffer.from(String(token).split('.')[1], 'base64url').toString('utf8'));
+			const claims = JSON.parse(
+				Buffer.from(String(token).split('.')[1], 'base64url').toString('utf8'),
+			);
 			return claims && typeof claims === 'object' ? claims : null;
 		} catch {
 			return null;

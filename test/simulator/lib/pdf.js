@@ -81,7 +81,9 @@ function layout(doc, imageHeight) {
 		offsets.push(length);
 		const number = index + 1;
 		if (body === null) {
-			push(Buffer.from(`${number} 0 obj\n<< /Length ${contentBytes.length} >>\nstream\n`, 'latin1'));
+			push(
+				Buffer.from(`${number} 0 obj\n<< /Length ${contentBytes.length} >>\nstream\n`, 'latin1'),
+			);
 			push(contentBytes);
 			push(Buffer.from('\nendstream\nendobj\n', 'latin1'));
 		} else {
@@ -162,7 +164,8 @@ function renderPdf(doc) {
 	const plan = planPdf(doc);
 	const image = Buffer.alloc(plan.imageLength);
 	const block = imageBlock();
-	for (let off = 0; off < plan.imageLength; off += block.length) block.copy(image, off, 0, Math.min(block.length, plan.imageLength - off));
+	for (let off = 0; off < plan.imageLength; off += block.length)
+		block.copy(image, off, 0, Math.min(block.length, plan.imageLength - off));
 	return Buffer.concat([plan.head, image, plan.tail]);
 }
 

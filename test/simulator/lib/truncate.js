@@ -29,13 +29,18 @@ function truncateResponse(res, fraction, { chunked = false } = {}) {
 			res.useChunkedEncodingByDefault = false;
 			res.setHeader('connection', 'close');
 		}
-		return message === undefined ? writeHead.call(res, statusCode) : writeHead.call(res, statusCode, message);
+		return message === undefined
+			? writeHead.call(res, statusCode)
+			: writeHead.call(res, statusCode, message);
 	};
 
 	/** The part of chunk that still fits under the limit. */
 	function fit(chunk, encoding) {
-		if (chunk === undefined || chunk === null || typeof chunk === 'function') return Buffer.alloc(0);
-		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8');
+		if (chunk === undefined || chunk === null || typeof chunk === 'function')
+			return Buffer.alloc(0);
+		const buffer = Buffer.isBuffer(chunk)
+			? chunk
+			: Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8');
 		const room = Math.max(0, limit - sent);
 		const part = buffer.length > room ? buffer.subarray(0, room) : buffer;
 		sent += part.length;

@@ -35,10 +35,20 @@ function mediaType(contentType) {
 
 /** application/json, text/json and application/*+json. */
 function isJsonType(type) {
-	return type === 'application/json' || type === 'text/json' || /^application\/[\w.+-]+\+json$/.test(type);
+	return (
+		type === 'application/json' ||
+		type === 'text/json' ||
+		/^application\/[\w.+-]+\+json$/.test(type)
+	);
 }
 
-function sendJson(res, status, value, headers = {}, contentType = 'application/json; charset=utf-8') {
+function sendJson(
+	res,
+	status,
+	value,
+	headers = {},
+	contentType = 'application/json; charset=utf-8',
+) {
 	const body = value === undefined ? '' : JSON.stringify(value);
 	res.writeHead(status, {
 		'content-type': contentType,

@@ -23,7 +23,11 @@ const SCENARIO_EVENTS = {
 	rejected: ['consent.created', 'consent.rejected'],
 	'user-timeout': ['consent.created', 'user.timedOut'],
 	'consent-timeout': ['consent.created', 'consent.accepted', 'consent.data', 'consent.timedOut'],
-	'consent-timeout-data-failed': ['consent.created', 'consent.accepted', 'consent.timedOutDataFailed'],
+	'consent-timeout-data-failed': [
+		'consent.created',
+		'consent.accepted',
+		'consent.timedOutDataFailed',
+	],
 	'tax-failed': ['consent.created', 'consent.accepted', 'tax.dataFailed'],
 	'income-failed': ['consent.created', 'consent.accepted', 'income.dataFailed'],
 	// Extra (only via externalId "sim:none"): no automatic events.
@@ -83,7 +87,11 @@ function authorizationCode(flowId) {
 /** Payload of an event for a flow (rejected/deleted: flow + nationalId only). */
 function payloadFor(event, flow) {
 	if (OLD_ENVELOPE_EVENTS.has(event)) return { flow: flow.id, nationalId: flow.nationalId };
-	const payload = { externalId: flow.externalId ?? null, flow: flow.id, nationalId: flow.nationalId };
+	const payload = {
+		externalId: flow.externalId ?? null,
+		flow: flow.id,
+		nationalId: flow.nationalId,
+	};
 	if (event === 'consent.created') payload.authorizationCode = authorizationCode(flow.id);
 	if (event === 'consent.data') payload.data = consentData(flow.nationalId);
 	return payload;
@@ -93,12 +101,19 @@ function payloadFor(event, flow) {
 function envelopeFor(event, flow, options = {}) {
 	const webhookId = options.webhookId || crypto.randomUUID();
 	let payload = payloadFor(event, flow);
-	if (options.payload && typeof options.payload === 'object') payload = { ...payload, ...options.payload };
+	if (options.payload && typeof options.payload === 'object')
+		payload = { ...payload, ...options.payload };
 	const form = options.envelope || (OLD_ENVELOPE_EVENTS.has(event) ? 'old' : 'new');
 	const envelope =
 		form === 'old'
 			? { id: webhookId, type: event, payload }
-			: { webhookId, type: event, event, timestamp: options.timestamp || new Date().toISOString(), payload };
+			: {
+					webhookId,
+					type: event,
+					event,
+					timestamp: options.timestamp || new Date().toISOString(),
+					payload,
+				};
 	return { webhookId, envelope };
 }
 
@@ -127,27 +142,39 @@ function createWebhooks(state) {
 				return;
 			}
 			const lib = target.protocol === 'https:' ? https : http;
-			const req = lib.request(target, { method: 'POST', headers, agent: false, timeout: 10000 }, (res) => {
-				const chunks = [];
-				let size = 0;
-				res.on('data', (c) => {
-					size += c.length;
-					if (size <= 65536) chunks.push(c);
-				});
-				res.on('end', () => {
-					inflight.delete(req);
-					resolve({ status: res.statusCode, responseBody: Buffer.concat(chunks).toString('utf8'), error: null });
-				});
-				res.on('error', (err) => {
-					inflight.delete(req);
-					resolve({ status: res.statusCode, responseBody: null, error: err.message });
-				});
-			});
+			const req = lib.request(
+				target,
+				{ method: 'POST', headers, agent: false, timeout: 10000 },
+				(res) => {
+					const chunks = [];
+					let size = 0;
+					res.on('data', (c) => {
+						size += c.length;
+						if (size <= 65536) chunks.push(c);
+					});
+					res.on('end', () => {
+						inflight.delete(req);
+						resolve({
+							status: res.statusCode,
+							responseBody: Buffer.concat(chunks).toString('utf8'),
+							error: null,
+						});
+					});
+					res.on('error', (err) => {
+						inflight.delete(req);
+						resolve({ status: res.statusCode, responseBody: null, error: err.message });
+					});
+				},
+			);
 			inflight.add(req);
 			req.on('timeout', () => req.destroy(new Error('timeout after 10000 ms')));
 			req.on('error', (err) => {
 				inflight.delete(req);
-				resolve({ status: null, responseBody: null, error: err.code ? `${err.code}: ${err.message}` : err.message });
+				resolve({
+					status: null,
+					responseBody: null,
+					error: err.code ? `${err.code}: ${err.message}` : err.message,
+				});
 			});
 			req.end(body);
 		});
@@ -181,16 +208,21 @@ function createWebhooks(state) {
 		// An attempt that straddles a reset (or close) belongs to the cleared state: not recorded.
 		if (!state.closed && state.epoch === epoch) {
 			state.deliveries.push(record);
-			if (state.deliveries.length > state.maxLogEntries) state.deliveries.splice(0, state.deliveries.length - state.maxLogEntries);
+			if (state.deliveries.length > state.maxLogEntries)
+				state.deliveries.splice(0, state.deliveries.length - state.maxLogEntries);
 		}
-		if (state.options.log) state.logLine(`webhook ${record.event} → ${record.url} ${record.status ?? record.error}`);
+		if (state.options.log)
+			state.logLine(`webhook ${record.event} → ${record.url} ${record.status ?? record.error}`);
 		return record;
 	}
 
 	/** Build body, signature and headers for an event (options from /__sim fire requests). */
 	function build(event, flow, options = {}) {
 		const { webhookId, envelope } = envelopeFor(event, flow, options);
-		const body = Buffer.from(typeof options.rawBody === 'string' ? options.rawBody : JSON.stringify(envelope), 'utf8');
+		const body = Buffer.from(
+			typeof options.rawBody === 'string' ? options.rawBody : JSON.stringify(envelope),
+			'utf8',
+		);
 		let signature = sign(state.signingSecret, body);
 		if (options.badSignature) signature = sign(`${state.signingSecret}-wrong`, body);
 		if (options.signatureCase === 'upper') signature = signature.toUpperCase();
@@ -199,7 +231,8 @@ function createWebhooks(state) {
 			'content-length': String(body.length),
 			'user-agent': 'sbl-simulator/1.0',
 		};
-		if (!options.noSignature) headers[String(options.headerName || state.signatureHeader).toLowerCase()] = signature;
+		if (!options.noSignature)
+			headers[String(options.headerName || state.signatureHeader).toLowerCase()] = signature;
 		return { body, headers, webhookId, signature: options.noSignature ? null : signature };
 	}
 
@@ -214,7 +247,8 @@ function createWebhooks(state) {
 			headers: built.headers,
 			source,
 		});
-		if (flow.requestStatus !== undefined && STATUS_AFTER[event] && !options.url) flow.requestStatus = STATUS_AFTER[event];
+		if (flow.requestStatus !== undefined && STATUS_AFTER[event] && !options.url)
+			flow.requestStatus = STATUS_AFTER[event];
 		return { record, built };
 	}
 
@@ -240,7 +274,11 @@ function createWebhooks(state) {
 		const epoch = state.epoch;
 		const first = await emit(event, flow, source);
 		let last = first.record;
-		for (let retry = 0; retry < state.config.webhookRetries && !(last.status >= 200 && last.status < 300); retry++) {
+		for (
+			let retry = 0;
+			retry < state.config.webhookRetries && !(last.status >= 200 && last.status < 300);
+			retry++
+		) {
 			const go = await pause(state.config.webhookRetryDelayMs, epoch);
 			if (!go) return last;
 			last = await send({
@@ -281,7 +319,16 @@ function createWebhooks(state) {
 		inflight.clear();
 	}
 
-	return { send, build, emit, emitWithRetries, runLifecycle, cancelAll, abortInflight, scenarioFor };
+	return {
+		send,
+		build,
+		emit,
+		emitWithRetries,
+		runLifecycle,
+		cancelAll,
+		abortInflight,
+		scenarioFor,
+	};
 }
 
 module.exports = {

@@ -14,7 +14,12 @@ test('a credential: its client secret, stored tokens and both Basic header value
 	const secrets = credentialSecrets({
 		clientId,
 		clientSecret,
-		oauthTokenData: { access_token: 'access-1234', refresh_token: 'refresh-1234', id_token: 'id-1234', token_type: 'bearer' },
+		oauthTokenData: {
+			access_token: 'access-1234',
+			refresh_token: 'refresh-1234',
+			id_token: 'id-1234',
+			token_type: 'bearer',
+		},
 	});
 	const form = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
 	expect(secrets).toEqual([
@@ -26,13 +31,19 @@ test('a credential: its client secret, stored tokens and both Basic header value
 		Buffer.from(`${form(clientId)}:${form(clientSecret)}`).toString('base64'),
 	]);
 	expect(credentialSecrets(undefined)).toEqual([]);
-	expect(credentialSecrets({ clientId, clientSecret: '', oauthTokenData: 'not an object' })).toEqual([]);
+	expect(
+		credentialSecrets({ clientId, clientSecret: '', oauthTokenData: 'not an object' }),
+	).toEqual([]);
 });
 
 test('a request: the Authorization values it carried, whole and without the scheme, from the options and the error', () => {
 	expect(
 		credentialsCarriedBy({
-			headers: { Authorization: 'Bearer tok-5678', 'proxy-authorization': 'Basic cHJveHk6cHc=', Accept: 'application/json' },
+			headers: {
+				Authorization: 'Bearer tok-5678',
+				'proxy-authorization': 'Basic cHJveHk6cHc=',
+				Accept: 'application/json',
+			},
 		}),
 	).toEqual(['Bearer tok-5678', 'tok-5678', 'Basic cHJveHk6cHc=', 'cHJveHk6cHc=']);
 	expect(credentialsCarriedBy({})).toEqual([]);
@@ -40,7 +51,10 @@ test('a request: the Authorization values it carried, whole and without the sche
 	// axios keeps the request's headers in the error's config (an AxiosHeaders object with toJSON), under causes
 	const axiosHeaders = { toJSON: () => ({ Authorization: 'Bearer from-error-99' }) };
 	const error = { message: 'wrapped', cause: { config: { headers: axiosHeaders } } };
-	expect(credentialsCarriedBy({ headers: undefined }, error)).toEqual(['Bearer from-error-99', 'from-error-99']);
+	expect(credentialsCarriedBy({ headers: undefined }, error)).toEqual([
+		'Bearer from-error-99',
+		'from-error-99',
+	]);
 });
 
 test('a learned secret is blanked as sent, URL-encoded and JSON-escaped; short values are not searched', () => {
@@ -48,7 +62,12 @@ test('a learned secret is blanked as sent, URL-encoded and JSON-escaped; short v
 	const token = 'tok/with"odd&chars';
 	expect(redact(`x ${token} y`)).toBe(`x ${token} y`);
 	redact.learn(token, 'abc', undefined, 42);
-	for (const form of [token, encodeURIComponent(token), JSON.stringify(token).slice(1, -1), JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/')]) {
+	for (const form of [
+		token,
+		encodeURIComponent(token),
+		JSON.stringify(token).slice(1, -1),
+		JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/'),
+	]) {
 		expect(redact(`x ${form} y`)).toBe('x *** y');
 	}
 	expect(redact('abc stays')).toBe('abc stays');

@@ -10,7 +10,11 @@
  * off the package cannot know the bare token, and the control case shows the echo really
  * reaches the error — so the other cases can fail.
  */
-import type { ICredentialDataDecryptedObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+	NodeApiError,
+} from 'n8n-workflow';
 import { ConsentFlow } from '../../../../nodes/ConsentFlow/ConsentFlow.node';
 import { RealEstateEstimate } from '../../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import { createExecuteContext, createTokenStore } from '../../../support/execute-context';
@@ -75,18 +79,47 @@ const NODES: NodeCase[] = [
  * Consent Flow node words a 500 without the service's field list, for example).
  */
 const ECHOES: Array<{ name: string; body: string; contentType?: string; shown: boolean }> = [
-	{ name: 'JSON, bare and prefixed', body: '{"message":"upstream rejected Bearer {{token}}","detail":"upstream {{token}}"}', shown: true },
+	{
+		name: 'JSON, bare and prefixed',
+		body: '{"message":"upstream rejected Bearer {{token}}","detail":"upstream {{token}}"}',
+		shown: true,
+	},
 	{ name: 'JSON, nested', body: '{"detail":{"upstream":[{"why":["{{token}}"]}]}}', shown: true },
-	{ name: 'JSON, field list', body: '{"errors":{"authorization":["upstream {{token}}"]},"fields":[{"field":"{{token}}","message":"upstream {{token}}"}]}', shown: false },
-	{ name: 'HTML', body: '<html><body><h1>Bad gateway</h1><p>upstream token={{token}}</p></body></html>', contentType: 'text/html', shown: true },
+	{
+		name: 'JSON, field list',
+		body: '{"errors":{"authorization":["upstream {{token}}"]},"fields":[{"field":"{{token}}","message":"upstream {{token}}"}]}',
+		shown: false,
+	},
+	{
+		name: 'HTML',
+		body: '<html><body><h1>Bad gateway</h1><p>upstream token={{token}}</p></body></html>',
+		contentType: 'text/html',
+		shown: true,
+	},
 	{ name: 'plain text', body: 'upstream said no to {{token}}', shown: true },
 ];
 
-const MODES: Array<{ name: string; oauth: NonNullable<ContextOptions['oauth']>; redacted: boolean }> = [
+const MODES: Array<{
+	name: string;
+	oauth: NonNullable<ContextOptions['oauth']>;
+	redacted: boolean;
+}> = [
 	{ name: 'as n8n does (signs in place, stores the token)', oauth: {}, redacted: true },
-	{ name: 'known only from the request that failed', oauth: { storeFetchedToken: false }, redacted: true },
-	{ name: 'known only from the credential n8n updated', oauth: { signInPlace: false }, redacted: true },
-	{ name: 'control: neither (the package cannot know it)', oauth: { signInPlace: false, storeFetchedToken: false }, redacted: false },
+	{
+		name: 'known only from the request that failed',
+		oauth: { storeFetchedToken: false },
+		redacted: true,
+	},
+	{
+		name: 'known only from the credential n8n updated',
+		oauth: { signInPlace: false },
+		redacted: true,
+	},
+	{
+		name: 'control: neither (the package cannot know it)',
+		oauth: { signInPlace: false, storeFetchedToken: false },
+		redacted: false,
+	},
 ];
 
 async function run(
@@ -121,7 +154,13 @@ describe.each(NODES)('$name: a token fetched during the call and echoed by the s
 			'$status, $name: the thrown error and the Continue On Fail item',
 			async ({ status, body, contentType, shown }) => {
 				// 500 is retried: every attempt echoes
-				await addFault(sim, { status, body, contentType, count: 10, match: { pathPrefix: node.pathPrefix(sim) } });
+				await addFault(sim, {
+					status,
+					body,
+					contentType,
+					count: 10,
+					match: { pathPrefix: node.pathPrefix(sim) },
+				});
 				const thrown = await run(node, oauth, false);
 				expect(thrown.error).toBeDefined();
 				expect(thrown.error!.httpCode).toBe(String(status));
@@ -132,7 +171,13 @@ describe.each(NODES)('$name: a token fetched during the call and echoed by the s
 					deepText(thrown.error),
 				].join('\n');
 
-				await addFault(sim, { status, body, contentType, count: 10, match: { pathPrefix: node.pathPrefix(sim) } });
+				await addFault(sim, {
+					status,
+					body,
+					contentType,
+					count: 10,
+					match: { pathPrefix: node.pathPrefix(sim) },
+				});
 				const kept = await run(node, oauth, true);
 				expect(kept.items).toHaveLength(1);
 				expect(kept.items![0].pairedItem).toEqual({ item: 0 });
@@ -159,7 +204,12 @@ test('the echo of a refreshed token: n8n refreshes once on 401 and the second to
 	const node = NODES[0];
 	// first answer 401 (n8n fetches a new token and sends again), then a 500 echoing the new one
 	await addFault(sim, { status: 401, count: 1, match: { pathPrefix: node.pathPrefix(sim) } });
-	await addFault(sim, { status: 500, body: '{"detail":"{{token}}"}', count: 10, match: { pathPrefix: node.pathPrefix(sim) } });
+	await addFault(sim, {
+		status: 500,
+		body: '{"detail":"{{token}}"}',
+		count: 10,
+		match: { pathPrefix: node.pathPrefix(sim) },
+	});
 	const tokenStore = createTokenStore();
 	tokenStore.tokens.set(node.credentialType, 'stale-token-from-before-0001');
 	const ctx = createExecuteContext({

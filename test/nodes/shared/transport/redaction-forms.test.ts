@@ -20,15 +20,17 @@ describe('a clipped token leaves no recognisable beginning', () => {
 	test.each([8, 9, 15, ECHOED_VALUE.length - 1])('clipped after %i characters', (length) => {
 		const text = `rejected token ${ECHOED_VALUE.slice(0, length)}… (truncated)`;
 		expect(redact(text)).toBe('rejected token ***… (truncated)');
-		expect(redact(`rejected token ${ECHOED_VALUE.slice(0, length)}... more`)).toBe('rejected token ***... more');
+		expect(redact(`rejected token ${ECHOED_VALUE.slice(0, length)}... more`)).toBe(
+			'rejected token ***... more',
+		);
 		expect(redact(`rejected token ${ECHOED_VALUE.slice(0, length)}`)).toBe('rejected token ***');
 	});
 
 	test('a beginning the text goes on after is a word, not a clipped token', () => {
 		const wordy = makeRedactor(['estimate-7f3a9b2c41d8']);
-		expect(wordy('The estimate document 42; estimate-7f3a9b2c41d8; estimate-7f… cut; estimate-7')).toBe(
-			'The estimate document 42; ***; ***… cut; ***',
-		);
+		expect(
+			wordy('The estimate document 42; estimate-7f3a9b2c41d8; estimate-7f… cut; estimate-7'),
+		).toBe('The estimate document 42; ***; ***… cut; ***');
 		// letters only, even at the end or before a clip mark: a word
 		expect(wordy('to get the estimate')).toBe('to get the estimate');
 		expect(wordy('the estimate… more')).toBe('the estimate… more');
@@ -75,7 +77,10 @@ describe('a client secret as a form encodes it', () => {
 	test.each([
 		['form-encoded (+ for a space, %21 %27 %28 %29 %7E)', form],
 		['form-encoded, lower-case %xx', form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())],
-		['URI-encoded, + for a space', `client_secret=${encodeURIComponent(SECRET).replace(/%20/g, '+')}`],
+		[
+			'URI-encoded, + for a space',
+			`client_secret=${encodeURIComponent(SECRET).replace(/%20/g, '+')}`,
+		],
 		['URI-encoded, lower-case %xx', `client_secret=${encodeURIComponent(SECRET).toLowerCase()}`],
 	])('%s', (_label, body) => {
 		expect(body).not.toContain(SECRET);

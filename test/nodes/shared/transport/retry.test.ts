@@ -158,8 +158,12 @@ describe('parseRetryAfter (RFC 9110 §10.2.3)', () => {
 		// in 2080 "77" is 2077 (not more than 50 years ahead); by the 2026 clock it would be 1977
 		const in2080 = Date.UTC(2080, 0, 1);
 		expect(parseRetryAfter('Friday, 01-Jan-77 00:00:30 GMT', Date.UTC(2077, 0, 1))).toBe(30_000);
-		expect(parseHttpDate('Friday, 01-Jan-77 00:00:30 GMT', in2080)).toBe(Date.UTC(2077, 0, 1, 0, 0, 30));
-		expect(parseHttpDate('Saturday, 01-Jan-77 00:00:30 GMT', now)).toBe(Date.UTC(1977, 0, 1, 0, 0, 30));
+		expect(parseHttpDate('Friday, 01-Jan-77 00:00:30 GMT', in2080)).toBe(
+			Date.UTC(2077, 0, 1, 0, 0, 30),
+		);
+		expect(parseHttpDate('Saturday, 01-Jan-77 00:00:30 GMT', now)).toBe(
+			Date.UTC(1977, 0, 1, 0, 0, 30),
+		);
 	});
 
 	test.each([

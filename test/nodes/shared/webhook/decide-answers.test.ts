@@ -29,9 +29,12 @@ describe('answerPlan', () => {
 		['onReceived', false, false, 'execute', 'never', false],
 		['lastNode', true, false, 'n8n-after-run', 'never', false],
 		['lastNode', false, false, 'n8n-after-run', 'never', false],
-	] as const)('%s, at enqueue %s, id %s → %s, remember %s, hold copies %s', (respond, atEnqueue, hasKey, answeredBy, remember, holdCopies) => {
-		expect(answerPlan(respond, atEnqueue, hasKey)).toEqual({ answeredBy, remember, holdCopies });
-	});
+	] as const)(
+		'%s, at enqueue %s, id %s → %s, remember %s, hold copies %s',
+		(respond, atEnqueue, hasKey, answeredBy, remember, holdCopies) => {
+			expect(answerPlan(respond, atEnqueue, hasKey)).toEqual({ answeredBy, remember, holdCopies });
+		},
+	);
 });
 
 const plan = (respond: 'onReceived' | 'lastNode', atEnqueue: boolean, hasKey = true): AnswerPlan =>
@@ -50,9 +53,12 @@ describe('admit: what a delivery gets', () => {
 		[plan('lastNode', false), true, false, 'duplicate'],
 		[plan('lastNode', false, false), true, true, 'run'], // no id: always runs
 		[plan('onReceived', true, false), true, true, 'run'],
-	] as const)('%o, duplicate %s, copy in flight %s → %s', (p, duplicate, copyInFlight, admission) => {
-		expect(admit(p, { duplicate, copyInFlight })).toBe(admission);
-	});
+	] as const)(
+		'%o, duplicate %s, copy in flight %s → %s',
+		(p, duplicate, copyInFlight, admission) => {
+			expect(admit(p, { duplicate, copyInFlight })).toBe(admission);
+		},
+	);
 });
 
 // Issue 41: what a run's events do to its key. Expected from the issue's rule, not from the table:
@@ -101,7 +107,8 @@ test('the rule: a closed connection never changes a key; only a run that did not
 				if (!release) expect(memory).toBe('keep');
 			}
 			// every plan settles on success, failure and silence: nothing stays in flight
-			for (const event of ['succeeded', 'failed', 'expired'] as const) expect(settle(p, event).release).toBe(true);
+			for (const event of ['succeeded', 'failed', 'expired'] as const)
+				expect(settle(p, event).release).toBe(true);
 		}
 	}
 });

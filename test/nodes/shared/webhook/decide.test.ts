@@ -15,49 +15,221 @@ import { BATCH_ANSWER } from '../../../../nodes/shared/webhook/cloudevents';
 import { UNSIGNED_ANSWERS } from '../../../../nodes/shared/webhook/signed';
 
 const event = { event: 'consent.data', webhookId: 'wh-1', recognised: true };
-const unknown = { event: 'consent.archived', webhookId: 'wh-2', recognised: false, reason: 'unknown-event', size: 40 };
+const unknown = {
+	event: 'consent.archived',
+	webhookId: 'wh-2',
+	recognised: false,
+	reason: 'unknown-event',
+	size: 40,
+};
 
 /** A delivery that passed every check of the trigger, with a key, answered by execute(). */
-const trigger: Facts = { ...FACTS, entry: 'trigger', verified: true, delivery: event, selected: true, hasKey: true };
-const resume: Facts = { ...FACTS, entry: 'resume', verified: true, delivery: event, canResume: true };
+const trigger: Facts = {
+	...FACTS,
+	entry: 'trigger',
+	verified: true,
+	delivery: event,
+	selected: true,
+	hasKey: true,
+};
+const resume: Facts = {
+	...FACTS,
+	entry: 'resume',
+	verified: true,
+	delivery: event,
+	canResume: true,
+};
 
-const ack = (status: string, d = event) => ({ received: true, event: d.event, webhookId: d.webhookId, status });
+const ack = (status: string, d = event) => ({
+	received: true,
+	event: d.event,
+	webhookId: d.webhookId,
+	status,
+});
 
 type Row = [string, Facts, Record<string, unknown>];
 
 const rows: Row[] = [
 	// refusals of the intake, the same for both entries, in this order
-	['trigger: stopping process → 503, retry elsewhere', { ...trigger, closing: true }, { kind: 'now', by: 'node', status: 503, body: SHUTTING_DOWN, headers: { 'retry-after': '1', connection: 'close' } }],
-	['resume: stopping process → 503', { ...resume, closing: true }, { kind: 'now', by: 'node', status: 503, body: SHUTTING_DOWN }],
-	['stopping wins over a bad signature', { ...trigger, closing: true, verified: false }, { status: 503 }],
-	['trigger: not signed → 401', { ...trigger, verified: false, delivery: null }, { kind: 'now', by: 'node', status: 401, body: 'Unauthorized' }],
-	['resume: not signed → 401', { ...resume, verified: false, delivery: null }, { kind: 'now', by: 'node', status: 401, body: 'Unauthorized' }],
-	['trigger: CloudEvents batch → 415', { ...trigger, batch: true }, { kind: 'now', by: 'node', status: 415, body: BATCH_ANSWER }],
-	['resume: CloudEvents batch → 415', { ...resume, batch: true }, { status: 415, body: BATCH_ANSWER }],
-	['batch wins over unsigned headers', { ...trigger, batch: true, unsigned: 'binary-mode' }, { status: 415 }],
-	['trigger: binary mode, option off → 400 unsigned', { ...trigger, unsigned: 'binary-mode' }, { kind: 'now', by: 'node', status: 400, body: UNSIGNED_ANSWERS['binary-mode'] }],
-	['resume: envelope in binary → 400 unsigned', { ...resume, unsigned: 'envelope-in-binary' }, { status: 400, body: UNSIGNED_ANSWERS['envelope-in-binary'] }],
-	['trigger: Maximum Age with binary mode → 400 unsigned-time', { ...trigger, unsigned: 'unsigned-time' }, { status: 400, body: UNSIGNED_ANSWERS['unsigned-time'] }],
+	[
+		'trigger: stopping process → 503, retry elsewhere',
+		{ ...trigger, closing: true },
+		{
+			kind: 'now',
+			by: 'node',
+			status: 503,
+			body: SHUTTING_DOWN,
+			headers: { 'retry-after': '1', connection: 'close' },
+		},
+	],
+	[
+		'resume: stopping process → 503',
+		{ ...resume, closing: true },
+		{ kind: 'now', by: 'node', status: 503, body: SHUTTING_DOWN },
+	],
+	[
+		'stopping wins over a bad signature',
+		{ ...trigger, closing: true, verified: false },
+		{ status: 503 },
+	],
+	[
+		'trigger: not signed → 401',
+		{ ...trigger, verified: false, delivery: null },
+		{ kind: 'now', by: 'node', status: 401, body: 'Unauthorized' },
+	],
+	[
+		'resume: not signed → 401',
+		{ ...resume, verified: false, delivery: null },
+		{ kind: 'now', by: 'node', status: 401, body: 'Unauthorized' },
+	],
+	[
+		'trigger: CloudEvents batch → 415',
+		{ ...trigger, batch: true },
+		{ kind: 'now', by: 'node', status: 415, body: BATCH_ANSWER },
+	],
+	[
+		'resume: CloudEvents batch → 415',
+		{ ...resume, batch: true },
+		{ status: 415, body: BATCH_ANSWER },
+	],
+	[
+		'batch wins over unsigned headers',
+		{ ...trigger, batch: true, unsigned: 'binary-mode' },
+		{ status: 415 },
+	],
+	[
+		'trigger: binary mode, option off → 400 unsigned',
+		{ ...trigger, unsigned: 'binary-mode' },
+		{ kind: 'now', by: 'node', status: 400, body: UNSIGNED_ANSWERS['binary-mode'] },
+	],
+	[
+		'resume: envelope in binary → 400 unsigned',
+		{ ...resume, unsigned: 'envelope-in-binary' },
+		{ status: 400, body: UNSIGNED_ANSWERS['envelope-in-binary'] },
+	],
+	[
+		'trigger: Maximum Age with binary mode → 400 unsigned-time',
+		{ ...trigger, unsigned: 'unsigned-time' },
+		{ status: 400, body: UNSIGNED_ANSWERS['unsigned-time'] },
+	],
 	// the trigger's own facts
-	['trigger: Events cannot be read → 500, the service retries', { ...trigger, misconfigured: 'Events …' }, { kind: 'now', by: 'node', status: 500, body: { received: false, status: 'misconfigured', message: 'Events …' } }],
-	['misconfigured wins over stale', { ...trigger, misconfigured: 'x', stale: true }, { status: 500 }],
-	['trigger: outside Maximum Age → 200 stale, nothing runs', { ...trigger, stale: true }, { kind: 'now', by: 'n8n', status: 200, body: ack('stale') }],
-	['stale wins over filtered', { ...trigger, stale: true, selected: false }, { body: ack('stale') }],
-	['trigger: event not selected → 200 filtered', { ...trigger, selected: false }, { kind: 'now', by: 'n8n', status: 200, body: ack('filtered') }],
-	['trigger: key remembered → 200 duplicate', { ...trigger, duplicate: true }, { kind: 'now', by: 'n8n', status: 200, body: ack('duplicate') }],
-	['duplicate wins over a copy in flight', { ...trigger, duplicate: true, copyInFlight: true }, { body: ack('duplicate') }],
-	['trigger: a copy not settled yet → 409 in-progress (retryable)', { ...trigger, copyInFlight: true }, { kind: 'now', by: 'node', status: 409, body: ack('in-progress') }],
-	['trigger: no key → runs, even "in flight" or "duplicate"', { ...trigger, hasKey: false, duplicate: true, copyInFlight: true }, { kind: 'run', plan: { answeredBy: 'execute', remember: 'never', holdCopies: false }, ack: ack('emitted') }],
+	[
+		'trigger: Events cannot be read → 500, the service retries',
+		{ ...trigger, misconfigured: 'Events …' },
+		{
+			kind: 'now',
+			by: 'node',
+			status: 500,
+			body: { received: false, status: 'misconfigured', message: 'Events …' },
+		},
+	],
+	[
+		'misconfigured wins over stale',
+		{ ...trigger, misconfigured: 'x', stale: true },
+		{ status: 500 },
+	],
+	[
+		'trigger: outside Maximum Age → 200 stale, nothing runs',
+		{ ...trigger, stale: true },
+		{ kind: 'now', by: 'n8n', status: 200, body: ack('stale') },
+	],
+	[
+		'stale wins over filtered',
+		{ ...trigger, stale: true, selected: false },
+		{ body: ack('stale') },
+	],
+	[
+		'trigger: event not selected → 200 filtered',
+		{ ...trigger, selected: false },
+		{ kind: 'now', by: 'n8n', status: 200, body: ack('filtered') },
+	],
+	[
+		'trigger: key remembered → 200 duplicate',
+		{ ...trigger, duplicate: true },
+		{ kind: 'now', by: 'n8n', status: 200, body: ack('duplicate') },
+	],
+	[
+		'duplicate wins over a copy in flight',
+		{ ...trigger, duplicate: true, copyInFlight: true },
+		{ body: ack('duplicate') },
+	],
+	[
+		'trigger: a copy not settled yet → 409 in-progress (retryable)',
+		{ ...trigger, copyInFlight: true },
+		{ kind: 'now', by: 'node', status: 409, body: ack('in-progress') },
+	],
+	[
+		'trigger: no key → runs, even "in flight" or "duplicate"',
+		{ ...trigger, hasKey: false, duplicate: true, copyInFlight: true },
+		{
+			kind: 'run',
+			plan: { answeredBy: 'execute', remember: 'never', holdCopies: false },
+			ack: ack('emitted'),
+		},
+	],
 	// the trigger's runs: who answers, when the key is remembered
-	['trigger: Immediately, n8n 2.x → n8n answers when stored', { ...trigger, answeredBy: 'n8n-when-stored' }, { kind: 'run', plan: { answeredBy: 'n8n-when-stored', remember: 'when-stored', holdCopies: true }, ack: ack('emitted') }],
-	['trigger: Immediately elsewhere → execute() answers', trigger, { kind: 'run', plan: { answeredBy: 'execute', remember: 'when-answered', holdCopies: true }, ack: ack('emitted') }],
-	['trigger: When the Workflow Finishes → n8n after the run', { ...trigger, answeredBy: 'n8n-after-run' }, { kind: 'run', plan: { answeredBy: 'n8n-after-run', remember: 'after-2xx', holdCopies: true }, ack: ack('emitted') }],
-	['trigger: an unrecognised delivery runs like an event (its output: Unrecognised)', { ...trigger, delivery: unknown }, { kind: 'run', ack: ack('emitted', unknown) }],
+	[
+		'trigger: Immediately, n8n 2.x → n8n answers when stored',
+		{ ...trigger, answeredBy: 'n8n-when-stored' },
+		{
+			kind: 'run',
+			plan: { answeredBy: 'n8n-when-stored', remember: 'when-stored', holdCopies: true },
+			ack: ack('emitted'),
+		},
+	],
+	[
+		'trigger: Immediately elsewhere → execute() answers',
+		trigger,
+		{
+			kind: 'run',
+			plan: { answeredBy: 'execute', remember: 'when-answered', holdCopies: true },
+			ack: ack('emitted'),
+		},
+	],
+	[
+		'trigger: When the Workflow Finishes → n8n after the run',
+		{ ...trigger, answeredBy: 'n8n-after-run' },
+		{
+			kind: 'run',
+			plan: { answeredBy: 'n8n-after-run', remember: 'after-2xx', holdCopies: true },
+			ack: ack('emitted'),
+		},
+	],
+	[
+		'trigger: an unrecognised delivery runs like an event (its output: Unrecognised)',
+		{ ...trigger, delivery: unknown },
+		{ kind: 'run', ack: ack('emitted', unknown) },
+	],
 	// the resume URL's own facts
-	['resume: signed but not an event → 200 ignored, the wait goes on', { ...resume, delivery: unknown }, { kind: 'now', by: 'node', status: 200, body: { ...ack('ignored', unknown), reason: 'unknown-event', size: 40 } }],
-	["resume: n8n's waiting stack unknown → 500, keeps waiting", { ...resume, canResume: false }, { kind: 'now', by: 'node', status: 500, body: UNSUPPORTED_RESUME }],
-	['resume: an event → runs, n8n answers after the run', resume, { kind: 'run', plan: { answeredBy: 'n8n-after-run', remember: 'never', holdCopies: false }, ack: null }],
-	['resume: trigger-only facts do not apply', { ...resume, selected: false, duplicate: true, copyInFlight: true, hasKey: true }, { kind: 'run' }],
+	[
+		'resume: signed but not an event → 200 ignored, the wait goes on',
+		{ ...resume, delivery: unknown },
+		{
+			kind: 'now',
+			by: 'node',
+			status: 200,
+			body: { ...ack('ignored', unknown), reason: 'unknown-event', size: 40 },
+		},
+	],
+	[
+		"resume: n8n's waiting stack unknown → 500, keeps waiting",
+		{ ...resume, canResume: false },
+		{ kind: 'now', by: 'node', status: 500, body: UNSUPPORTED_RESUME },
+	],
+	[
+		'resume: an event → runs, n8n answers after the run',
+		resume,
+		{
+			kind: 'run',
+			plan: { answeredBy: 'n8n-after-run', remember: 'never', holdCopies: false },
+			ack: null,
+		},
+	],
+	[
+		'resume: trigger-only facts do not apply',
+		{ ...resume, selected: false, duplicate: true, copyInFlight: true, hasKey: true },
+		{ kind: 'run' },
+	],
 ];
 
 describe('decide: every answer of the trigger and the resume URL', () => {
@@ -68,12 +240,18 @@ describe('decide: every answer of the trigger and the resume URL', () => {
 	test('every row that answers now names a status the service can act on', () => {
 		for (const [, facts] of rows) {
 			const answer = decide(facts);
-			if (answer.kind === 'now') expect([200, 400, 401, 409, 415, 500, 503]).toContain(answer.status);
+			if (answer.kind === 'now')
+				expect([200, 400, 401, 409, 415, 500, 503]).toContain(answer.status);
 		}
 	});
 
 	test('nothing unsigned runs: a failed signature, batch or unsigned header never yields a run', () => {
-		const refused: Array<Partial<Facts>> = [{ verified: false }, { batch: true }, { unsigned: 'binary-mode' }, { closing: true }];
+		const refused: Array<Partial<Facts>> = [
+			{ verified: false },
+			{ batch: true },
+			{ unsigned: 'binary-mode' },
+			{ closing: true },
+		];
 		for (const base of [trigger, resume]) {
 			for (const refusal of refused) expect(decide({ ...base, ...refusal }).kind).toBe('now');
 		}

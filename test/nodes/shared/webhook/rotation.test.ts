@@ -72,7 +72,9 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 		const secrets = activeSecrets(NEW, OLD);
 		expect(verifyWithSecrets(BODY, [sign(BODY, OTHER), sign(BODY, OLD)], secrets)).toBe(true);
 		expect(verifyWithSecrets(BODY, [sign(BODY, NEW), sign(BODY, OLD)], secrets)).toBe(true);
-		expect(verifyWithSecrets(BODY, [`sha256=${sign(BODY, OLD).toUpperCase()}`], secrets)).toBe(true);
+		expect(verifyWithSecrets(BODY, [`sha256=${sign(BODY, OLD).toUpperCase()}`], secrets)).toBe(
+			true,
+		);
 	});
 
 	it('fails closed: empty secrets, too many secrets or candidates, junk', () => {
@@ -91,8 +93,12 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 	it('property: verifies exactly when some candidate is the HMAC under some active secret, and says which', () => {
 		// The form rule written here from the credential test's words: at least 16 characters, no
 		// line break, no surrounding whitespace (issue 31: the previous secret follows it at delivery too).
-		const wellFormed = (key: string) => key.length >= 16 && !/[\r\n]/.test(key) && key.trim() === key;
-		const secret = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ minLength: 16, maxLength: 40 }));
+		const wellFormed = (key: string) =>
+			key.length >= 16 && !/[\r\n]/.test(key) && key.trim() === key;
+		const secret = fc.oneof(
+			fc.string({ minLength: 1, maxLength: 40 }),
+			fc.string({ minLength: 16, maxLength: 40 }),
+		);
 		fc.assert(
 			fc.property(
 				fc.uint8Array({ maxLength: 200 }),
@@ -101,15 +107,24 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 				fc.array(fc.constantFrom('current', 'previous', 'other', 'empty'), { maxLength: 4 }),
 				(bytes, current, previous, who) => {
 					const body = Buffer.from(bytes);
-					const keyOf = { current, previous, other: `${current}-other`, empty: '' } as Record<string, string>;
+					const keyOf = { current, previous, other: `${current}-other`, empty: '' } as Record<
+						string,
+						string
+					>;
 					const candidates = who.map((w) => sign(body, keyOf[w]));
 					const secrets = activeSecrets(current, previous);
 					const currentOk = wellFormed(current) && who.includes('current');
 					const previousOk =
-						wellFormed(current) && previous !== '' && previous !== current && wellFormed(previous) && who.includes('previous');
+						wellFormed(current) &&
+						previous !== '' &&
+						previous !== current &&
+						wellFormed(previous) &&
+						who.includes('previous');
 					const match = matchSecret(body, candidates, secrets);
 					expect(verifyWithSecrets(body, candidates, secrets)).toBe(currentOk || previousOk);
-					expect(match?.signedWith ?? null).toBe(currentOk ? 'current' : previousOk ? 'previous' : null);
+					expect(match?.signedWith ?? null).toBe(
+						currentOk ? 'current' : previousOk ? 'previous' : null,
+					);
 					if (match !== null) expect(match.digests).toEqual(secrets.map((key) => sign(body, key)));
 				},
 			),
@@ -128,8 +143,14 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 
 	it('matchSecret names the secret that matched; both matching: current', () => {
 		const both = activeSecrets(NEW, OLD);
-		expect(matchSecret(BODY, [sign(BODY, OLD)], both)).toEqual({ signedWith: 'previous', digests: [sign(BODY, NEW), sign(BODY, OLD)] });
-		expect(matchSecret(BODY, [sign(BODY, NEW)], both)).toEqual({ signedWith: 'current', digests: [sign(BODY, NEW), sign(BODY, OLD)] });
+		expect(matchSecret(BODY, [sign(BODY, OLD)], both)).toEqual({
+			signedWith: 'previous',
+			digests: [sign(BODY, NEW), sign(BODY, OLD)],
+		});
+		expect(matchSecret(BODY, [sign(BODY, NEW)], both)).toEqual({
+			signedWith: 'current',
+			digests: [sign(BODY, NEW), sign(BODY, OLD)],
+		});
 		expect(matchSecret(BODY, [sign(BODY, OLD), sign(BODY, NEW)], both)?.signedWith).toBe('current');
 		expect(matchSecret(BODY, [sign(BODY, OTHER)], both)).toBeNull();
 	});
@@ -166,7 +187,8 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 			const samples: Record<'first' | 'second', number[]> = { first: [], second: [] };
 			for (let round = 0; round < 41; round++) {
 				// Interleaved, so that machine load falls on both alike.
-				const order = round % 2 === 0 ? (['first', 'second'] as const) : (['second', 'first'] as const);
+				const order =
+					round % 2 === 0 ? (['first', 'second'] as const) : (['second', 'first'] as const);
 				for (const which of order) {
 					const start = performance.now();
 					for (let i = 0; i < 200; i++) verifyWithSecrets(body, signatures[which], secrets);
@@ -196,7 +218,14 @@ describe('what counts as a signature, and what fails closed (issue 31, mutation 
 	const secrets = [NEW];
 
 	it('takes the hex digest with an optional sha256= prefix (any case) and surrounding spaces', () => {
-		for (const candidate of [good, good.toUpperCase(), ` ${good}\t`, `sha256=${good}`, `SHA256=${good}`, `  sha256=${good} `]) {
+		for (const candidate of [
+			good,
+			good.toUpperCase(),
+			` ${good}\t`,
+			`sha256=${good}`,
+			`SHA256=${good}`,
+			`  sha256=${good} `,
+		]) {
 			expect([candidate, verifyWithSecrets(BODY, [candidate], secrets)]).toEqual([candidate, true]);
 		}
 	});
@@ -217,9 +246,15 @@ describe('what counts as a signature, and what fails closed (issue 31, mutation 
 			'zz',
 		];
 		for (const candidate of refused) {
-			expect([candidate, verifyWithSecrets(BODY, [candidate], secrets)]).toEqual([candidate, false]);
+			expect([candidate, verifyWithSecrets(BODY, [candidate], secrets)]).toEqual([
+				candidate,
+				false,
+			]);
 			// with the right signature beside it, the junk does not hide it
-			expect([candidate, matchSecret(BODY, [candidate, good], secrets)]).toEqual([candidate, { signedWith: 'current', digests: secrets.map((key) => sign(BODY, key)) }]);
+			expect([candidate, matchSecret(BODY, [candidate, good], secrets)]).toEqual([
+				candidate,
+				{ signedWith: 'current', digests: secrets.map((key) => sign(BODY, key)) },
+			]);
 		}
 	});
 
@@ -237,9 +272,18 @@ describe('what counts as a signature, and what fails closed (issue 31, mutation 
 
 	it('says previous only when the previous secret alone matched, with the digest under it', () => {
 		const both = [NEW, OLD];
-		expect(matchSecret(BODY, [sign(BODY, OTHER), sign(BODY, OLD)], both)).toEqual({ signedWith: 'previous', digests: [sign(BODY, NEW), sign(BODY, OLD)] });
-		expect(matchSecret(BODY, [sign(BODY, NEW), sign(BODY, OTHER)], both)).toEqual({ signedWith: 'current', digests: [sign(BODY, NEW), sign(BODY, OLD)] });
-		expect(matchSecret(BODY, [sign(BODY, NEW)], [NEW])).toEqual({ signedWith: 'current', digests: [sign(BODY, NEW)] });
+		expect(matchSecret(BODY, [sign(BODY, OTHER), sign(BODY, OLD)], both)).toEqual({
+			signedWith: 'previous',
+			digests: [sign(BODY, NEW), sign(BODY, OLD)],
+		});
+		expect(matchSecret(BODY, [sign(BODY, NEW), sign(BODY, OTHER)], both)).toEqual({
+			signedWith: 'current',
+			digests: [sign(BODY, NEW), sign(BODY, OLD)],
+		});
+		expect(matchSecret(BODY, [sign(BODY, NEW)], [NEW])).toEqual({
+			signedWith: 'current',
+			digests: [sign(BODY, NEW)],
+		});
 		expect(matchSecret(BODY, [sign(BODY, OLD)], [NEW])).toBeNull();
 	});
 });
@@ -283,7 +327,9 @@ describe('the previous secret in the credential', () => {
 		expect(previousSecretProblem('k')).toBe(
 			'The previous signing secret is 1 characters long; at least 16 are required. Check that the whole old key was pasted.',
 		);
-		expect(previousSecretProblem(42)).toBe('The previous signing secret is not text. Clear the field, or paste the old key.');
+		expect(previousSecretProblem(42)).toBe(
+			'The previous signing secret is not text. Clear the field, or paste the old key.',
+		);
 	});
 
 	it('the trigger credential test: OK with a note, Error for a malformed previous secret, no secret in the message', async () => {
@@ -316,7 +362,9 @@ describe('the trigger during a rotation (HTTP harness)', () => {
 	});
 
 	it('old, mixed, new: every delivery runs once; duplicates across secrets are still duplicates', async () => {
-		const h = await start({ credentials: { secret: NEW, signatureHeader: '', previousSecret: OLD } });
+		const h = await start({
+			credentials: { secret: NEW, signatureHeader: '', previousSecret: OLD },
+		});
 		const statuses: number[] = [];
 		for (const [id, secret] of [
 			['r1', OLD],
@@ -335,7 +383,13 @@ describe('the trigger during a rotation (HTTP harness)', () => {
 		expect(statuses).toEqual([200, 200, 200, 200, 200]);
 		expect(h.executions).toHaveLength(5);
 		// each item says which secret verified it, so the user sees when the old one is unused
-		expect([0, 1, 2, 3, 4].map((i) => emitted(h, i).json.signedWith)).toEqual(['previous', 'previous', 'current', 'previous', 'current']);
+		expect([0, 1, 2, 3, 4].map((i) => emitted(h, i).json.signedWith)).toEqual([
+			'previous',
+			'previous',
+			'current',
+			'previous',
+			'current',
+		]);
 		expect((await postSigned(h.url, body('x'), { secret: OTHER })).status).toBe(401);
 		expect(h.executions).toHaveLength(5);
 	});
@@ -343,28 +397,36 @@ describe('the trigger during a rotation (HTTP harness)', () => {
 	it('a previous secret equal to the current one, or empty: the current one only', async () => {
 		for (const previousSecret of [NEW, '']) {
 			const h = await start({ credentials: { secret: NEW, signatureHeader: '', previousSecret } });
-			expect((await postSigned(h.url, body(`e-${previousSecret.length}`), { secret: NEW })).status).toBe(200);
+			expect(
+				(await postSigned(h.url, body(`e-${previousSecret.length}`), { secret: NEW })).status,
+			).toBe(200);
 			expect((await postSigned(h.url, body('o'), { secret: OLD })).status).toBe(401);
 			expect((await postSigned(h.url, body('z'), { secret: '' })).status).toBe(401);
 		}
 	});
 
 	it('a previous secret the credential test refuses (1 character) is not accepted at delivery: 401', async () => {
-		const h = await start({ credentials: { secret: NEW, signatureHeader: '', previousSecret: 'k' } });
+		const h = await start({
+			credentials: { secret: NEW, signatureHeader: '', previousSecret: 'k' },
+		});
 		expect((await postSigned(h.url, body('k1'), { secret: 'k' })).status).toBe(401);
 		expect((await postSigned(h.url, body('k2'), { secret: NEW })).status).toBe(200);
 		expect(h.executions).toHaveLength(1);
 	});
 
 	it('no current secret but a previous one: fails closed (401 for both)', async () => {
-		const h = await start({ credentials: { secret: '', signatureHeader: '', previousSecret: OLD } });
+		const h = await start({
+			credentials: { secret: '', signatureHeader: '', previousSecret: OLD },
+		});
 		expect((await postSigned(h.url, body('p'), { secret: OLD })).status).toBe(401);
 		expect((await postSigned(h.url, body('q'), { secret: '' })).status).toBe(401);
 		expect(h.executions).toHaveLength(0);
 	});
 
 	it('no secret in any answer', async () => {
-		const h = await start({ credentials: { secret: NEW, signatureHeader: '', previousSecret: OLD } });
+		const h = await start({
+			credentials: { secret: NEW, signatureHeader: '', previousSecret: OLD },
+		});
 		for (const secret of [NEW, OLD, OTHER]) {
 			const answer = await postSigned(h.url, body(`s-${secret.slice(6, 9)}`), { secret });
 			expect(answer.text).not.toContain(NEW);
