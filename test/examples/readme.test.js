@@ -134,7 +134,7 @@ test("queue mode: the package on every process, with n8n's two options", () => {
 test('the manual install is the command the test suite runs', () => {
 	const pkg = fs.readFileSync(path.join(ROOT, 'test/e2e/lib/pkg.js'), 'utf8');
 	const flags = pkg
-		.match(/\['install', ((?:'[^']+', )+)tgz\]/)[1]
+		.match(/\[\s*'install',\s*((?:'[^']+',\s*)+)tgz,?\s*\]/)[1]
 		.match(/'([^']+)'/g)
 		.map((f) => f.slice(1, -1));
 	expect(readme).toContain(`npm install ${flags.join(' ')} n8n-nodes-sbl`);
