@@ -10,7 +10,7 @@ const SETS = {
 		'<rootDir>/test/nodes/shared/webhook/minimise-values.property.test.ts',
 	],
 	redact: [
-		'<rootDir>/test/nodes/shared/transport/{redaction,redaction-forms,redaction-values,redact-rules,credential-secrets}.test.ts',
+		'<rootDir>/test/nodes/shared/transport/{redaction,redaction-forms,redaction-values,redact,credential-secrets}.test.ts',
 	],
 };
 const set = SETS[process.env.SBL_MUTATION_SET ?? ''];

@@ -5,6 +5,8 @@
  * reads the error body forms the service documents (message fields, fields[], problem details
  * errors{} per RFC 9457).
  */
+import { NodeApiError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import {
 	NETWORK_ERRORS,
 	classifyFailure,
@@ -444,5 +446,129 @@ describe('serviceText', () => {
 				],
 			}).fields,
 		).toEqual([]);
+	});
+});
+
+// Moved from transport.test.ts (named after no module): errors as n8n wraps them.
+const node: INode = {
+	id: 'n',
+	name: 'N',
+	type: 't',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+function axiosError(status: number, headers: Record<string, string>, data: unknown): Error {
+	const error = new Error(`Request failed with status code ${status}`);
+	Object.assign(error, {
+		isAxiosError: true,
+		config: { headers: { Authorization: 'Bearer SECRET-TOKEN' } },
+		response: { status, headers, data },
+	});
+	return error;
+}
+
+describe('normaliseHttpError', () => {
+	test('reads status, headers and body through a NodeApiError wrapper and drops request config', () => {
+		const wrapped = new NodeApiError(
+			node,
+			axiosError(429, { 'Retry-After': '2' }, '{"message":"slow down"}') as never,
+		);
+		const result = normaliseHttpError(wrapped);
+		expect(result.status).toBe(429);
+		expect(result.headers['retry-after']).toBe('2');
+		expect(result.body).toEqual({ message: 'slow down' });
+		expect(result.tokenFailure).toBe(false);
+		expect(JSON.stringify(result)).not.toContain('SECRET-TOKEN');
+	});
+
+	test('recognises a token failure and its OAuth2 error code', () => {
+		const authError = Object.assign(new Error('Client authentication failed'), {
+			body: { error: 'invalid_client' },
+		});
+		const error = Object.assign(
+			new Error('Failed to acquire OAuth2 access token: Client authentication failed'),
+			{
+				cause: authError,
+			},
+		);
+		const result = normaliseHttpError(new NodeApiError(node, error as never));
+		expect(result.tokenFailure).toBe(true);
+		expect(result.oauthError).toBe('invalid_client');
+		expect(result.status).toBeUndefined();
+	});
+
+	test('keeps the network error code when there is no response', () => {
+		const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+			code: 'ECONNREFUSED',
+		});
+		const result = normaliseHttpError(new NodeApiError(node, error as never));
+		expect(result.code).toBe('ECONNREFUSED');
+		expect(result.status).toBeUndefined();
+	});
+});
+
+describe('serviceText', () => {
+	test('prefers the service message', () => {
+		expect(
+			serviceText({ error: 'bad_request', message: 'nationalId: must be 11 digits' }).text,
+		).toBe('nationalId: must be 11 digits');
+		expect(serviceText({ error: 'invalid_client', error_description: 'wrong secret' }).text).toBe(
+			'wrong secret',
+		);
+		expect(serviceText('plain text').text).toBe('plain text');
+		expect(serviceText(undefined).text).toBeUndefined();
+		expect(serviceText({ other: 1 }).text).toBe('{"other":1}');
+	});
+
+	test('reads both field-error forms: fields[] and problem details errors{}', () => {
+		expect(
+			serviceText({ message: 'bad', fields: [{ field: 'nationalId', message: 'wrong' }] }).fields,
+		).toEqual([{ field: 'nationalId', message: 'wrong' }]);
+		const problem = serviceText({
+			title: 'Bad Request',
+			detail: 'Out of range',
+			errors: { knr: ['too big', 'odd'] },
+		});
+		expect(problem.text).toBe('Out of range');
+		expect(problem.fields).toEqual([{ field: 'knr', message: 'too big, odd' }]);
+	});
+
+	test('a stream or buffer body gives no text', () => {
+		expect(serviceText(Buffer.from('x')).text).toBeUndefined();
+		class FakeStream {
+			message = 'not a body';
+			pipe(): void {}
+		}
+		expect(serviceText(new FakeStream()).text).toBeUndefined();
+	});
+});
+
+describe('classifyFailure', () => {
+	// The kinds each node words: one table, checked status by status.
+	const cases: Array<[Partial<HttpFailure>, string]> = [
+		[{ tokenFailure: true }, 'token-refused'],
+		[{ oauthError: 'invalid_client' }, 'token-refused'],
+		[{ status: 401 }, 'not-authenticated'],
+		[{ status: 403 }, 'forbidden'],
+		[{ status: 404 }, 'not-found'],
+		[{ status: 400 }, 'rejected'],
+		[{ status: 422 }, 'rejected'],
+		[{ status: 429 }, 'rate-limited'],
+		[{ status: 502 }, 'unavailable'],
+		[{ status: 503 }, 'unavailable'],
+		[{ status: 504 }, 'unavailable'],
+		[{ status: 500 }, 'server-error'],
+		[{ status: 507 }, 'server-error'],
+		[{ status: 418 }, 'unexpected-status'],
+		[{ code: 'ECONNREFUSED' }, 'network-not-sent'],
+		[{ code: 'ENOTFOUND' }, 'network-not-sent'],
+		[{ code: 'ECONNRESET' }, 'network-maybe-sent'],
+		[{ code: 'ETIMEDOUT' }, 'network-maybe-sent'],
+		[{}, 'network-maybe-sent'],
+	];
+	test.each(cases)('%j → %s', (partial, kind) => {
+		expect(classifyFailure(failure(partial))).toBe(kind);
 	});
 });

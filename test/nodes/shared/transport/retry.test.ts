@@ -586,3 +586,56 @@ describe('sendWithRetry', () => {
 		expect(calls).toHaveLength(4);
 	});
 });
+
+// Moved from transport.test.ts (named after no module).
+describe('parseRetryAfter', () => {
+	test('delta seconds and HTTP dates', () => {
+		expect(parseRetryAfter('3')).toBe(3000);
+		expect(parseRetryAfter('0.5')).toBeUndefined(); // RFC 9110 §10.2.3: delay-seconds = 1*DIGIT
+		const now = Date.parse('2026-11-22T10:00:00Z');
+		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:07 GMT', now)).toBe(7000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+		expect(parseRetryAfter('soon')).toBeUndefined();
+		expect(parseRetryAfter(undefined)).toBeUndefined();
+	});
+});
+
+describe('retryDelay', () => {
+	const policy = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 5000, maxRetries: 3 };
+
+	test('429 and 503 back off exponentially and stop at the bound', () => {
+		expect(retryDelay(failure({ status: 429 }), 0, policy)).toBe(100);
+		expect(retryDelay(failure({ status: 503 }), 1, policy)).toBe(200);
+		expect(retryDelay(failure({ status: 503 }), 2, policy)).toBe(400);
+		expect(retryDelay(failure({ status: 503 }), 3, policy)).toBeUndefined();
+	});
+
+	test('Retry-After wins, and a longer pause than the cap is not waited for', () => {
+		expect(retryDelay(failure({ status: 429, headers: { 'retry-after': '2' } }), 0, policy)).toBe(
+			2000,
+		);
+		expect(
+			retryDelay(failure({ status: 429, headers: { 'retry-after': '60' } }), 0, policy),
+		).toBeUndefined();
+	});
+
+	test('other statuses are not retried', () => {
+		for (const status of [400, 401, 403, 404, 500, 502]) {
+			expect(retryDelay(failure({ status }), 0, policy)).toBeUndefined();
+		}
+	});
+
+	test('a non-idempotent call is retried only when nothing can have been sent', () => {
+		const create = { ...policy, idempotent: false };
+		expect(retryDelay(failure({ code: 'ECONNREFUSED' }), 0, create)).toBe(100);
+		expect(retryDelay(failure({ code: 'ECONNRESET' }), 0, create)).toBeUndefined();
+		expect(retryDelay(failure({ code: 'ETIMEDOUT' }), 0, create)).toBeUndefined();
+		expect(retryDelay(failure({ code: 'ECONNRESET' }), 0, policy)).toBe(100);
+	});
+
+	test('token failures are not retried', () => {
+		expect(
+			retryDelay(failure({ code: 'ECONNREFUSED', tokenFailure: true }), 0, policy),
+		).toBeUndefined();
+	});
+});

