@@ -254,6 +254,9 @@ describeV2(
 				answeredWithoutExecution: v.withoutExecution.length,
 				twice: v.twice.length,
 				retried: records.filter((r) => r.attempts.length > 1).length,
+				// for the open finding in docs/queue-mode.md: which ids, and what became of the executions
+				withoutExecutionIds: v.withoutExecution,
+				statusCounts: v.statusCounts,
 			};
 		}
 
