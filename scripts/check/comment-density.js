@@ -69,7 +69,7 @@ function measure(dir = path.join(ROOT, 'nodes')) {
 	return { files, comment, code, ratio: code === 0 ? 0 : comment / code };
 }
 
-module.exports = { density, measure };
+module.exports = { density, measure, tsFiles };
 
 if (require.main === module) {
 	const result = measure();

@@ -3,18 +3,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
+const { tsFiles } = require('../../../scripts/check/comment-density');
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAX_LINES = 60;
-
-// Owned by other parts of issue 44, being split as this test lands: delete once they are merged.
-function tsFiles(dir) {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return tsFiles(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
-}
 
 function isFunction(node) {
 	return (
