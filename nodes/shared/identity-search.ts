@@ -83,10 +83,25 @@ function digitRuns(text: string): Digit[][] {
 	return runs;
 }
 
+// A UUID, or a hex word of 32 or more (a hash, a key): issued by a system, not written by a person.
+const MACHINE_ID =
+	/(?<![\dA-Za-z])(?:[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}|[\dA-Fa-f]{32,})(?![\dA-Za-z])/g;
+
+/** Where the text holds machine identifiers, whose digits are not searched (start, end). */
+function machineIds(text: string): Array<[number, number]> {
+	return [...text.matchAll(MACHINE_ID)].map((match) => [
+		match.index,
+		match.index + match[0].length,
+	]);
+}
+
 /** Every valid identity number (birth, D-, H-, synthetic; classic or 2032 control) written as whole groups. */
 export function findIdentityNumbers(text: string): Found[] {
 	// most texts have no digit at all: nothing to walk
 	if (!DIGIT.test(text)) return [];
+	const skipped = machineIds(text);
+	const inMachineId = (start: number, end: number) =>
+		skipped.some(([from, to]) => start < to && end > from);
 	const found: Found[] = [];
 	for (const run of digitRuns(text)) {
 		for (let first = 0; first + LENGTH <= run.length; first++) {
@@ -97,6 +112,7 @@ export function findIdentityNumbers(text: string): Found[] {
 				.map((digit) => digit.value)
 				.join('');
 			if (checkNationalId(digits).error !== undefined) continue;
+			if (inMachineId(run[first].start, last.end)) continue;
 			found.push({ start: run[first].start, end: last.end, digits });
 			first += LENGTH - 1;
 		}

@@ -123,6 +123,41 @@ describe('findIdentityNumbers', () => {
 		);
 	});
 
+	it('leaves machine identifiers alone: UUIDs and hex words of 32 or more', () => {
+		// a flow id of a CI run whose digits 17-4433-9428-1 pass both checks (stop 45)
+		const flow = '4f7f1c59-1a17-4433-9428-1c16d43577ea';
+		expect(findIdentityNumbers('17-4433-9428-1').length).toBe(1);
+		expect(findIdentityNumbers(`flow ${flow}`)).toEqual([]);
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					fc.uuid(),
+					fc.uuid().map((id) => id.toUpperCase().replace(/-/g, '')),
+					fc.stringMatching(/^[0-9a-f]{32,64}$/),
+				),
+				identityNumber,
+				(id, number) => {
+					expect(findIdentityNumbers(`id ${id}, ${id}`)).toEqual([]);
+					// a person's number beside it is still found
+					expect(findIdentityNumbers(`${id} ${number}`).map((hit) => hit.digits)).toEqual([number]);
+				},
+			),
+			{ numRuns: 3000 },
+		);
+	});
+
+	it('searches what only looks like a UUID: a letter outside hex, a short hex word', () => {
+		fc.assert(
+			fc.property(identityNumber, (id) => {
+				const [day, rest] = [id.slice(0, 8), id.slice(8)];
+				expect(findIdentityNumbers(`${day}-${rest}-zz`).length).toBe(1);
+				expect(findIdentityNumbers(`g${id}abcdef0123456789abcdef`).length).toBe(1);
+				expect(findIdentityNumbers(`deadbeef${id}`).length).toBe(1);
+			}),
+			RUNS,
+		);
+	});
+
 	it('a text without digits has none', () => {
 		expect(findIdentityNumbers('Skattemelding for Kari, ingen nummer')).toEqual([]);
 		expect(replaceIdentityNumbers('ingen nummer', leftOutForm)).toBe('ingen nummer');
