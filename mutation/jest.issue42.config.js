@@ -1,5 +1,5 @@
 // Jest config for mutation/stryker.issue42.mjs only (issue 42): the tests written for the module under
-// mutation, chosen by SBL_MUTATION_SET (identity | minimise | redact), so that each mutant run,
+// mutation, chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger), so that each mutant run,
 // static ones included, takes seconds (docs/mutation-issue42.md).
 const mutation = require('./jest.config');
 
@@ -12,6 +12,10 @@ const SETS = {
 	redact: [
 		'<rootDir>/test/nodes/shared/transport/{redaction,redaction-forms,redaction-values,redact,credential-secrets}.test.ts',
 	],
+	personal: ['<rootDir>/test/nodes/shared/personal{,.property}.test.ts'],
+	// the minimising lines of Create and Wait and of the trigger (ranges in docs/mutation-issue42.md)
+	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
+	trigger: ['<rootDir>/test/nodes/ConsentFlowTrigger/minimise.integration.test.ts'],
 };
 const set = SETS[process.env.SBL_MUTATION_SET ?? ''];
 if (!set) throw new Error(`SBL_MUTATION_SET must be one of ${Object.keys(SETS).join(', ')}`);

@@ -128,6 +128,7 @@ describe('findIdentityNumbers', () => {
 		const flow = '4f7f1c59-1a17-4433-9428-1c16d43577ea';
 		expect(findIdentityNumbers('17-4433-9428-1').length).toBe(1);
 		expect(findIdentityNumbers(`flow ${flow}`)).toEqual([]);
+		expect(findIdentityNumbers(`"flow":"${flow}","nationalId":null`)).toEqual([]);
 		fc.assert(
 			fc.property(
 				fc.oneof(
@@ -143,6 +144,22 @@ describe('findIdentityNumbers', () => {
 				},
 			),
 			{ numRuns: 3000 },
+		);
+	});
+
+	it('finds a number written right against a machine identifier, before or after it', () => {
+		// fullwidth digits are not ASCII: the identifier's bounds hold, the number is its own group
+		const fullwidth = (id: string) =>
+			[...id].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('');
+		const flow = 'ea7f1c59-1a17-4433-9428-1c16d43577ea';
+		fc.assert(
+			fc.property(identityNumber, (id) => {
+				const digits = (text: string) => findIdentityNumbers(text).map((hit) => hit.digits);
+				expect(digits(`${flow}${fullwidth(id)}`)).toEqual([id]);
+				expect(digits(`${fullwidth(id)}${flow}`)).toEqual([id]);
+				expect(digits(`${id} ${flow}`)).toEqual([id]);
+			}),
+			RUNS,
 		);
 	});
 
