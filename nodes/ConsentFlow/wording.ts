@@ -2,7 +2,7 @@ import { isNotSent } from '../shared/transport/failure';
 import type { ErrorText, FailureFacts, FailureKind, Wording } from '../shared/transport';
 import type { Fields } from '../shared/validation';
 
-export interface CallContext {
+interface CallContext {
 	operation: 'create' | 'delete';
 	host: string;
 	flowId?: string;

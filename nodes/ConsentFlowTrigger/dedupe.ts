@@ -22,7 +22,7 @@ export const DEFAULT_REMEMBERED = 1000;
 export const MAX_REMEMBERED = 10000;
 
 /** One trigger's remembered keys in the process, oldest first. */
-export interface DedupeState {
+interface DedupeState {
 	version: number;
 	ids: string[];
 }
@@ -35,11 +35,6 @@ export interface StoredDedupe {
 
 function storedForm(ids: readonly string[]): StoredDedupe {
 	return { version: DEDUPE_VERSION, keys: ids.filter((id) => !id.includes('\n')).join('\n') };
-}
-
-export function maxStateBytes(limit: number): number {
-	// each key is at most MAX_KEY_JSON_BYTES - 2 inside the string, each line break 2 (`\n`)
-	return JSON.stringify(storedForm([])).length + limit * MAX_KEY_JSON_BYTES - 2;
 }
 
 const PLAIN_ASCII = /^[ !#-[\]-~]*$/;

@@ -26,7 +26,7 @@ export const RESPOND_OPTIONS: Array<{ name: string; value: RespondMode; descript
 /** The one reading of Respond; self-contained, as n8n 1.x evaluates its source in the templates below. */
 const isLastNode = (p: Record<string, unknown>) => p.respond === 'lastNode';
 
-export function respondMode(parameters: Record<string, unknown>): RespondMode {
+function respondMode(parameters: Record<string, unknown>): RespondMode {
 	return isLastNode(parameters) ? 'lastNode' : 'onReceived';
 }
 

@@ -20,7 +20,7 @@ export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
  * An estimate the service may store (storeEstimate not false) is a write: sent again only when the
  * answer shows the service did not act (429, or 503 asking to come back with Retry-After).
  */
-export const STORING_RETRY_POLICY: RetryPolicy = {
+const STORING_RETRY_POLICY: RetryPolicy = {
 	...DEFAULT_RETRY,
 	idempotent: false,
 	onlyWithRetryAfter: [503],

@@ -20,7 +20,7 @@ export const IDENTITY_FIELDS: Record<IdentityForm, string[]> = {
 	cooperative: ['organizationNumber'],
 };
 
-export interface IdentityIssue {
+interface IdentityIssue {
 	field: string;
 	error: string;
 	hint?: string;

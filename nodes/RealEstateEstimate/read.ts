@@ -8,7 +8,7 @@ import { readIdentity } from './parameters';
 import { dataToResults } from './results';
 import { apiJson } from './api';
 
-export interface ReadOperationSpec {
+interface ReadOperationSpec {
 	suffix: string;
 	action: string;
 	notFound: (target: string) => string;

@@ -86,9 +86,7 @@ const overrideShape = {
 	).optional(),
 };
 
-export const OVERRIDE_FIELDS = Object.keys(overrideShape) as Array<keyof typeof overrideShape>;
-
-export const valuationSchema = z
+const valuationSchema = z
 	.object({
 		date: dateTime(),
 		price: amount(),
@@ -108,7 +106,6 @@ export const estimateInputSchema = z
 	.strict();
 
 export type EstimateInputDto = z.infer<typeof estimateInputSchema>;
-export type ValuationInputDto = z.infer<typeof valuationSchema>;
 
 function withoutEmpty(value: unknown): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
@@ -127,7 +124,7 @@ function unwrapValuation(value: unknown): unknown {
 	return Object.keys(filled).length ? filled : undefined;
 }
 
-export const estimateParametersSchema = z
+const estimateParametersSchema = z
 	.object({
 		overrides: z.preprocess(withoutEmpty, z.object(overrideShape).strict()),
 		estimateDate: z.preprocess(
@@ -147,7 +144,7 @@ export const estimateParametersSchema = z
 		return Object.keys(body).length ? body : undefined;
 	});
 
-export interface EstimateParameters {
+interface EstimateParameters {
 	overrides?: unknown;
 	estimateDate?: unknown;
 	includeComparables?: unknown;
@@ -155,7 +152,7 @@ export interface EstimateParameters {
 	valuation?: unknown;
 }
 
-export interface ParameterIssue {
+interface ParameterIssue {
 	field: string;
 	message: string;
 }

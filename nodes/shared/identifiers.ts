@@ -28,7 +28,7 @@ export function nationalIdBirthYear(
 	return undefined;
 }
 
-export interface NationalIdInfo {
+interface NationalIdInfo {
 	kind: 'birth-number' | 'd-number' | 'h-number' | 'synthetic';
 	/** 'classic': K1 as the computed check digit (remainder 0); '2032': K1 by the widened rule (remainder 1–3). */
 	controlRule: 'classic' | '2032';

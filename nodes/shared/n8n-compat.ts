@@ -7,7 +7,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
-export interface DescriptionField {
+interface DescriptionField {
 	template: string;
 	resolve: (parameters: Record<string, unknown>) => unknown;
 }

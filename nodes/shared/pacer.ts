@@ -19,7 +19,7 @@ export interface Slot {
 	concurrent: number;
 }
 
-export interface PacerStats {
+interface PacerStats {
 	refused: number;
 	increases: number;
 	decreases: number;

@@ -1,7 +1,7 @@
 // Any identity-number-shaped digit group is masked, valid or not: docs/architecture.md#personal
 
 export const MASK = '*';
-export const NAME_MASK = '***';
+const NAME_MASK = '***';
 
 const SPACE = '[ \\u00a0\\u202f]';
 const SEP = `(?:${SPACE}?[-\\u2013]${SPACE}?|${SPACE}|[./])`;
@@ -81,7 +81,7 @@ function namePattern(form: string): RegExp {
 	return new RegExp(`(?<![\\p{L}\\p{M}])${letters}(?![\\p{L}\\p{M}])`, 'giu');
 }
 
-export interface PersonalValues {
+interface PersonalValues {
 	identityNumbers: string[];
 	names: string[];
 }

@@ -3,7 +3,7 @@ export type PoolOutcome<T> =
 	| { ok: false; error: unknown }
 	| { ok: false; skipped: true };
 
-export interface PoolOptions {
+interface PoolOptions {
 	stopOnError?: boolean;
 	shouldStop?: () => boolean;
 	// index 0 alone first, so that a cold OAuth2 token is fetched once, not once per lane

@@ -45,7 +45,7 @@ export interface Operation<P> {
 	): Promise<OperationResult[]>;
 }
 
-export type OperationResolver = (ctx: IExecuteFunctions, itemIndex: number) => Operation<unknown>;
+type OperationResolver = (ctx: IExecuteFunctions, itemIndex: number) => Operation<unknown>;
 
 export function operationTable(
 	table: Record<string, Record<string, Operation<unknown>>>,

@@ -214,10 +214,3 @@ export function dateInputToString(value: unknown): unknown {
 
 export const ISO_RULE =
 	'must be an ISO 8601 date or date-time such as 2024-05-31 or 2024-05-31T12:00:00Z';
-
-export function checkIsoDateTime(value: unknown): Check<string> {
-	const text = dateInputToString(value);
-	if (typeof text !== 'string' || !isIsoDateTime(text))
-		return fail(`${ISO_RULE}, got ${show(value)}`);
-	return ok(text);
-}

@@ -4,10 +4,10 @@ import type { Fields } from '../../shared/validation';
 import { checkOptionalInteger } from '../../shared/validation';
 import { concurrencyOption } from '../../shared/options';
 
-export const DEFAULT_MAX_RETRIES = 3;
-export const MAX_RETRIES_LIMIT = 10;
-export const DEFAULT_RETRY_DELAY_MS = 1000;
-export const MAX_RETRY_WAIT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 3;
+const MAX_RETRIES_LIMIT = 10;
+const DEFAULT_RETRY_DELAY_MS = 1000;
+const MAX_RETRY_WAIT_MS = 30_000;
 
 /** Default of "Concurrent Requests" (see BENCHMARKS.md, "Side by side in one n8n"). */
 export const DEFAULT_CONCURRENCY = 20;

@@ -32,12 +32,12 @@ const showForBothCreates = {
 
 // Named as n8n's data nodes name it (Postgres, Google Sheets). Manual by default: workflows saved
 // before the option existed have no value for it and must keep reading their parameters.
-export const MAPPING_MODE = {
+const MAPPING_MODE = {
 	auto: 'autoMapInputData',
 	manual: 'defineBelow',
 } as const;
 
-export const AUTO_MAPPED_FIELDS = [
+const AUTO_MAPPED_FIELDS = [
 	'nationalId',
 	'lastName',
 	'organizationId',
@@ -264,7 +264,7 @@ function orderedBody(body: IDataObject): IDataObject {
 // ---- Map Automatically: the input item's fields ------------------------------------------------
 
 /** "a number", "an object" …: the kind of a value, never the value (it may be personal data). */
-export function kindOf(value: unknown): string {
+function kindOf(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	const type = typeof value;
@@ -276,7 +276,7 @@ function nearNames(json: IDataObject, name: string): string[] {
 	return Object.keys(json).filter((key) => key !== name && fold(key) === fold(name));
 }
 
-export function inputText(
+function inputText(
 	json: IDataObject,
 	name: ApplicantField,
 	check: (raw: unknown) => Check<string>,
@@ -324,7 +324,7 @@ export function inputText(
 	);
 }
 
-export function optionalInputText(json: IDataObject, name: string): Check<string> {
+function optionalInputText(json: IDataObject, name: string): Check<string> {
 	const value = json[name];
 	if (value === undefined || value === null) return ok('');
 	if (typeof value === 'number' && Number.isFinite(value)) return ok(String(value));

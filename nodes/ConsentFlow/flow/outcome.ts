@@ -5,7 +5,7 @@ import { isObject } from '../../shared/json';
 // Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
 
 /** The outcome outputs in order; `outcome` is the item's value. */
-export const OUTCOME_OUTPUTS = [
+const OUTCOME_OUTPUTS = [
 	{ name: 'Data Received', outcome: 'dataReceived' },
 	{ name: 'Rejected', outcome: 'rejected' },
 	{ name: 'Deleted', outcome: 'deleted' },
@@ -100,7 +100,7 @@ export interface WaitState {
 	deadline: string | null;
 }
 
-export interface NotTaken {
+interface NotTaken {
 	event: string | null;
 	webhookId: string | null;
 	flowId: string | null;
@@ -128,7 +128,7 @@ export function readOtherKeys(value: unknown): OtherKeys {
 	return { also: strings(raw.also), legacy: strings(raw.legacy) };
 }
 
-export function seenEvent(delivery: Json, key?: unknown, also: unknown = delivery.also): SeenEvent {
+function seenEvent(delivery: Json, key?: unknown, also: unknown = delivery.also): SeenEvent {
 	const seen: SeenEvent = {
 		event: text(delivery.event),
 		webhookId: text(delivery.webhookId),
@@ -175,7 +175,7 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 }
 
 /** What one delivery does to the wait (advanceWait). */
-export type WaitStep =
+type WaitStep =
 	| { kind: 'foreign' }
 	| { kind: 'duplicate' }
 	| { kind: 'intermediate'; state: WaitState }
@@ -314,9 +314,9 @@ export function waitingJson(state: WaitState): Json {
 }
 
 export const LIMIT_UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
-export type LimitUnit = keyof typeof LIMIT_UNITS;
+type LimitUnit = keyof typeof LIMIT_UNITS;
 
-export const MAX_LIMIT_SECONDS = 365 * 86400;
+const MAX_LIMIT_SECONDS = 365 * 86400;
 
 export function limitDeadline(
 	amount: unknown,

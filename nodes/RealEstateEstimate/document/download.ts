@@ -43,9 +43,9 @@ export interface DownloadPrepared {
 
 type BinaryInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
-export const MIME_TYPE = 'application/pdf';
+const MIME_TYPE = 'application/pdf';
 
-export function documentFileName(documentId: number): string {
+function documentFileName(documentId: number): string {
 	return `estimate-${documentId}.pdf`;
 }
 

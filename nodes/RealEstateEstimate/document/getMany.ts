@@ -7,7 +7,7 @@ import type { EstimateOperation } from '../read';
 const showOnlyForGetMany = { resource: ['document'], operation: ['getMany'] };
 
 /** Default of Limit, as in n8n's own nodes (the description holds the literal, as n8n's lint asks). */
-export const DEFAULT_LIMIT = 50;
+const DEFAULT_LIMIT = 50;
 
 // The API has no paging for this list: it answers the whole list, and Limit keeps its first documents.
 export const getManyDescription: INodeProperties[] = [

@@ -182,7 +182,7 @@ export interface ServiceField {
 	message: string;
 }
 
-export interface ServiceText {
+interface ServiceText {
 	text?: string;
 	fields: ServiceField[];
 }

@@ -209,7 +209,7 @@ export async function apiRequest(
 	}
 }
 
-export interface StreamResponse {
+interface StreamResponse {
 	body: unknown;
 	headers: Record<string, string>;
 }

@@ -140,9 +140,9 @@ export async function waitUnlessAborted(
 }
 
 /** Refusals of one request that do not use up its retries while the pacer runs several at once. */
-export const PACED_REFUSALS = 20;
+const PACED_REFUSALS = 20;
 
-export function pacingOutcome(failure: HttpFailure, policy: RetryPolicy): AttemptOutcome {
+function pacingOutcome(failure: HttpFailure, policy: RetryPolicy): AttemptOutcome {
 	const busy = failure.status === 429 || failure.status === 503;
 	if (failure.status === undefined || !(busy || policy.retryStatuses.includes(failure.status))) {
 		return { kind: 'failed' };

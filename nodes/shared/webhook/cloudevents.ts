@@ -14,7 +14,7 @@ import { deliveryIdOfToken, keyOfStringValue, type DeliveryId } from './webhook-
 import { isObject, nonEmptyString } from '../json';
 
 // Not `subject` nor extensions: their content is not published and could be personal data.
-export interface CloudEventFacts {
+interface CloudEventFacts {
 	mode: 'structured' | 'binary';
 	specversion: string;
 	source: string | null;
@@ -33,7 +33,7 @@ export interface IncomingRequest {
 }
 
 /** The one specversion of CloudEvents 1.0 ("specversion": "1.0" for every 1.0.x release). */
-export const SPEC_VERSION = '1.0';
+const SPEC_VERSION = '1.0';
 
 const CE_PREFIX = 'ce-';
 

@@ -6,7 +6,7 @@ export type RespondMode = 'onReceived' | 'lastNode';
 
 export type Answerer = 'n8n-when-stored' | 'execute' | 'n8n-after-run';
 
-export type RememberWhen = 'when-stored' | 'when-answered' | 'after-2xx' | 'never';
+type RememberWhen = 'when-stored' | 'when-answered' | 'after-2xx' | 'never';
 
 export interface AnswerPlan {
 	answeredBy: Answerer;
@@ -14,13 +14,7 @@ export interface AnswerPlan {
 	holdCopies: boolean;
 }
 
-export type DeliveryStatus =
-	| 'emitted'
-	| 'duplicate'
-	| 'filtered'
-	| 'stale'
-	| 'in-progress'
-	| 'ignored';
+type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale' | 'in-progress' | 'ignored';
 
 export interface Ack {
 	received: true;
@@ -122,7 +116,7 @@ export function admit(
 	return 'run';
 }
 
-export type Settlement = 'remember' | 'forget' | 'keep';
+type Settlement = 'remember' | 'forget' | 'keep';
 
 /**
  * What the package learns about a run (docs/architecture.md, "Fate follows the execution"):
@@ -132,7 +126,7 @@ export type Settlement = 'remember' | 'forget' | 'keep';
  */
 export type RunEvent = 'stored' | 'executed' | 'succeeded' | 'failed' | 'closed' | 'expired';
 
-export interface Settled {
+interface Settled {
 	memory: Settlement;
 	/** Whether the copy stops being in flight: later copies are then answered by the memory. */
 	release: boolean;

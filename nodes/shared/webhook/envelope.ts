@@ -177,7 +177,7 @@ export function unrecognisedItem(
 	return item;
 }
 
-export type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
+type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
 
 // Only the signed `timestamp` counts: stale further than maxAgeSeconds in the past or the future.
 export function checkFreshness(

@@ -111,9 +111,7 @@ export const OUTPUT_MODES = [
 	},
 ] as const;
 
-export type OutputMode = (typeof OUTPUT_MODES)[number]['value'];
-
-export interface OutputEntry {
+interface OutputEntry {
 	value: string;
 	name: string;
 	since: number;
@@ -133,7 +131,7 @@ const known = (since: number, nodeVersion?: number) =>
 	nodeVersion === undefined || since <= nodeVersion;
 
 /** An output as n8n draws it. */
-export interface OutputSpec {
+interface OutputSpec {
 	type: string;
 	displayName: string;
 }
@@ -234,7 +232,6 @@ export function eventCatalogue(table: readonly TriggerEventEntry[]) {
 	return {
 		outputTable,
 		allOptions,
-		eventOptions: (nodeVersion?: number) => eventOptionsOf(table, nodeVersion),
 		eventsProperties: (description: string) => eventsPropertiesOf(table, every, description),
 		configuredOutputs,
 		/** The outputs of saved parameters without expressions: the rule n8n evaluates, called as is. */
@@ -269,8 +266,6 @@ export const CONFIGURED_OUTPUTS = EVENTS.configuredOutputs;
 export const UNRECOGNISED_INDEX = EVENT_TABLE.length;
 
 export const ALL_EVENT_OPTIONS: readonly string[] = EVENTS.allOptions();
-
-export const EVENT_OPTIONS = EVENTS.eventOptions();
 
 export const eventsProperties = EVENTS.eventsProperties;
 

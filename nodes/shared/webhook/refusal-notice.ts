@@ -3,7 +3,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { Facts } from './decide';
 
-export const NOTICE_INTERVAL_MS = 60_000;
+const NOTICE_INTERVAL_MS = 60_000;
 
 // Per process: a restart may log one more line, which is harmless. Bounded against many triggers.
 const MAX_REMEMBERED = 1000;
@@ -21,7 +21,7 @@ function carriesSignature(headers: Record<string, unknown> | undefined): boolean
 	return Object.keys(headers ?? {}).some((name) => /signature/i.test(name));
 }
 
-export function refusalNotice(where: string, signed: boolean): string {
+function refusalNotice(where: string, signed: boolean): string {
 	const what = signed
 		? 'its signature matches neither the Signing Secret nor the Previous Signing Secret'
 		: 'it carries no signature header';

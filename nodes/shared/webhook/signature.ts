@@ -10,7 +10,7 @@ const DIGEST_PREFIX = /^sha256=/i;
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-export interface FoundHeader {
+interface FoundHeader {
 	name: string;
 	value: string;
 }
@@ -23,7 +23,11 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 	return value;
 }
 
-function signatureHeaders(headers: HeaderBag, configuredName?: string | null): FoundHeader[] {
+/** Every signature header in arrival order (the configured name, else the published pattern). */
+export function signatureHeaders(
+	headers: HeaderBag,
+	configuredName?: string | null,
+): FoundHeader[] {
 	const wanted = (configuredName ?? '').trim().toLowerCase();
 	const found: FoundHeader[] = [];
 	for (const [name, raw] of Object.entries(headers)) {
@@ -34,31 +38,11 @@ function signatureHeaders(headers: HeaderBag, configuredName?: string | null): F
 	return found;
 }
 
-/** Depends on header order, so the node uses signatureCandidates; only tests call this. */
-export function findSignatureHeader(
-	headers: HeaderBag,
-	configuredName?: string | null,
-): FoundHeader | undefined {
-	return signatureHeaders(headers, configuredName)[0];
-}
-
 export function signatureCandidates(headers: HeaderBag, configuredName?: string | null): string[] {
 	return signatureHeaders(headers, configuredName)
 		.flatMap((header) => header.value.split(','))
 		.map((piece) => piece.trim())
 		.filter((piece) => piece !== '');
-}
-
-export function computeSignature(rawBody: Buffer | string, secret: string): string {
-	return createHmac('sha256', secret).update(rawBody).digest('hex');
-}
-
-export function verifySignature(
-	rawBody: Buffer,
-	header: string | undefined | null,
-	secret: string | undefined | null,
-): boolean {
-	return typeof header === 'string' && verifyAnySignature(rawBody, [header], secret);
 }
 
 function digestBytes(candidate: unknown): Buffer | null {
@@ -106,23 +90,6 @@ export function matchSecret(
 	};
 }
 
-export function verifyWithSecrets(
-	rawBody: Buffer,
-	candidates: readonly unknown[],
-	secrets: readonly string[],
-): boolean {
-	return matchSecret(rawBody, candidates, secrets) !== null;
-}
-
-/** One secret: matchSecret's answer. */
-export function verifyAnySignature(
-	rawBody: Buffer,
-	candidates: readonly string[],
-	secret: string | undefined | null,
-): boolean {
-	return typeof secret === 'string' && verifyWithSecrets(rawBody, candidates, [secret]);
-}
-
 // Header names that carry a credential (matched anywhere in the lower-cased name); never output.
 export const CREDENTIAL_HEADER_PATTERN =
 	/(^|[-_.])auth|cookie|session|signature|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key/;
@@ -148,7 +115,7 @@ export const MIN_SECRET_LENGTH = 16;
 /** RFC 9110 token: the characters allowed in a header name. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export interface SecretWording {
+interface SecretWording {
 	field: string;
 	key: string;
 	signedWith: string;

@@ -33,7 +33,7 @@ export function unsignedRefusal(
 }
 
 /** What a delivery keyed on its bytes is keyed with (verify.ts). */
-export interface SignedBody {
+interface SignedBody {
 	bodyKeys: () => string[];
 	digests: readonly string[];
 }

@@ -4,7 +4,7 @@ import { signingCredentialProblem } from './signature';
 // The credential type is credentials/ConsentFlowWebhookSigningApi.credentials.ts's `name`.
 export const SIGNING_CREDENTIAL = 'consentFlowWebhookSigningApi';
 
-export interface SigningCredentialData {
+interface SigningCredentialData {
 	secret?: unknown;
 	signatureHeader?: unknown;
 	previousSecret?: unknown;

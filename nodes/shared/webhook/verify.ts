@@ -12,7 +12,7 @@ import { SIGNING_CREDENTIAL } from './signing-credential';
 import { keyOfSignedBody } from './webhook-id';
 import { requestRawBody } from '../n8n-compat';
 
-export interface RequestLike {
+interface RequestLike {
 	headers: HeaderBag;
 }
 
@@ -55,7 +55,7 @@ async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
 }
 
 /** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
-export async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
+async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
 	return await readThrough(credentialId(context), async () => await readFacts(context));
 }
 

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'crypto';
 
 // One key per id, different ids never share one: docs/architecture.md#webhook-id
 
-export const MAX_KEY_BYTES = 64;
+const MAX_KEY_BYTES = 64;
 
 export const MAX_KEY_JSON_BYTES = 69;
 

@@ -29,7 +29,6 @@ jest.mock('../../../nodes/shared/webhook/events', () => {
 		CONFIGURED_OUTPUTS: events.configuredOutputs,
 		UNRECOGNISED_INDEX: table.length,
 		ALL_EVENT_OPTIONS: events.allOptions(),
-		EVENT_OPTIONS: events.eventOptions(),
 		eventsProperties: events.eventsProperties,
 		outputNameOf: events.outputNameOf,
 		normaliseEventSelection: events.normaliseEventSelection,

@@ -9,12 +9,11 @@ import {
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
 	clampLimit,
-	maxStateBytes,
 	readRememberedIds,
 	recordDeliveryShared,
 	resetProcessMemory,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { recordDelivery } from './helpers';
+import { maxStateBytes, recordDelivery } from './helpers';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../../../nodes/shared/webhook/webhook-id';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -8,6 +8,7 @@ import {
 	hold,
 	recordDeliveryShared,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { MAX_KEY_JSON_BYTES } from '../../../nodes/shared/webhook/webhook-id';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
 
 // A test fixture, not a real key ('dummy' keeps the hardcoded-secret lint rule quiet).
@@ -149,3 +150,7 @@ export function recordForSave(memoryKey: string, stored: unknown, key: string, l
 	hold(slot, answerPlan('n8n-after-run', false));
 	return staticData[DEDUPE_KEY] as object;
 }
+
+/** The most a trigger's stored memory of `limit` keys can take: each key at most MAX_KEY_JSON_BYTES - 2 inside the string, each line break 2 (`\n`). */
+export const maxStateBytes = (limit: number): number =>
+	JSON.stringify({ version: DEDUPE_VERSION, keys: '' }).length + limit * MAX_KEY_JSON_BYTES - 2;

@@ -10,13 +10,28 @@ import {
 	objectPath,
 	parseIdentity,
 } from '../../../nodes/RealEstateEstimate/identity';
-import {
-	buildEstimateInput,
-	estimateInputSchema,
-	OVERRIDE_FIELDS,
-} from '../../../nodes/RealEstateEstimate/schema';
+import { buildEstimateInput, estimateInputSchema } from '../../../nodes/RealEstateEstimate/schema';
 import { checkKnr } from '../../../nodes/RealEstateEstimate/validators';
 import { fieldLabel } from '../../../nodes/shared/validation';
+
+// The attribute fields of ValuationInputDto that Overrides offers (real-estate-estimate-api.md)
+const OVERRIDE_FIELDS = [
+	'buildYear',
+	'currentCommondebt',
+	'estateType',
+	'externalUsableArea',
+	'floor',
+	'glazedBalconyUsableArea',
+	'grossArea',
+	'internalUsableArea',
+	'numberOfBedrooms',
+	'numberOfFloorsInBuilding',
+	'ownershipType',
+	'primaryArea',
+	'siteArea',
+	'siteType',
+	'usableArea',
+];
 
 describe('validators', () => {
 	test.each([

@@ -15,11 +15,8 @@ import {
 	previousSecretNote,
 	previousSecretProblem,
 } from '../../../../nodes/shared/webhook/rotation';
-import {
-	MAX_ACTIVE_SECRETS,
-	matchSecret,
-	verifyWithSecrets,
-} from '../../../../nodes/shared/webhook/signature';
+import { MAX_ACTIVE_SECRETS, matchSecret } from '../../../../nodes/shared/webhook/signature';
+import { verifyWithSecrets } from '../../../support/signature';
 import { CREDENTIAL_TYPE } from '../../ConsentFlowTrigger/http-harness';
 import { postSigned, sign } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';

@@ -6,12 +6,11 @@ import * as fc from 'fast-check';
 import {
 	DEDUPE_KEY,
 	MAX_REMEMBERED,
-	maxStateBytes,
 	recordDeliveryShared,
 } from '../../../../nodes/ConsentFlowTrigger/dedupe';
 import { parseDelivery } from '../../../../nodes/shared/webhook/envelope';
 import { createDatabase } from '../../ConsentFlowTrigger/http-harness';
-import { postSigned } from '../../ConsentFlowTrigger/helpers';
+import { maxStateBytes, postSigned } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 
 const harness = useTriggerHarness();

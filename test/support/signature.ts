@@ -1,0 +1,20 @@
+// One secret and one header: the signature module's rules as the trigger uses them (several of each).
+import { matchSecret, signatureHeaders } from '../../nodes/shared/webhook/signature';
+
+export const verifyWithSecrets = (...args: Parameters<typeof matchSecret>) =>
+	matchSecret(...args) !== null;
+
+export const verifyAnySignature = (
+	body: Buffer,
+	candidates: readonly string[],
+	secret?: string | null,
+) => typeof secret === 'string' && verifyWithSecrets(body, candidates, [secret]);
+
+export const verifySignature = (
+	body: Buffer,
+	header: string | undefined | null,
+	secret?: string | null,
+) => typeof header === 'string' && verifyAnySignature(body, [header], secret);
+
+export const findSignatureHeader = (...args: Parameters<typeof signatureHeaders>) =>
+	signatureHeaders(...args)[0];
