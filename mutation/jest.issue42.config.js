@@ -15,7 +15,10 @@ const SETS = {
 	personal: ['<rootDir>/test/nodes/shared/personal{,.property}.test.ts'],
 	// the minimising lines of Create and Wait and of the trigger (ranges in docs/mutation-issue42.md)
 	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
-	trigger: ['<rootDir>/test/nodes/ConsentFlowTrigger/minimise.integration.test.ts'],
+	trigger: [
+		'<rootDir>/test/nodes/ConsentFlowTrigger/{minimise,ConsentFlowTrigger.node}.integration.test.ts',
+		'<rootDir>/test/nodes/shared/webhook/cloudevents.test.ts',
+	],
 };
 const set = SETS[process.env.SBL_MUTATION_SET ?? ''];
 if (!set) throw new Error(`SBL_MUTATION_SET must be one of ${Object.keys(SETS).join(', ')}`);
