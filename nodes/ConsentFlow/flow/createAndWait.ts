@@ -49,7 +49,6 @@ import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
 	advanceWait,
-	notThisWait,
 	withNotTaken,
 	limitDeadline,
 	newWaitState,
@@ -386,7 +385,9 @@ async function resume(
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
 	const step = advanceWait(state, delivery, new Date().toISOString(), key, other);
-	if (step.kind === 'foreign') return await waitFor(ctx, notTaken(ctx, state, delivery), count);
+	if (step.kind === 'foreign') {
+		return await waitFor(ctx, notTaken(ctx, state, delivery, step.reason), count);
+	}
 	if (step.kind !== 'outcome') {
 		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
 	}
@@ -399,8 +400,12 @@ async function resume(
 }
 
 /** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */
-function notTaken(ctx: IExecuteFunctions, state: WaitState, delivery: IDataObject): WaitState {
-	const reason = notThisWait(state, delivery) ?? 'not this wait';
+function notTaken(
+	ctx: IExecuteFunctions,
+	state: WaitState,
+	delivery: IDataObject,
+	reason: string,
+): WaitState {
 	const workflow =
 		typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
 	ctx.logger.warn(

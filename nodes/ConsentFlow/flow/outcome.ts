@@ -176,7 +176,7 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 
 /** What one delivery does to the wait (advanceWait). */
 type WaitStep =
-	| { kind: 'foreign' }
+	| { kind: 'foreign'; reason: string }
 	| { kind: 'duplicate' }
 	| { kind: 'intermediate'; state: WaitState }
 	| { kind: 'outcome'; output: number; state: WaitState; json: Json };
@@ -242,7 +242,8 @@ export function advanceWait(
 	key?: unknown,
 	other: OtherKeys = { also: [], legacy: [] },
 ): WaitStep {
-	if (notThisWait(state, delivery) !== null) return { kind: 'foreign' };
+	const reason = notThisWait(state, delivery);
+	if (reason !== null) return { kind: 'foreign', reason };
 	const seen = seenEvent(delivery, key, other.also);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))
 		return { kind: 'duplicate' };

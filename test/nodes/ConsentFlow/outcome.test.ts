@@ -261,6 +261,7 @@ describe('advanceWait', () => {
 		for (const event of PUBLISHED_EVENTS) {
 			expect(advanceWait(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
 				kind: 'foreign',
+				reason: `another flow (${OTHER_FLOW})`,
 			});
 		}
 		expect(state).toEqual(before);
@@ -297,19 +298,31 @@ describe('advanceWait', () => {
 					delivery(event, { flowId: undefined, externalId }),
 					NOW,
 				);
-				expect(decision).toEqual({ kind: 'foreign' });
+				expect(decision).toEqual({
+					kind: 'foreign',
+					reason:
+						externalId === 'loan-43'
+							? 'no flow id, and another External ID'
+							: 'neither flow id nor External ID',
+				});
 			}
 		}
 		const noExternal = deepFreeze(
 			newWaitState({ ...flow(), externalId: undefined }, STARTED, null),
 		);
 		const data = delivery('consent.data', { flowId: undefined, externalId: 'loan-42' });
-		expect(advanceWait(noExternal, data, NOW)).toEqual({ kind: 'foreign' });
+		expect(advanceWait(noExternal, data, NOW)).toEqual({
+			kind: 'foreign',
+			reason: 'no flow id, and this wait has no External ID to match it by',
+		});
 	});
 
 	test('a flow id decides over the External ID: another flow with this External ID is not taken', () => {
 		const other = delivery('consent.data', { flowId: OTHER_FLOW, externalId: 'loan-42' });
-		expect(advanceWait(deepFreeze(waiting()), other, NOW)).toEqual({ kind: 'foreign' });
+		expect(advanceWait(deepFreeze(waiting()), other, NOW)).toEqual({
+			kind: 'foreign',
+			reason: `another flow (${OTHER_FLOW})`,
+		});
 	});
 
 	test('a delivery not taken is recorded with the reason (no payload), shown in the waiting item, capped', () => {
