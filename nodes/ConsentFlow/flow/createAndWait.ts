@@ -497,7 +497,8 @@ function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
 function namesOf(ctx: IWebhookFunctions): string[] {
 	try {
 		const lastName = ctx.getNodeParameter('lastName', '');
-		return typeof lastName === 'string' && lastName.trim() !== '' ? [lastName] : [];
+		// a blank name is no name: personal.ts drops parts shorter than two characters
+		return typeof lastName === 'string' ? [lastName] : [];
 	} catch {
 		return [];
 	}

@@ -1348,6 +1348,35 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 		},
 	);
 
+	test('at the resume URL only a Last Name in text is masked; a number or a failing expression masks no name, and IDs still are', async () => {
+		const note = `NORDMANN, fnr ${APPLICANT_ID}`;
+		const body = envelopeOf('consent.data', {
+			payload: { externalId: 'loan-42', flow: 'flow-1', data: { note } },
+		});
+		const failing = waitParams({ minimisePersonalData: 'mask' });
+		Object.defineProperty(failing, 'lastName', {
+			get: () => {
+				throw new Error('expression failed');
+			},
+		});
+		for (const parameters of [
+			waitParams({ minimisePersonalData: 'mask', lastName: 42 }),
+			failing,
+		]) {
+			const { result } = await signedWebhook(body, waitingStack(), parameters);
+			const item = result.workflowData![0][0].json[RESUME_KEY] as IDataObject;
+			expect((item.payload as IDataObject).data).toEqual({
+				note: `NORDMANN, fnr *********${APPLICANT_ID.slice(-2)}`,
+			});
+		}
+		const named = waitParams({ minimisePersonalData: 'mask', lastName: '  Nordmann ' });
+		const { result } = await signedWebhook(body, waitingStack(), named);
+		const item = result.workflowData![0][0].json[RESUME_KEY] as IDataObject;
+		expect((item.payload as IDataObject).data).toEqual({
+			note: `***, fnr *********${APPLICANT_ID.slice(-2)}`,
+		});
+	});
+
 	test('an unknown setting (e.g. an expression with a typo) leaves out the most', async () => {
 		const item = await resumeItem('consent.data', 'Mask');
 		expect(JSON.stringify(item)).not.toContain(APPLICANT_ID.slice(0, 6));
