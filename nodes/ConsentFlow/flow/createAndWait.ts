@@ -188,15 +188,16 @@ interface Minimising {
 }
 
 // At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
+// It runs on the one input item (start and resume both check there is exactly one).
 function minimising(ctx: IExecuteFunctions): Minimising {
-	let lastName: unknown = '';
+	let lastName: unknown;
 	try {
-		lastName = ctx.getNodeParameter('lastName', 0, '');
+		lastName = ctx.getNodeParameter('lastName', 0);
 	} catch {
 		// an expression that fails has no name to mask
 	}
 	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_KEEP));
-	return { mode, names: personalValuesOf(ctx.getInputData()[0]?.json, { lastName }).names };
+	return { mode, names: personalValuesOf(ctx.getInputData()[0].json, { lastName }).names };
 }
 
 function minimisedJson(json: object, { mode, names }: Minimising): IDataObject {
@@ -495,13 +496,13 @@ function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
 
 /** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
 function namesOf(ctx: IWebhookFunctions): string[] {
+	let lastName: unknown;
 	try {
-		const lastName = ctx.getNodeParameter('lastName', '');
-		// a blank name is no name: personal.ts drops parts shorter than two characters
-		return typeof lastName === 'string' ? [lastName] : [];
+		lastName = ctx.getNodeParameter('lastName');
 	} catch {
-		return [];
+		// an expression that fails has no name to mask
 	}
+	return personalValuesOf({ lastName }).names;
 }
 
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
