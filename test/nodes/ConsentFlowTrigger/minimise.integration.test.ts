@@ -83,6 +83,9 @@ describe('the trigger, every setting × every event', () => {
 				const payload = json.payload as Record<string, unknown>;
 				// what every setting keeps
 				expect(json).toMatchObject({ event, webhookId, flowId: 'flow-9', externalId: 'loan-42' });
+				// an envelope is no CloudEvent, and headers only when asked
+				expect(json).not.toHaveProperty('cloudEvent');
+				expect(json).not.toHaveProperty('headers');
 				expect(payload).toMatchObject({ externalId: 'loan-42', flow: 'flow-9', data: DATA });
 				// what the setting decides
 				expectField(json, 'nationalId', shownId(mode));
