@@ -99,9 +99,10 @@ function machineIds(text: string): Array<[number, number]> {
 export function findIdentityNumbers(text: string): Found[] {
 	// most texts have no digit at all: nothing to walk
 	if (!DIGIT.test(text)) return [];
-	const skipped = machineIds(text);
+	// read only once a number is found: most texts with digits hold none
+	let skipped: Array<[number, number]> | undefined;
 	const inMachineId = (start: number, end: number) =>
-		skipped.some(([from, to]) => start < to && end > from);
+		(skipped ??= machineIds(text)).some(([from, to]) => start < to && end > from);
 	const found: Found[] = [];
 	for (const run of digitRuns(text)) {
 		for (let first = 0; first + LENGTH <= run.length; first++) {
