@@ -163,9 +163,11 @@ describe('findIdentityNumbers', () => {
 		);
 	});
 
-	it('searches what only looks like a UUID: a letter outside hex, a short hex word', () => {
+	it('searches what only looks like a UUID: a letter outside hex, a short hex word (not a long one)', () => {
 		fc.assert(
 			fc.property(identityNumber, (id) => {
+				// 37 hex characters standing alone: a hash or key, not searched
+				expect(findIdentityNumbers(`key deadbeef${id}cafebabe0123456789.`)).toEqual([]);
 				const [day, rest] = [id.slice(0, 8), id.slice(8)];
 				expect(findIdentityNumbers(`${day}-${rest}-zz`).length).toBe(1);
 				expect(findIdentityNumbers(`g${id}abcdef0123456789abcdef`).length).toBe(1);
