@@ -83,11 +83,10 @@ function digitRuns(text: string): Digit[][] {
 	return runs;
 }
 
-// A UUID, or a hex word of 32 or more (a hash, a key): issued by a system, not written by a person.
+// A UUID, or a hex word of 32+ (a hash, a key): issued by a system, not written; not searched.
 const MACHINE_ID =
 	/(?<![\dA-Za-z])(?:[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}|[\dA-Fa-f]{32,})(?![\dA-Za-z])/g;
 
-/** Where the text holds machine identifiers, whose digits are not searched (start, end). */
 function machineIds(text: string): Array<[number, number]> {
 	return [...text.matchAll(MACHINE_ID)].map((match) => [
 		match.index,
