@@ -187,15 +187,19 @@ interface Minimising {
 	names: string[];
 }
 
+/** The Last Name parameter as `read` gets it; an expression that fails has no name to mask. */
+function lastNameOf(read: () => unknown): unknown {
+	try {
+		return read();
+	} catch {
+		return undefined;
+	}
+}
+
 // At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
 // It runs on the one input item (start and resume both check there is exactly one).
 function minimising(ctx: IExecuteFunctions): Minimising {
-	let lastName: unknown;
-	try {
-		lastName = ctx.getNodeParameter('lastName', 0);
-	} catch {
-		// an expression that fails has no name to mask
-	}
+	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName', 0));
 	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_KEEP));
 	return { mode, names: personalValuesOf(ctx.getInputData()[0].json, { lastName }).names };
 }
@@ -496,13 +500,7 @@ function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
 
 /** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
 function namesOf(ctx: IWebhookFunctions): string[] {
-	let lastName: unknown;
-	try {
-		lastName = ctx.getNodeParameter('lastName');
-	} catch {
-		// an expression that fails has no name to mask
-	}
-	return personalValuesOf({ lastName }).names;
+	return personalValuesOf({ lastName: lastNameOf(() => ctx.getNodeParameter('lastName')) }).names;
 }
 
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
