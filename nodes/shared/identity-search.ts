@@ -83,9 +83,10 @@ function digitRuns(text: string): Digit[][] {
 	return runs;
 }
 
+export const UUID_SHAPE = '[\\da-f]{8}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{12}';
+
 // A UUID, or a hex word of 32+ (a hash, a key): issued by a system, not written; not searched.
-const MACHINE_ID =
-	/(?<![\dA-Za-z])(?:[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}|[\dA-Fa-f]{32,})(?![\dA-Za-z])/g;
+const MACHINE_ID = new RegExp(`(?<![\\da-z])(?:${UUID_SHAPE}|[\\da-f]{32,})(?![\\da-z])`, 'gi');
 
 function machineIds(text: string): Array<[number, number]> {
 	return [...text.matchAll(MACHINE_ID)].map((match) => [

@@ -6,6 +6,7 @@ import {
 	leftOutForm,
 	maskedForm,
 	replaceIdentityNumbers,
+	UUID_SHAPE,
 } from '../identity-search';
 import { personalMasker } from '../personal';
 import { MAX_DEPTH } from './envelope';
@@ -207,7 +208,7 @@ export const ALLOWED_HEADERS: readonly string[] = [
 
 // Names that carry identity assertions or signatures (proxies in front of n8n add them).
 const TOKEN_NAME = /jwt|assertion|hmac|sign|principal|oidc|dpop|iap|bearer|saml|identity/;
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
+const UUID = new RegExp(`^${UUID_SHAPE}$`, 'i');
 const LONG_WORD = /^[A-Za-z0-9+/_=.~-]{32,}$/;
 const TOKEN_VALUE =
 	/eyJ[A-Za-z0-9_-]{5,}\.|^(bearer|basic|dpop|digest|negotiate)\b|\bsha\d+=|\b(v\d|t)=[A-Za-z0-9+/=]{16,}/i;
