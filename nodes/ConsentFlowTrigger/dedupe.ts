@@ -107,7 +107,6 @@ class SavedDeliveries {
 interface TriggerMemory {
 	state: DedupeState;
 	dropped: Set<string>;
-	forgotten: Set<string>;
 	owners: Map<string, string>;
 	inFlight: Map<string, Held>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
@@ -130,7 +129,6 @@ function memoryOf(memoryKey: string): TriggerMemory {
 	const fresh: Omit<TriggerMemory, 'saved'> = {
 		state: { version: DEDUPE_VERSION, ids: [] },
 		dropped: new Set(),
-		forgotten: new Set(),
 		owners: new Map(),
 		inFlight: new Map(),
 	};
@@ -157,11 +155,9 @@ function addBounded(
 function keysOnlyStored(memory: TriggerMemory, stored: unknown): string[] {
 	const keys = (stored as Partial<StoredDedupe> | null | undefined)?.keys;
 	if (stored === memory.saved || (typeof keys === 'string' && keys === memory.lastSeen)) return [];
-	const { state, dropped, forgotten } = memory;
+	const { state, dropped } = memory;
 	const known = new Set(state.ids);
-	const fresh = readRememberedIds(stored, known).filter(
-		(id) => !known.has(id) && !dropped.has(id) && !forgotten.has(id),
-	);
+	const fresh = readRememberedIds(stored, known).filter((id) => !known.has(id) && !dropped.has(id));
 	if (typeof keys === 'string') memory.lastSeen = keys;
 	return fresh.length === 0 ? fresh : [...new Set(fresh)];
 }
@@ -175,7 +171,7 @@ export function recordDeliveryShared(
 	record = true,
 ): { duplicate: boolean; state: DedupeState } {
 	const memory = memoryOf(memoryKey);
-	const { state, dropped, forgotten } = memory;
+	const { state, dropped } = memory;
 	// keys only the database has go last, as seen now
 	const fromDb = stored === undefined ? [] : keysOnlyStored(memory, stored);
 	const merged = fromDb.length === 0 ? state.ids : [...state.ids, ...fromDb];
@@ -185,10 +181,7 @@ export function recordDeliveryShared(
 		: { duplicate: present, next: null };
 	const max = clampLimit(limit);
 	state.ids = decision.next ? decision.next.ids : merged.length > max ? merged.slice(-max) : merged;
-	if (decision.next) {
-		forgotten.delete(key);
-		dropped.delete(key);
-	}
+	if (decision.next) dropped.delete(key);
 	// what is kept is the end of `merged` (and `key`): its front was let go at the limit
 	const letGo = merged.length - (state.ids.length - (decision.next ? 1 : 0));
 	for (let i = 0; i < letGo; i++) addBounded(dropped, 2 * MAX_REMEMBERED, merged[i]);
@@ -274,8 +267,8 @@ export function ownDelivery(memoryKey: string, key: string, nonce: string): void
 export function forgetDelivery(memoryKey: string, key: string): void {
 	const memory = memoryOf(memoryKey);
 	memory.owners.delete(key);
-	// the database may have it already: ignored there until it is accepted again
-	addBounded(memory.forgotten, MAX_REMEMBERED, key);
+	// stored keys are read again: one there now is another process's run that took it (a fact)
+	memory.lastSeen = undefined;
 	const at = memory.state.ids.lastIndexOf(key);
 	if (at >= 0) memory.state.ids.splice(at, 1);
 }

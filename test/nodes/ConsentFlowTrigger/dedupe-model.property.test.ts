@@ -1,10 +1,11 @@
 // The delivery memory against a second implementation of its rule, written from
 // docs/architecture.md ("Delivery memory") with plain arrays and no shortcuts: keys only the
-// database has go last, as seen now, once each; keys this process let go at the limit or forgot are
-// not taken back from a database copy; the newest Remembered Deliveries are kept; a key in either is
-// a duplicate; a stored string the process wrote or merged last is not merged again. On any
-// sequence of deliveries, look-ups, forgets, saves and reads of this or another process's writes,
-// both must agree on every answer and on the keys held.
+// database has go last, as seen now, once each; keys this process let go at the limit are not
+// taken back from a database copy, keys it forgot are (read again, even unchanged); the newest
+// Remembered Deliveries are kept; a key in either is a duplicate; a stored string the process
+// wrote or merged last is not merged again. On any sequence of deliveries, look-ups, forgets,
+// saves and reads of this or another process's writes, both must agree on every answer and on the
+// keys held.
 import fc from 'fast-check';
 
 import {
@@ -41,8 +42,8 @@ class Model {
 	}
 
 	forget(key: string): void {
-		this.letGo.add(key);
 		this.ids = this.ids.filter((k) => k !== key);
+		this.lastSeen = undefined;
 	}
 
 	/** n8n serialising static data: the keys now, remembered as written. */

@@ -246,14 +246,32 @@ describe('version 3 read back (a restart, another process)', () => {
 		expect(readRememberedIds({ version: 3, keys: '\n\nk\n' })).toEqual(['k']);
 	});
 
-	test("its own write read back adds nothing; a key forgotten since stays forgotten; another process's key counts", () => {
+	test("its own write read back adds nothing; another process's key counts", () => {
 		recordForSave('o', undefined, 'a', 10);
 		const saved = written(recordForSave('o', undefined, 'b', 10));
-		forgetDelivery('o', 'b');
-		expect(recordDeliveryShared('o', saved, 'b', 10, false).duplicate).toBe(false);
 		expect(recordDeliveryShared('o', saved, 'a', 10, false).duplicate).toBe(true);
+		expect(recordDeliveryShared('o', saved, 'q', 10, false).duplicate).toBe(false);
 		const other = { version: 3, keys: `${saved.keys}\nq` };
 		expect(recordDeliveryShared('o', other, 'q', 10, false).duplicate).toBe(true);
+	});
+
+	// Two webhook processes ran one delivery at once: here its run failed, there it succeeded.
+	test('a key let go here is a duplicate once another process stored it', () => {
+		const before = { version: 3, keys: 'a' };
+		expect(recordDeliveryShared('f', before, 'k', 10, false).duplicate).toBe(false);
+		forgetDelivery('f', 'k');
+		expect(recordDeliveryShared('f', before, 'k', 10, false).duplicate).toBe(false);
+		const after = { version: 3, keys: 'a\nk' };
+		expect(recordDeliveryShared('f', after, 'k', 10, false).duplicate).toBe(true);
+	});
+
+	test('a key let go here after its stored copy was read is read again, not skipped as seen', () => {
+		const withK = { version: 3, keys: 'a\nk' };
+		recordDeliveryShared('g', { version: 3, keys: 'a' }, 'k', 10, false);
+		expect(recordDeliveryShared('g', withK, 'z', 10, false).duplicate).toBe(false);
+		forgetDelivery('g', 'k');
+		expect(recordDeliveryShared('g', undefined, 'k', 10, false).duplicate).toBe(false);
+		expect(recordDeliveryShared('g', withK, 'k', 10, false).duplicate).toBe(true);
 	});
 });
 
