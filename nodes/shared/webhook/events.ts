@@ -136,29 +136,53 @@ interface OutputSpec {
 	displayName: string;
 }
 
-// Stryker disable all: n8n evaluates this function's source, where a mutant's switch does not exist
+// Stryker disable all: n8n evaluates these functions' source, where a mutant's switch does not exist
+/**
+ * Reads Events, the one reader for the outputs and the deliveries: an array or comma-separated
+ * string of option values in any case; what matches no option is returned as is, in order.
+ */
+export function readEvents(
+	value: unknown,
+	options: readonly string[],
+): { chosen: string[]; unknown: unknown[] } {
+	const chosen: string[] = [];
+	const unknown: unknown[] = [];
+	const lower = options.map((option) => option.toLowerCase());
+	(Array.isArray(value) ? value : [value]).forEach((item) => {
+		if (typeof item !== 'string') return void unknown.push(item);
+		item.split(',').forEach((piece) => {
+			const name = piece.trim();
+			const at = lower.indexOf(name.toLowerCase());
+			if (name === '') return;
+			if (at === -1) unknown.push(name);
+			else if (chosen.indexOf(options[at]) === -1) chosen.push(options[at]);
+		});
+	});
+	return { chosen, unknown };
+}
+
 /**
  * The output rule, written once (as n8n's Webhook node does): n8n evaluates its source as the
- * outputs expression, so it closes over nothing; execute() calls it on the saved parameters.
+ * outputs expression, so it closes over nothing (`read` is readEvents, passed in); execute() calls
+ * it on the saved parameters. Nothing chosen shows every output.
  */
 export function outputsOf(
 	parameters: { events?: unknown; outputMode?: unknown } | undefined,
 	version: unknown,
 	every: readonly OutputEntry[],
 	single: string,
+	read: typeof readEvents,
 ): OutputSpec[] {
 	const all = every.filter((output) => typeof version !== 'number' || output.since <= version);
 	if (parameters && parameters.outputMode === 'single')
 		return [{ type: 'main', displayName: single }];
 	const events = parameters ? parameters.events : undefined;
-	const picked: unknown[] = Array.isArray(events)
-		? events
-		: typeof events === 'string' && events.charAt(0) !== '='
-			? events.split(',')
-			: [];
-	const wanted = picked.map((value) => String(value).trim().toLowerCase());
-	const chosen = all.filter((output) => wanted.indexOf(output.value.toLowerCase()) !== -1);
-	return (chosen.length > 0 ? chosen : all).map((output) => ({
+	const chosen = read(
+		events,
+		all.map((output) => output.value),
+	).chosen;
+	const shown = all.filter((output) => chosen.indexOf(output.value) !== -1);
+	return (shown.length > 0 ? shown : all).map((output) => ({
 		type: 'main',
 		displayName: output.name,
 	}));
@@ -195,25 +219,15 @@ function eventsPropertiesOf(
 	}));
 }
 
-/** Reads Events (an array, or a comma-separated string; case-insensitive); unknown is an error. */
+/** The deliveries Events lets through; anything it names that is no option is an error. */
 function selectionOf(value: unknown, options: readonly string[]): EventSelection {
-	const byLowerValue = new Map(options.map((option) => [option.toLowerCase(), option]));
-	const problem = (what: string): EventSelection => ({
+	const { chosen, unknown } = readEvents(value, options);
+	if (unknown.length === 0) return { ok: true, values: new Set(chosen) };
+	const what = JSON.stringify(unknown[0]) ?? String(unknown[0]);
+	return {
 		ok: false,
 		message: `The trigger is misconfigured: Events contains ${what}, which is not a known event. Use an array or a comma-separated string of: ${options.join(', ')}.`,
-	});
-	const values = new Set<string>();
-	for (const item of Array.isArray(value) ? value : [value]) {
-		if (typeof item !== 'string') return problem(JSON.stringify(item) ?? String(item));
-		for (const piece of item.split(',')) {
-			const name = piece.trim();
-			if (name === '') continue;
-			const option = byLowerValue.get(name.toLowerCase());
-			if (option === undefined) return problem(JSON.stringify(name));
-			values.add(option);
-		}
-	}
-	return { ok: true, values };
+	};
 }
 
 // Everything derived from a table (tests pass a fixture).
@@ -227,7 +241,7 @@ export function eventCatalogue(table: readonly TriggerEventEntry[]) {
 	const allOptions = (nodeVersion?: number): string[] =>
 		outputTable(nodeVersion).map((output) => output.value);
 	// `}}` would end n8n's expression early: every's objects are flat, so it holds none
-	const configuredOutputs: `={{${string}}}` = `={{(${outputsOf})($parameter, $nodeVersion, ${JSON.stringify(every)}, ${JSON.stringify(SINGLE_OUTPUT_NAME)})}}`;
+	const configuredOutputs: `={{${string}}}` = `={{(${outputsOf})($parameter, $nodeVersion, ${JSON.stringify(every)}, ${JSON.stringify(SINGLE_OUTPUT_NAME)}, ${readEvents})}}`;
 	const entryByValue = new Map(table.map((entry) => [entry.value, entry]));
 	return {
 		outputTable,
@@ -236,7 +250,7 @@ export function eventCatalogue(table: readonly TriggerEventEntry[]) {
 		configuredOutputs,
 		/** The outputs of saved parameters without expressions: the rule n8n evaluates, called as is. */
 		outputsOf: (parameters: Record<string, unknown> | undefined, nodeVersion?: number) =>
-			outputsOf(parameters, nodeVersion, every, SINGLE_OUTPUT_NAME),
+			outputsOf(parameters, nodeVersion, every, SINGLE_OUTPUT_NAME, readEvents),
 		normaliseEventSelection: (value: unknown, nodeVersion?: number): EventSelection =>
 			selectionOf(value, allOptions(nodeVersion)),
 		eventOption: (event: string | null, nodeVersion: number): string => {

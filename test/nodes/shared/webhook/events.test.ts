@@ -1,12 +1,14 @@
 // events.ts: the one event table, and the output rule as one self-contained function, evaluated by
 // n8n from its source (CONFIGURED_OUTPUTS) and called as is by execute(); n8n's evaluation itself is
 // also checked by the e2e suite.
+import fc from 'fast-check';
 import type { INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { n8nComputedOutputs } from '../../../support/computed-outputs';
 import { CONSENT_EVENTS } from '../../../../nodes/shared/webhook/envelope';
 import {
+	ALL_EVENT_OPTIONS,
 	CONFIGURED_OUTPUTS,
 	EVENTS,
 	EVENT_TABLE,
@@ -18,6 +20,7 @@ import {
 	eventCatalogue,
 	normaliseEventSelection,
 	outputsOf,
+	readEvents,
 } from '../../../../nodes/shared/webhook/events';
 import { PUBLISHED_EVENTS } from '../../ConsentFlowTrigger/helpers';
 
@@ -110,6 +113,52 @@ describe('normaliseEventSelection', () => {
 	});
 });
 
+describe('readEvents, the one reader of Events', () => {
+	const options = ['consent.data', 'unrecognised', 'tax.dataFailed'];
+
+	it('chooses option values in any case, once each, in order; keeps the rest as it was', () => {
+		expect(readEvents(' Consent.Data ,, TAX.datafailed,consent.data', options)).toEqual({
+			chosen: ['consent.data', 'tax.dataFailed'],
+			unknown: [],
+		});
+		expect(readEvents(['x, unrecognised', 7, null], options)).toEqual({
+			chosen: ['unrecognised'],
+			unknown: ['x', 7, null],
+		});
+		expect(readEvents(undefined, options)).toEqual({ chosen: [], unknown: [undefined] });
+		expect(readEvents([], options)).toEqual({ chosen: [], unknown: [] });
+	});
+
+	// Issue 44: the outputs drawn and the deliveries let through come from the same reading.
+	it('outputs and deliveries agree on any Events value: what is selected is what is shown', () => {
+		const name = fc.oneof(
+			fc.constantFrom(...OUTPUT_TABLE.map((o) => o.value)),
+			fc.constantFrom('nothing.known', '', ' ', '={{ 1 }}'),
+		);
+		const cased = fc
+			.tuple(name, fc.boolean(), fc.constantFrom('', ' ', '  '))
+			.map(([n, upper, pad]) => `${pad}${upper ? n.toUpperCase() : n}${pad}`);
+		const value = fc.oneof(
+			fc.array(cased, { maxLength: 5 }).map((names) => names.join(',')),
+			fc.array(fc.oneof(cased, fc.constant(null)), { maxLength: 5 }),
+		);
+		fc.assert(
+			fc.property(value, fc.constantFrom(1, 1.1), (events, version) => {
+				const shown = outputsOf({ events }, version, OUTPUT_TABLE, 'Event', readEvents).map(
+					(o) => o.displayName,
+				);
+				const selection = normaliseEventSelection(events, version);
+				const chosen = readEvents(events, ALL_EVENT_OPTIONS).chosen;
+				const expected = OUTPUT_TABLE.filter((o) => chosen.includes(o.value)).map((o) => o.name);
+				expect(shown).toEqual(expected.length > 0 ? expected : [...OUTPUT_NAMES]);
+				if (selection.ok) expect([...selection.values].sort()).toEqual([...chosen].sort());
+				else expect(readEvents(events, ALL_EVENT_OPTIONS).unknown.length).toBeGreaterThan(0);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
 // what n8n makes of the expression: the function's source alone, with no module scope to close over
 const byN8n = (parameters: INodeParameters, typeVersion: number) =>
 	n8nComputedOutputs(new ConsentFlowTrigger(), 'consentFlowTrigger', parameters, typeVersion);
@@ -122,19 +171,22 @@ describe('outputsOf', () => {
 		[{ events: ' tax.dataFailed , consent.created' }, 1.1],
 		[{ events: 'Consent.Rejected' }, 1],
 		[{ events: ['nothing.known'] }, 1],
+		[{ events: ['tax.dataFailed,income.dataFailed', 7] }, 1.1],
 	];
 
 	it.each(cases)('n8n evaluating its source gives what the call gives: %j (version %p)', (p, v) => {
-		expect(byN8n(p, v)).toEqual(outputsOf(p, v, OUTPUT_TABLE, SINGLE_OUTPUT_NAME));
+		expect(byN8n(p, v)).toEqual(outputsOf(p, v, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents));
 	});
 
 	it('selected events in output order, one for all, or every output when nothing is read', () => {
 		const names = (p?: Record<string, unknown>) =>
-			outputsOf(p, 1, OUTPUT_TABLE, SINGLE_OUTPUT_NAME).map((output) => output.displayName);
+			outputsOf(p, 1, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents).map(
+				(output) => output.displayName,
+			);
 		expect(names({ events: 'consent.data,consent.created' })).toEqual(['Created', 'Data']);
 		expect(names({ events: ['consent.data'], outputMode: 'single' })).toEqual(['Event']);
 		expect(names({ events: '={{ $json.x }}' })).toEqual([...OUTPUT_NAMES]);
-		expect(outputsOf({}, 1, OUTPUT_TABLE, SINGLE_OUTPUT_NAME)[0]).toEqual({
+		expect(outputsOf({}, 1, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents)[0]).toEqual({
 			type: 'main',
 			displayName: 'Created',
 		});
@@ -142,8 +194,8 @@ describe('outputsOf', () => {
 
 	it('a node version sees only the outputs it knows', () => {
 		const later = [...OUTPUT_TABLE, { value: 'new.event', name: 'New', since: 2 }];
-		expect(outputsOf({}, 1, later, 'Event')).toHaveLength(OUTPUT_TABLE.length);
-		expect(outputsOf({}, 2, later, 'Event')).toHaveLength(OUTPUT_TABLE.length + 1);
+		expect(outputsOf({}, 1, later, 'Event', readEvents)).toHaveLength(OUTPUT_TABLE.length);
+		expect(outputsOf({}, 2, later, 'Event', readEvents)).toHaveLength(OUTPUT_TABLE.length + 1);
 	});
 });
 
@@ -152,6 +204,7 @@ describe('CONFIGURED_OUTPUTS', () => {
 		expect(
 			CONFIGURED_OUTPUTS.startsWith(`={{(${outputsOf.toString()})($parameter, $nodeVersion, `),
 		).toBe(true);
+		expect(CONFIGURED_OUTPUTS.endsWith(`, ${readEvents.toString()})}}`)).toBe(true);
 		expect(CONFIGURED_OUTPUTS).toBe(EVENTS.configuredOutputs);
 	});
 
