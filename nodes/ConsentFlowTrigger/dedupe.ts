@@ -188,14 +188,6 @@ export function recordDeliveryShared(
 	return { duplicate: decision.duplicate, state };
 }
 
-export function resetProcessMemory(): void {
-	memories.clear();
-}
-
-export function resetInFlight(): void {
-	for (const memory of memories.values()) memory.inFlight.clear();
-}
-
 /** How long a run n8n never reports on holds its copies at 409 (a crashed process, a lost worker). */
 export const FLIGHT_BOUND_MS = 10 * 60 * 1000;
 

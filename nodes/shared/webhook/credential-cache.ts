@@ -72,8 +72,3 @@ export function dueForRefresh(id: string | undefined, now: number): boolean {
 	const age = now - entry.readAt;
 	return age >= CREDENTIAL_TTL_MS / 2 && age < CREDENTIAL_TTL_MS;
 }
-
-export function resetCredentialCache(): void {
-	entries.clear();
-	reading.clear();
-}

@@ -51,10 +51,7 @@ jest.mock('../../../nodes/ConsentFlow/flow/outcome', () => {
 
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { RESUME_KEY } from '../../../nodes/ConsentFlow/flow/createAndWait';
-import { resetCredentialCache } from '../../../nodes/shared/webhook/credential-cache';
 import { createParams } from './helpers';
-
-beforeEach(() => resetCredentialCache());
 
 const SIGNATURE_HEADER = 'x-acme-sbl-signature';
 const NODE_NAME = 'Consent Flow';
@@ -86,6 +83,7 @@ async function deliver(
 		typeVersion,
 		position: [0, 0],
 		parameters: params as INodeParameters,
+		// a credential id of its own: nothing comes from the credential cache of another delivery
 		credentials: {
 			consentFlowWebhookSigningApi: { id: `signing-${randomBytes(8).toString('hex')}`, name: 'S' },
 		},

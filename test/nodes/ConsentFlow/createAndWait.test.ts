@@ -35,7 +35,6 @@ import {
 	type SeenEvent,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
-import { resetCredentialCache } from '../../../nodes/shared/webhook/credential-cache';
 import { createExecuteContext } from '../../support/execute-context';
 import { n8nComputedOutputs } from '../../support/computed-outputs';
 import type { Params, TestContext } from '../../support/execute-context';
@@ -52,8 +51,6 @@ import {
 import { syntheticNationalId } from '../../support/synthetic-ids';
 
 const sim = useSimulator({ ...SIM_OPTIONS, beforeEach: 'reset' });
-
-beforeEach(() => resetCredentialCache());
 
 // ---------- the rule, from the issue ----------
 
@@ -833,6 +830,7 @@ function webhookContext(options: {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: (options.parameters ?? waitParams()) as INodeParameters,
+		// a credential id of its own: nothing comes from the credential cache of another delivery
 		credentials: {
 			consentFlowWebhookSigningApi: { id: `signing-${resumeToken()}`, name: 'Signing' },
 		},
@@ -1204,7 +1202,6 @@ describe('webhook(): a delivery to the resume URL', () => {
 
 	test('webhook() then execute(): every published event lands where the rule says', async () => {
 		for (const event of PUBLISHED_EVENTS) {
-			resetCredentialCache();
 			const secret = signingSecret();
 			const body = envelopeOf(event);
 			const { ctx: hook } = webhookContext({

@@ -12,7 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/envelope';
 import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';
@@ -458,7 +458,7 @@ describe('webhook() over HTTP: duplicates', () => {
 		const saved = db.read() as Record<string, Record<string, unknown>>;
 		expect(savedKeys(saved['node:Consent Flow Trigger'][DEDUPE_KEY])).toEqual(ids);
 		await before.close();
-		resetProcessMemory(); // a restart is a new process
+		harness.restart(); // a restart is a new process
 
 		// "Restart": a new node instance and a new server, the same stored static data.
 		const after = await harness({ db });

@@ -8,13 +8,8 @@
 // keys held.
 import fc from 'fast-check';
 
-import {
-	clampLimit,
-	forgetDelivery,
-	recordDeliveryShared,
-	resetProcessMemory,
-	type StoredDedupe,
-} from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { clampLimit, type StoredDedupe } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { recordForSave } from './helpers';
 
 class Model {
@@ -68,7 +63,11 @@ const op = fc.oneof(
 );
 
 describe('the delivery memory agrees with a plain model of its rule', () => {
-	beforeEach(() => resetProcessMemory());
+	// a new n8n process per test: a fresh copy of dedupe.ts, whose memory starts empty
+	let memory: Dedupe;
+	beforeEach(() => {
+		memory = freshDedupe();
+	});
 
 	it('on any sequence of deliveries, look-ups, forgets, saves and database reads', () => {
 		let run = 0;
@@ -80,12 +79,12 @@ describe('the delivery memory agrees with a plain model of its rule', () => {
 				const written: Array<{ real: StoredDedupe; model: StoredDedupe }> = [];
 				for (const o of ops) {
 					if (o.kind === 'forget') {
-						forgetDelivery(memoryKey, o.key);
+						memory.forgetDelivery(memoryKey, o.key);
 						model.forget(o.key);
 						continue;
 					}
 					if (o.kind === 'save') {
-						const saved = recordForSave(memoryKey, undefined, '"saved"', limit);
+						const saved = recordForSave(memory, memoryKey, undefined, '"saved"', limit);
 						model.call(undefined, '"saved"', limit, true);
 						written.push({ real: JSON.parse(JSON.stringify(saved)), model: model.save() });
 						continue;
@@ -97,7 +96,7 @@ describe('the delivery memory agrees with a plain model of its rule', () => {
 							: undefined;
 					const other =
 						s.from === 'other' ? { version: 3 as const, keys: s.keys.join('\n') } : undefined;
-					const real = recordDeliveryShared(
+					const real = memory.recordDeliveryShared(
 						memoryKey,
 						pick?.real ?? other,
 						o.key,

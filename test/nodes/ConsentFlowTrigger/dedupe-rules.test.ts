@@ -10,9 +10,8 @@ import {
 	MAX_REMEMBERED,
 	clampLimit,
 	readRememberedIds,
-	recordDeliveryShared,
-	resetProcessMemory,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { maxStateBytes, recordDelivery } from './helpers';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../../../nodes/shared/webhook/webhook-id';
 
@@ -186,8 +185,14 @@ describe('recordDelivery windows (compared with a plain slice)', () => {
 	});
 });
 
+// Each test below runs in a new n8n process: a fresh copy of dedupe.ts, its memory empty.
+let recordDeliveryShared: Dedupe['recordDeliveryShared'];
+const newProcess = () => {
+	({ recordDeliveryShared } = freshDedupe());
+};
+
 describe('recordDeliveryShared', () => {
-	beforeEach(() => resetProcessMemory());
+	beforeEach(newProcess);
 
 	it('merges database ids the process lacks after its own (they are seen now), once each, and trims to the limit', () => {
 		const first = recordDeliveryShared('m', { version: 2, ids: ['a', 'a', 'b'] }, 'c', 10);
@@ -246,15 +251,15 @@ describe('recordDeliveryShared', () => {
 		expect(recordDeliveryShared('t0', undefined, 'k', 10).duplicate).toBe(false);
 	});
 
-	it('resetProcessMemory forgets everything', () => {
+	it('a new process (a restart) forgets everything', () => {
 		recordDeliveryShared('g', undefined, 'k', 10);
-		resetProcessMemory();
+		newProcess();
 		expect(recordDeliveryShared('g', undefined, 'k', 10).duplicate).toBe(false);
 	});
 });
 
 describe('recordDeliveryShared: two webhook processes writing one database (queue mode)', () => {
-	beforeEach(() => resetProcessMemory());
+	beforeEach(newProcess);
 
 	// Each "process" has its own memory key; every acceptance is followed by a save of the
 	// whole state (what n8n does), which the other process reads on its next request.

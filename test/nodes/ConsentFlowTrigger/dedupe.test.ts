@@ -13,24 +13,34 @@ import {
 	DEDUPE_VERSION,
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
-	claim,
 	clampLimit,
-	follow,
-	forgetDelivery,
-	hold,
-	lookUp,
 	readRememberedIds,
-	recordDeliveryShared,
-	resetInFlight,
-	resetProcessMemory,
-	slotOf,
 	type Slot,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { recordDelivery, recordForSave, savedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { answerWhenStored } from '../../../nodes/shared/n8n-compat';
 import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
 import { answerPlan, type Answerer } from '../../../nodes/shared/webhook/decide';
+
+// Every test runs in a new n8n process: a fresh copy of dedupe.ts, whose memory starts empty.
+let memory: Dedupe;
+let claim: Dedupe['claim'];
+let follow: Dedupe['follow'];
+let forgetDelivery: Dedupe['forgetDelivery'];
+let hold: Dedupe['hold'];
+let lookUp: Dedupe['lookUp'];
+let recordDeliveryShared: Dedupe['recordDeliveryShared'];
+let slotOf: Dedupe['slotOf'];
+
+/** Restarts n8n: what the process remembered is gone; what it saved (static data) stays. */
+function newProcess(): void {
+	memory = freshDedupe();
+	({ claim, follow, forgetDelivery, hold, lookUp, recordDeliveryShared, slotOf } = memory);
+}
+
+beforeEach(newProcess);
 
 describe('recordDelivery', () => {
 	it('records a new id and reports a repeat as duplicate', () => {
@@ -158,23 +168,21 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 	});
 
 	it('version 3: the saved object is written with every key the process has when n8n serialises it', () => {
-		resetProcessMemory();
 		const workflow = workflowOver(undefined);
 		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
-		data[DEDUPE_KEY] = recordForSave('v3', undefined, 'a', 10) as IDataObject;
+		data[DEDUPE_KEY] = recordForSave(memory, 'v3', undefined, 'a', 10) as IDataObject;
 		// another request records its key after this assignment, before n8n saves
-		recordForSave('v3', undefined, 'b', 10);
+		recordForSave(memory, 'v3', undefined, 'b', 10);
 		const expected = { [`node:${node.name}`]: { [DEDUPE_KEY]: { version: 3, keys: 'a\nb' } } };
 		expect(JSON.parse(JSON.stringify(workflow.staticData))).toEqual(expected);
 		expect(deepCopy(workflow.staticData)).toEqual(expected);
 	});
 
 	it('version 3: a second Workflow over the same raw object wraps the saved object without walking the keys', () => {
-		resetProcessMemory();
 		const raw = stored();
 		const workflow = workflowOver(raw);
 		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
-		const saved = recordForSave('v3w', data[DEDUPE_KEY], 'b', 10);
+		const saved = recordForSave(memory, 'v3w', data[DEDUPE_KEY], 'b', 10);
 		data[DEDUPE_KEY] = saved as IDataObject;
 		workflowOver(raw);
 		expect(Object.keys(saved)).toEqual(['version']);
@@ -193,8 +201,6 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 });
 
 describe('recordDeliveryShared (per-process memory against stale reads)', () => {
-	beforeEach(() => resetProcessMemory());
-
 	test('a delivery that read static data before the previous write still keeps the previous id', () => {
 		// n8n reloads static data per request; request B read it before request A's write landed
 		const staleRead = { version: 1, ids: ['old'] };
@@ -225,30 +231,29 @@ describe('recordDeliveryShared (per-process memory against stale reads)', () => 
 });
 
 describe('version 3 read back (a restart, another process)', () => {
-	beforeEach(() => resetProcessMemory());
 	const written = (saved: object) =>
 		JSON.parse(JSON.stringify(saved)) as { version: number; keys: string };
 
 	test('version 2 ids are read, and written back as version 3 that a restarted process reads', () => {
-		const saved = written(recordForSave('m', { version: 2, ids: ['x', 'y'] }, 'z', 10));
+		const saved = written(recordForSave(memory, 'm', { version: 2, ids: ['x', 'y'] }, 'z', 10));
 		expect(saved).toEqual({ version: 3, keys: 'x\ny\nz' });
-		resetProcessMemory();
+		newProcess();
 		for (const key of ['x', 'y', 'z'])
 			expect(recordDeliveryShared('m', saved, key, 10, false).duplicate).toBe(true);
 		expect(recordDeliveryShared('m', saved, 'w', 10, false).duplicate).toBe(false);
 	});
 
 	test('a stored string with a line break is never written: it would read back as two keys', () => {
-		const saved = written(recordForSave('n', { version: 2, ids: ['a\nb'] }, 'c', 10));
+		const saved = written(recordForSave(memory, 'n', { version: 2, ids: ['a\nb'] }, 'c', 10));
 		expect(saved).toEqual({ version: 3, keys: 'c' });
-		resetProcessMemory();
+		newProcess();
 		expect(recordDeliveryShared('n', saved, 'a', 10, false).duplicate).toBe(false);
 		expect(readRememberedIds({ version: 3, keys: '\n\nk\n' })).toEqual(['k']);
 	});
 
 	test("its own write read back adds nothing; another process's key counts", () => {
-		recordForSave('o', undefined, 'a', 10);
-		const saved = written(recordForSave('o', undefined, 'b', 10));
+		recordForSave(memory, 'o', undefined, 'a', 10);
+		const saved = written(recordForSave(memory, 'o', undefined, 'b', 10));
 		expect(recordDeliveryShared('o', saved, 'a', 10, false).duplicate).toBe(true);
 		expect(recordDeliveryShared('o', saved, 'q', 10, false).duplicate).toBe(false);
 		const other = { version: 3, keys: `${saved.keys}\nq` };
@@ -337,11 +342,6 @@ function admitted(t: Trigger, key: string, answeredBy: Answerer) {
 }
 
 describe('the surface the trigger uses', () => {
-	beforeEach(() => {
-		resetProcessMemory();
-		resetInFlight();
-	});
-
 	describe('slotOf', () => {
 		it('is null without a key or with Ignore Duplicate Deliveries off', () => {
 			expect(slotOf(context(trigger()), delivery(null))).toBeNull();

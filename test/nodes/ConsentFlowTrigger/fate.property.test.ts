@@ -8,16 +8,7 @@
 //   - nothing is stuck: after an outcome or the bound, no copy is answered in-progress.
 import fc from 'fast-check';
 
-import {
-	FLIGHT_BOUND_MS,
-	hold,
-	lookUp,
-	report,
-	resetInFlight,
-	resetProcessMemory,
-	type Held,
-	type Slot,
-} from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { FLIGHT_BOUND_MS, type Held, type Slot } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	admit,
 	answerPlan,
@@ -25,6 +16,7 @@ import {
 	type Admission,
 	type RunEvent,
 } from '../../../nodes/shared/webhook/decide';
+import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 
 type Step =
 	| { kind: 'copy' }
@@ -90,9 +82,12 @@ function play(mode: readonly ['onReceived' | 'lastNode', boolean], steps: Step[]
 	return answers;
 }
 
+// Every test runs in a new n8n process: a fresh copy of dedupe.ts, nothing remembered or held.
+let hold: Dedupe['hold'];
+let lookUp: Dedupe['lookUp'];
+let report: Dedupe['report'];
 beforeEach(() => {
-	resetProcessMemory();
-	resetInFlight();
+	({ hold, lookUp, report } = freshDedupe());
 });
 
 describe.each(MODES)('Respond %s (n8n answers when stored: %s)', (respond, atEnqueue) => {

@@ -3,14 +3,10 @@
 import {
 	FLIGHT_BOUND_MS,
 	MAX_IN_FLIGHT,
-	hold,
-	lookUp,
-	report,
-	resetInFlight,
-	resetProcessMemory,
 	type Slot,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
+import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 
 const AFTER_RUN = answerPlan('n8n-after-run', true);
 const slot = (key: string, memoryKey = 'flights'): Slot => ({
@@ -21,9 +17,12 @@ const slot = (key: string, memoryKey = 'flights'): Slot => ({
 	limit: 1000,
 });
 
+// Every test runs in a new n8n process: a fresh copy of dedupe.ts, nothing remembered or held.
+let hold: Dedupe['hold'];
+let lookUp: Dedupe['lookUp'];
+let report: Dedupe['report'];
 beforeEach(() => {
-	resetProcessMemory();
-	resetInFlight();
+	({ hold, lookUp, report } = freshDedupe());
 });
 
 test('a held run keeps its copies in flight through a closed connection, until n8n answers', () => {

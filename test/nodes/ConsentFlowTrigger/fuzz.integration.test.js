@@ -27,7 +27,6 @@ const fc = require('fast-check');
 const { Pool, request } = require('undici');
 
 const { ConsentFlowTrigger } = require('../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node');
-const { resetProcessMemory } = require('../../../nodes/ConsentFlowTrigger/dedupe');
 const { startHarness } = require('./http-harness');
 const { PUBLISHED_EVENTS, SIGNING_KEY, nestingDepth, savedKeys } = require('./helpers');
 
@@ -386,7 +385,7 @@ describe('fuzz: the trigger over HTTP', () => {
 	const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
 	beforeAll(async () => {
-		resetProcessMemory();
+		// jest loads the node afresh for each test file: the delivery memory starts empty
 		h = await startHarness({
 			createNode: () => new ConsentFlowTrigger(),
 			credentials: { secret: SIGNING_KEY, signatureHeader: '' },

@@ -5,9 +5,9 @@ import { request } from 'undici';
 import {
 	DEDUPE_KEY,
 	DEDUPE_VERSION,
-	hold,
 	recordDeliveryShared,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import type { Dedupe } from '../../support/fresh-modules';
 import { MAX_KEY_JSON_BYTES } from '../../../nodes/shared/webhook/webhook-id';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
 
@@ -142,12 +142,21 @@ export function recordDelivery(
 	return { duplicate, next: duplicate ? null : { version: DEDUPE_VERSION, ids: state.ids } };
 }
 
-/** Records `key` against `stored`; returns what hold() assigns to static data for n8n to save. */
-export function recordForSave(memoryKey: string, stored: unknown, key: string, limit: number) {
-	recordDeliveryShared(memoryKey, stored, key, limit);
+/**
+ * Records `key` against `stored` in `memory` (one process's copy of dedupe.ts, from
+ * test/support/fresh-modules.ts); returns what hold() assigns to static data for n8n to save.
+ */
+export function recordForSave(
+	memory: Dedupe,
+	memoryKey: string,
+	stored: unknown,
+	key: string,
+	limit: number,
+) {
+	memory.recordDeliveryShared(memoryKey, stored, key, limit);
 	const staticData: IDataObject = {};
 	const slot = { memoryKey, key, also: [], legacy: [], limit, staticData };
-	hold(slot, answerPlan('n8n-after-run', false));
+	memory.hold(slot, answerPlan('n8n-after-run', false));
 	return staticData[DEDUPE_KEY] as object;
 }
 

@@ -10,19 +10,14 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import {
-	DEDUPE_KEY,
-	FLIGHT_BOUND_MS,
-	ownDelivery,
-	resetInFlight,
-	resetProcessMemory,
-} from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY, FLIGHT_BOUND_MS } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	CONSENT_EVENTS,
 	OUTPUT_NAMES,
 	UNRECOGNISED_INDEX,
 } from '../../../nodes/shared/webhook/envelope';
 import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
+import { freshTrigger, type TriggerProcess } from '../../support/fresh-modules';
 import { createDatabase, postInTwoParts } from './http-harness';
 import { envelope, nextId, postSigned, savedKeys as keysIn, sign } from './helpers';
 import { CREDENTIALS, emitted, useTriggerHarness } from './trigger-harness';
@@ -327,15 +322,17 @@ describe('execute(): a copy that another process let through', () => {
 		[CARRIER]: { output: CONSENT_EVENTS.indexOf('consent.data'), key, respond, nonce, ack },
 	});
 	const emittedCount = (outputs: INodeExecutionData[][]) => outputs.flat().length;
+	// the worker's n8n process: a fresh copy of the trigger and its delivery memory per test
+	let Trigger: TriggerProcess['ConsentFlowTrigger'];
 
 	beforeEach(() => {
-		resetProcessMemory();
+		Trigger = freshTrigger().ConsentFlowTrigger;
 		staticData = {};
 	});
 
 	it('keeps the first copy, answers a second copy (another nonce) "duplicate" without emitting it', async () => {
 		const answers: unknown[] = [];
-		const node = new ConsentFlowTrigger();
+		const node = new Trigger();
 		expect(emittedCount(await node.execute.call(context([copy('a')], answers)))).toBe(1);
 		expect(emittedCount(await node.execute.call(context([copy('b')], answers)))).toBe(0);
 		// The same copy again (e.g. run twice by the engine) is still its own.
@@ -348,20 +345,20 @@ describe('execute(): a copy that another process let through', () => {
 	});
 
 	it('answered by the execution: the id is saved with its static data only where the same process took the delivery', async () => {
-		const node = new ConsentFlowTrigger();
+		const node = new Trigger();
 		// a queue-mode worker (no webhook() of this copy here): no static data written
 		await node.execute.call(context([copy('w')], []));
 		expect(staticData[DEDUPE_KEY]).toBeUndefined();
 		// the process whose webhook() accepted the copy: remembered now, with the execution's data
-		resetProcessMemory();
-		ownDelivery(['production', 'wf-copies', 'Trigger'].join('\u0000'), key, 'p');
-		await node.execute.call(context([copy('p')], []));
+		const accepting = freshTrigger();
+		accepting.dedupe.ownDelivery(['production', 'wf-copies', 'Trigger'].join('\u0000'), key, 'p');
+		await new accepting.ConsentFlowTrigger().execute.call(context([copy('p')], []));
 		expect(keysIn(staticData[DEDUPE_KEY])).toEqual([key]);
 	});
 
 	it('keeps deliveries without an id or without a nonce, and does not check on a test URL', async () => {
 		const answers: unknown[] = [];
-		await new ConsentFlowTrigger().execute.call(context([copy('first')], answers));
+		await new Trigger().execute.call(context([copy('first')], answers));
 		const noNonce = {
 			...copy(''),
 			[CARRIER]: { output: 0, key, respond: 'onReceived', nonce: '', ack },
@@ -370,23 +367,19 @@ describe('execute(): a copy that another process let through', () => {
 			...copy('x'),
 			[CARRIER]: { output: 0, key: null, respond: 'onReceived', nonce: 'x', ack },
 		};
+		expect(emittedCount(await new Trigger().execute.call(context([noNonce, noKey], answers)))).toBe(
+			2,
+		);
 		expect(
-			emittedCount(await new ConsentFlowTrigger().execute.call(context([noNonce, noKey], answers))),
-		).toBe(2);
-		expect(
-			emittedCount(
-				await new ConsentFlowTrigger().execute.call(context([copy('d')], answers, 'manual')),
-			),
+			emittedCount(await new Trigger().execute.call(context([copy('d')], answers, 'manual'))),
 		).toBe(1);
 	});
 
 	it('leaves "When the Workflow Finishes" deliveries alone (n8n answers after the run)', async () => {
 		const answers: unknown[] = [];
-		await new ConsentFlowTrigger().execute.call(context([copy('first')], answers));
+		await new Trigger().execute.call(context([copy('first')], answers));
 		expect(
-			emittedCount(
-				await new ConsentFlowTrigger().execute.call(context([copy('e', 'lastNode')], answers)),
-			),
+			emittedCount(await new Trigger().execute.call(context([copy('e', 'lastNode')], answers))),
 		).toBe(1);
 		expect(answers).toHaveLength(1);
 	});
@@ -492,8 +485,7 @@ describe('Respond: Immediately on n8n 2.x — an id is saved only once n8n store
 			hold.resolve();
 			const lost = await answerA;
 			expect(lost instanceof Error || (lost as { status: number }).status >= 500).toBe(true);
-			resetProcessMemory();
-			resetInFlight();
+			harness.restart();
 			const restarted = await harness({ db, n8nMajor });
 			expect(
 				(await postSigned(restarted.url, envelope('consent.data', { webhookId: a }))).json,
@@ -557,8 +549,7 @@ describe('a stopping process takes nothing new (issue 16)', () => {
 			expect(h.executions).toHaveLength(0);
 			expect(db.staticData).toBeNull();
 
-			resetProcessMemory();
-			resetInFlight();
+			harness.restart();
 			const restarted = await harness({ db, n8nMajor });
 			expect((await postSigned(restarted.url, body)).json).toMatchObject({ status: 'emitted' });
 			expect(restarted.executions).toHaveLength(1);

@@ -1,31 +1,33 @@
 // The trigger in the n8n-like HTTP harness, for the test files of this folder: one call per
-// file sets up a fresh process memory per test and closes every harness after it.
+// file; every test runs in a new n8n process (fresh modules), and every harness is closed after it.
 import type { IDataObject } from 'n8n-workflow';
 
-import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { resetCredentialCache } from '../../../nodes/shared/webhook/credential-cache';
-import { resetInFlight, resetProcessMemory } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { resetNativeResolution } from '../../../nodes/ConsentFlowTrigger/respond';
 import { OUTPUT_NAMES } from '../../../nodes/shared/webhook/envelope';
+import { freshTrigger, type TriggerProcess } from '../../support/fresh-modules';
 import { startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY } from './helpers';
 
 export const CREDENTIALS = { secret: SIGNING_KEY, signatureHeader: '' };
 
+/** Starts a harness around the trigger of the test's current n8n process. */
+export interface TriggerHarness {
+	(options?: Partial<HarnessOptions>): Promise<Harness>;
+	/** Restarts n8n: harnesses started from now on run in a new process; a `db` keeps its data. */
+	restart(): void;
+}
+
 /** Registers the per-test hooks; returns a function that starts a harness around the trigger. */
-export function useTriggerHarness(): (options?: Partial<HarnessOptions>) => Promise<Harness> {
+export function useTriggerHarness(): TriggerHarness {
 	const open: Harness[] = [];
-	// The duplicate memory also lives in the process; every test starts as a fresh process.
-	beforeEach(() => {
-		resetProcessMemory();
-		resetInFlight();
-		resetCredentialCache();
-		resetNativeResolution();
-	});
+	// The delivery memory and the credential cache live in the process; loaded at the first start.
+	let n8n: TriggerProcess | undefined;
 	afterEach(async () => {
+		n8n = undefined;
 		while (open.length > 0) await open.pop()!.close();
 	});
-	return async (options = {}) => {
+	const start = async (options: Partial<HarnessOptions> = {}) => {
+		n8n ??= freshTrigger();
+		const { ConsentFlowTrigger } = n8n;
 		const started = await startHarness({
 			createNode: () => new ConsentFlowTrigger(),
 			credentials: CREDENTIALS,
@@ -34,6 +36,11 @@ export function useTriggerHarness(): (options?: Partial<HarnessOptions>) => Prom
 		open.push(started);
 		return started;
 	};
+	return Object.assign(start, {
+		restart: () => {
+			n8n = undefined;
+		},
+	});
 }
 
 /**

@@ -23,7 +23,6 @@ import {
 import { parseDelivery } from '../../../../nodes/shared/webhook/envelope';
 import { PUBLISHED_EVENTS, post, sign } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
-import { resetProcessMemory } from '../../../../nodes/ConsentFlowTrigger/dedupe';
 
 const STRUCTURED = 'application/cloudevents+json; charset=utf-8';
 
@@ -807,7 +806,7 @@ describe('Include Headers under Minimise Personal Data (issue 31, item 7)', () =
 			expect(kept['ce-source']).toBe('/sbl');
 			if (minimise !== 'keep') expect(JSON.stringify(kept)).not.toContain('01817000092');
 			await h.close();
-			resetProcessMemory();
+			start.restart();
 		}
 	});
 });

@@ -1,19 +1,20 @@
-import {
-	CREDENTIAL_TTL_MS,
-	cachedCredential,
-	dueForRefresh,
-	readThrough,
-	rememberCredential,
-	resetCredentialCache,
-} from '../../../../nodes/shared/webhook/credential-cache';
+import { CREDENTIAL_TTL_MS } from '../../../../nodes/shared/webhook/credential-cache';
+import { freshCredentialCache, type CredentialCache } from '../../../support/fresh-modules';
 
 const KEY_A = 'a-signing-value-of-enough-length';
 const KEY_B = KEY_A.split('').reverse().join('');
 const facts = { secret: KEY_A, signatureHeader: '' };
 
-describe('credential cache', () => {
-	beforeEach(() => resetCredentialCache());
+// Every test runs in a new n8n process: a fresh copy of credential-cache.ts, nothing cached.
+let cachedCredential: CredentialCache['cachedCredential'];
+let dueForRefresh: CredentialCache['dueForRefresh'];
+let readThrough: CredentialCache['readThrough'];
+let rememberCredential: CredentialCache['rememberCredential'];
+beforeEach(() => {
+	({ cachedCredential, dueForRefresh, readThrough, rememberCredential } = freshCredentialCache());
+});
 
+describe('credential cache', () => {
 	it('serves a credential for less than the TTL after it was read, not at or after it', () => {
 		rememberCredential('c1', facts, 1000);
 		expect(cachedCredential('c1', 1000)).toEqual(facts);
@@ -66,8 +67,6 @@ describe('credential cache', () => {
 });
 
 describe('credential cache and rotation', () => {
-	beforeEach(() => resetCredentialCache());
-
 	it('keeps the previous secret beside the current one, and nothing when there is none', () => {
 		const rotating = { secret: KEY_A, signatureHeader: '', previousSecret: KEY_B };
 		rememberCredential('r1', rotating, 0);
@@ -78,8 +77,6 @@ describe('credential cache and rotation', () => {
 });
 
 describe('reading through the cache', () => {
-	beforeEach(() => resetCredentialCache());
-
 	it('callers asking while a read runs share it; later callers get the remembered copy', async () => {
 		let reads = 0;
 		let finish: (f: typeof facts) => void = () => {};

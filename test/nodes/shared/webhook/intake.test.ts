@@ -5,8 +5,8 @@
  * decides "stale" only when the node sets a maximum age.
  */
 import { createHmac } from 'crypto';
-import { resetCredentialCache } from '../../../../nodes/shared/webhook/credential-cache';
-import { intake } from '../../../../nodes/shared/webhook/intake';
+import type * as IntakeModule from '../../../../nodes/shared/webhook/intake';
+import { freshModules } from '../../../support/fresh-modules';
 import { fakeWebhook } from '../../../support/webhook-context';
 
 const SECRET = 'dummy-current-secret-0123456789';
@@ -27,7 +27,14 @@ const envelope = (fields: Record<string, unknown>) =>
 		...fields,
 	});
 
-beforeEach(() => resetCredentialCache());
+let intake: typeof IntakeModule.intake;
+/** A new n8n process: a fresh copy of intake.ts and the credential cache it reads through. */
+function newProcess(): void {
+	({ intake } = freshModules(() =>
+		jest.requireActual<typeof IntakeModule>('../../../../nodes/shared/webhook/intake'),
+	));
+}
+beforeEach(newProcess);
 
 describe('intake', () => {
 	test('a stopping process: closing, nothing verified, the credential not even read', async () => {
@@ -92,7 +99,7 @@ describe('intake', () => {
 		expect(atTrigger.facts.delivery?.recognised).toBe(false);
 		expect(typeof atTrigger.facts.delivery?.reason).toBe('string');
 		expect(atTrigger.facts.delivery).not.toHaveProperty('size');
-		resetCredentialCache();
+		newProcess();
 		const atResume = await intake(signed(body).ctx, 'resume', RULES);
 		expect(atResume.facts.delivery?.size).toBe(body.length);
 	});
@@ -101,10 +108,10 @@ describe('intake', () => {
 		const old = envelope({ timestamp: new Date(Date.now() - 600_000).toISOString() });
 		const limited = await intake(signed(old).ctx, 'trigger', { ...RULES, maxAgeSeconds: 300 });
 		expect(limited.facts.stale).toBe(true);
-		resetCredentialCache();
+		newProcess();
 		const unlimited = await intake(signed(old).ctx, 'trigger', RULES);
 		expect(unlimited.facts.stale).toBe(false);
-		resetCredentialCache();
+		newProcess();
 		const fresh = envelope({ timestamp: new Date().toISOString() });
 		expect(
 			(await intake(signed(fresh).ctx, 'trigger', { ...RULES, maxAgeSeconds: 300 })).facts.stale,

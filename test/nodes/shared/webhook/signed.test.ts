@@ -17,7 +17,6 @@ import {
 	type TrustRules,
 } from '../../../../nodes/shared/webhook/signed';
 import { parseIncoming, type IncomingDelivery } from '../../../../nodes/shared/webhook/cloudevents';
-import { resetProcessMemory } from '../../../../nodes/ConsentFlowTrigger/dedupe';
 import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { flowCreateAndWaitDescription } from '../../../../nodes/ConsentFlow/flow/createAndWait';
 import { PUBLISHED_EVENTS, post, sign } from '../../ConsentFlowTrigger/helpers';
@@ -476,7 +475,7 @@ describe('property: whatever headers come with a few signed bodies, each body ru
 		async (accept) => {
 			await fc.assert(
 				fc.asyncProperty(sends, async (list) => {
-					resetProcessMemory(); // each run is a fresh process: every body may run once again
+					start.restart(); // each run is a fresh process: every body may run once again
 					const h = await start({ parameters: { options: { acceptUnsignedHeaders: accept } } });
 					const ran = new Map<number, number>();
 					for (const [which, ceh] of list) {

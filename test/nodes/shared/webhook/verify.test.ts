@@ -5,8 +5,8 @@
  * closed). node:crypto is the oracle.
  */
 import { createHmac } from 'crypto';
-import { resetCredentialCache } from '../../../../nodes/shared/webhook/credential-cache';
-import { verifiedDelivery } from '../../../../nodes/shared/webhook/verify';
+import type * as VerifyModule from '../../../../nodes/shared/webhook/verify';
+import { freshModules } from '../../../support/fresh-modules';
 import { fakeWebhook } from '../../../support/webhook-context';
 
 const SECRET = 'dummy-current-secret-0123456789';
@@ -16,7 +16,14 @@ const BODY = '{"webhookId":"w-1","event":"consent.created","payload":{}}';
 const hmac = (body: string | Buffer, secret: string) =>
 	createHmac('sha256', secret).update(body).digest('hex');
 
-beforeEach(() => resetCredentialCache());
+let verifiedDelivery: typeof VerifyModule.verifiedDelivery;
+/** A new n8n process: a fresh copy of verify.ts and the credential cache it reads through. */
+function newProcess(): void {
+	({ verifiedDelivery } = freshModules(() =>
+		jest.requireActual<typeof VerifyModule>('../../../../nodes/shared/webhook/verify'),
+	));
+}
+beforeEach(newProcess);
 
 describe('verifiedDelivery', () => {
 	test('a signature over the exact bytes under the current secret: the delivery, its bytes unchanged', async () => {
@@ -63,7 +70,7 @@ describe('verifiedDelivery', () => {
 	test('a credential n8n cannot read, or one without a secret: no delivery, whatever the signature', async () => {
 		const signed = { headers: { [HEADER]: hmac(BODY, '') }, rawBody: BODY };
 		expect(await verifiedDelivery(fakeWebhook(signed, new Error('decrypt')).ctx)).toBeUndefined();
-		resetCredentialCache();
+		newProcess();
 		expect(await verifiedDelivery(fakeWebhook(signed, { secret: '' }).ctx)).toBeUndefined();
 	});
 

@@ -1,0 +1,55 @@
+/**
+ * A new n8n process, as the package sees it: a fresh copy of its modules, whose module-level
+ * memory (remembered deliveries, runs in flight, cached credentials) starts empty. "Restart n8n"
+ * is "load fresh modules"; "two processes" is two copies. A node and the modules a test inspects
+ * beside it come from one call, so the node uses that very copy.
+ */
+import * as hostWorkflow from 'n8n-workflow';
+import type * as DedupeModule from '../../nodes/ConsentFlowTrigger/dedupe';
+import type * as TriggerModule from '../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import type * as CredentialCacheModule from '../../nodes/shared/webhook/credential-cache';
+
+export type Dedupe = typeof DedupeModule;
+export type CredentialCache = typeof CredentialCacheModule;
+
+/**
+ * What `load` loads, from a module registry of its own (jest.isolateModules). It loads with
+ * jest.requireActual (the lint forbids require in TypeScript), which inside is that registry.
+ */
+export function freshModules<T>(load: () => T): T {
+	let loaded: { modules: T } | undefined;
+	jest.isolateModules(() => {
+		// n8n-workflow is the host's (a peer dependency): every copy shares the one the tests use
+		jest.doMock('n8n-workflow', () => hostWorkflow);
+		loaded = { modules: load() };
+	});
+	return loaded!.modules;
+}
+
+/** A new process's delivery memory (dedupe.ts). */
+export function freshDedupe(): Dedupe {
+	return freshModules(() => jest.requireActual<Dedupe>('../../nodes/ConsentFlowTrigger/dedupe'));
+}
+
+/** A new process's signing credential cache (credential-cache.ts). */
+export function freshCredentialCache(): CredentialCache {
+	return freshModules(() =>
+		jest.requireActual<CredentialCache>('../../nodes/shared/webhook/credential-cache'),
+	);
+}
+
+/** One n8n process: the Consent Flow Trigger and the delivery memory it uses, from one copy. */
+export interface TriggerProcess {
+	ConsentFlowTrigger: typeof TriggerModule.ConsentFlowTrigger;
+	dedupe: Dedupe;
+}
+
+/** A new process's Consent Flow Trigger and its delivery memory. */
+export function freshTrigger(): TriggerProcess {
+	return freshModules(() => ({
+		ConsentFlowTrigger: jest.requireActual<typeof TriggerModule>(
+			'../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node',
+		).ConsentFlowTrigger,
+		dedupe: jest.requireActual<Dedupe>('../../nodes/ConsentFlowTrigger/dedupe'),
+	}));
+}
