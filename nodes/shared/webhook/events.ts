@@ -152,8 +152,8 @@ export function readEvents(
 		if (typeof item !== 'string') return void unknown.push(item);
 		item.split(',').forEach((piece) => {
 			const name = piece.trim();
-			const at = lower.indexOf(name.toLowerCase());
 			if (name === '') return;
+			const at = lower.indexOf(name.toLowerCase());
 			if (at === -1) unknown.push(name);
 			else if (chosen.indexOf(options[at]) === -1) chosen.push(options[at]);
 		});
