@@ -15,7 +15,7 @@ const D = require('./lib/deliveries');
 
 const TRIGGER = 'Consent Flow Trigger';
 // The figures run (docs/queue-mode.md): deliveries per Respond mode, and the share of attempts that hang up.
-const LOAD = Number(process.env.SBL_HANGUP_LOAD || 200); // the figures in docs/queue-mode.md: 1000
+const LOAD = Number(process.env.SBL_HANGUP_LOAD || 100); // npm run bench:queue: 1000
 const HANG_UPS = { share: 0.2, maxMs: 80, seed: 41 };
 const SIGNING = 'consentFlowWebhookSigningApi';
 const RUN_MS = 2000;
