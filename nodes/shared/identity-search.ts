@@ -21,21 +21,29 @@ const ZERO = 48;
 // Unicode decimal digits come in blocks of ten, 0 to 9, some directly after each other (the
 // mathematical digits: five blocks in a row): a digit's value is its distance from the first
 // digit of its run, mod 10. Below U+0660 the only decimal digits are 0-9.
+const values = new Map<number, number>();
+
 function digitValue(code: number): number {
 	if (code < 0x660) return code >= ZERO && code <= ZERO + 9 ? code - ZERO : NOT_A_DIGIT;
-	if (!DIGIT.test(String.fromCodePoint(code))) return NOT_A_DIGIT;
-	let zero = code;
-	while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
-	return (code - zero) % 10;
+	let value = values.get(code);
+	if (value === undefined) {
+		let zero = code;
+		while (DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+		value = DIGIT.test(String.fromCodePoint(code)) ? (code - zero) % 10 : NOT_A_DIGIT;
+		values.set(code, value);
+	}
+	return value;
 }
 
-interface Digit {
-	value: number;
-	start: number;
-	end: number;
+/** The digits of one run (digits joined by separators), kept in arrays reused from run to run. */
+interface Run {
+	length: number;
+	values: number[];
+	starts: number[];
+	ends: number[];
 	/** First digit of its group (a separator or the start of the run before it). */
-	opens: boolean;
-	closes: boolean;
+	opens: boolean[];
+	closes: boolean[];
 }
 
 /** The end of the separators at `at` (at most MAX_SEPARATORS of them), or `at` when there are none. */
@@ -49,38 +57,46 @@ function separatorsEnd(text: string, at: number): number {
 	return end;
 }
 
-/** Runs of digits joined by separators, each digit with its place and group bounds. */
-function digitRuns(text: string): Digit[][] {
-	const runs: Digit[][] = [];
-	let run: Digit[] = [];
+/** Visits each run of digits joined by separators that is long enough to hold a number. */
+function forEachRun(text: string, visit: (run: Run) => void): void {
+	const run: Run = { length: 0, values: [], starts: [], ends: [], opens: [], closes: [] };
 	let at = 0;
 	let opens = true;
+	const close = () => {
+		if (run.length >= LENGTH) visit(run);
+		run.length = 0;
+		opens = true;
+	};
 	while (at < text.length) {
 		const code = text.codePointAt(at)!;
-		const width = String.fromCodePoint(code).length;
+		const width = code > 0xffff ? 2 : 1;
 		const value = digitValue(code);
 		if (value !== NOT_A_DIGIT) {
-			if (!opens) run[run.length - 1].closes = false;
-			run.push({ value, start: at, end: at + width, opens, closes: true });
+			const i = run.length++;
+			if (!opens) run.closes[i - 1] = false;
+			run.values[i] = value;
+			run.starts[i] = at;
+			run.ends[i] = at + width;
+			run.opens[i] = opens;
+			run.closes[i] = true;
 			opens = false;
 			at += width;
 			continue;
 		}
-		// separators then a digit: the run goes on with a new group
-		const end = separatorsEnd(text, at);
-		const next = text.codePointAt(end);
-		if (next !== undefined && digitValue(next) !== NOT_A_DIGIT) {
-			opens = true;
-			at = end;
-			continue;
+		// after a digit, separators then a digit: the run goes on with a new group
+		if (run.length > 0) {
+			const end = separatorsEnd(text, at);
+			const next = text.codePointAt(end);
+			if (next !== undefined && digitValue(next) !== NOT_A_DIGIT) {
+				opens = true;
+				at = end;
+				continue;
+			}
+			close();
 		}
-		runs.push(run);
-		run = [];
-		opens = true;
 		at += width;
 	}
-	runs.push(run);
-	return runs;
+	close();
 }
 
 export const UUID_SHAPE = '[\\da-f]{8}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{12}';
@@ -95,29 +111,36 @@ function machineIds(text: string): Array<[number, number]> {
 	]);
 }
 
+/** Whether a span overlaps a machine identifier; spans come in order, so one walk: linear. */
+function machineIdTest(text: string): (start: number, end: number) => boolean {
+	let ids: Array<[number, number]> | undefined;
+	let next = 0;
+	return (start, end) => {
+		ids ??= machineIds(text);
+		while (next < ids.length && ids[next][1] <= start) next++;
+		return next < ids.length && ids[next][0] < end;
+	};
+}
+
 /** Every valid identity number (birth, D-, H-, synthetic; classic or 2032 control) written as whole groups. */
 export function findIdentityNumbers(text: string): Found[] {
 	// most texts have no digit at all: nothing to walk
 	if (!DIGIT.test(text)) return [];
 	// read only once a number is found: most texts with digits hold none
-	let skipped: Array<[number, number]> | undefined;
-	const inMachineId = (start: number, end: number) =>
-		(skipped ??= machineIds(text)).some(([from, to]) => start < to && end > from);
+	const inMachineId = machineIdTest(text);
 	const found: Found[] = [];
-	for (const run of digitRuns(text)) {
+	forEachRun(text, (run) => {
 		for (let first = 0; first + LENGTH <= run.length; first++) {
-			const last = run[first + LENGTH - 1];
-			if (!run[first].opens || !last.closes) continue;
-			const digits = run
-				.slice(first, first + LENGTH)
-				.map((digit) => digit.value)
-				.join('');
+			const last = first + LENGTH - 1;
+			if (!run.opens[first] || !run.closes[last]) continue;
+			let digits = '';
+			for (let i = first; i <= last; i++) digits += run.values[i];
 			if (checkNationalId(digits).error !== undefined) continue;
-			if (inMachineId(run[first].start, last.end)) continue;
-			found.push({ start: run[first].start, end: last.end, digits });
-			first += LENGTH - 1;
+			if (inMachineId(run.starts[first], run.ends[last])) continue;
+			found.push({ start: run.starts[first], end: run.ends[last], digits });
+			first = last;
 		}
-	}
+	});
 	return found;
 }
 

@@ -92,8 +92,17 @@ function findOAuthError(error: unknown, depth = 0): string | undefined {
 
 const MAX_TEXT = 500;
 
-function clip(text: string): string {
-	return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+function clip(text: string, length = MAX_TEXT): string {
+	return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
+/** Room after the shown part: a token or number that starts in it ends in the searched window. */
+const SEARCH_MARGIN = 4096;
+
+// Only a window is searched, then the shown part is cut from what was redacted: a cut through a
+// token or an identity number would leave a part of it, and a large body would cost its whole length.
+function redactedClip(text: string, redact: (text: string) => string): string {
+	return clip(redact(clip(text, MAX_TEXT + SEARCH_MARGIN)));
 }
 
 function parseBody(data: unknown): unknown {
@@ -200,8 +209,7 @@ export function serviceText(
 	redact: (text: string) => string = (text) => text,
 ): ServiceText {
 	if (body === undefined || body === null || body === '') return { fields: [] };
-	// redacted before it is cut: a cut through a token or an identity number would leave a part of it
-	if (typeof body === 'string') return { text: clip(redact(body)), fields: [] };
+	if (typeof body === 'string') return { text: redactedClip(body, redact), fields: [] };
 	if (!isPlainRecord(body)) return { fields: [] };
 	const fields: ServiceField[] = [];
 	if (Array.isArray(body.fields)) {
@@ -232,5 +240,5 @@ export function serviceText(
 			text = undefined;
 		}
 	}
-	return { text: text === undefined ? undefined : clip(redact(text)), fields };
+	return { text: text === undefined ? undefined : redactedClip(text, redact), fields };
 }

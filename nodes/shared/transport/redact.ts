@@ -13,8 +13,9 @@ const AUTH_SCHEME = /\b(bearer|basic)(\s*[:=]\s*|\s+|%20|%3A|\+)[A-Za-z0-9._~+/=
  * after AUTH_SCHEME, so `Authorization: Bearer ***` keeps its scheme (a word shorter than 8). */
 const NAMED_TOKEN =
 	/\b((?:access|refresh|id)_?token|client_?secret|auth(?:orization)?_?code|authorization)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi;
-/** A JWT, also without its signature part (`header.payload.` or clipped after the payload). */
-const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
+/** A JWT, also without its signature part (`header.payload.` or clipped after the payload). It
+ * starts where a base64url run starts: a start inside a run would scan that run again (quadratic). */
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
 /** Secrets shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 4;
 /** A secret's beginning this long is blanked where a text was clipped: no more of it shows. */

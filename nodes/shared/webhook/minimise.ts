@@ -211,7 +211,7 @@ const TOKEN_NAME = /jwt|assertion|hmac|sign|principal|oidc|dpop|iap|bearer|saml|
 const UUID = new RegExp(`^${UUID_SHAPE}$`, 'i');
 const LONG_WORD = /^[A-Za-z0-9+/_=.~-]{32,}$/;
 const TOKEN_VALUE =
-	/eyJ[A-Za-z0-9_-]{5,}\.|^(bearer|basic|dpop|digest|negotiate)\b|\bsha\d+=|\b(v\d|t)=[A-Za-z0-9+/=]{16,}/i;
+	/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.|^(bearer|basic|dpop|digest|negotiate)\b|\bsha\d+=|\b(v\d|t)=[A-Za-z0-9+/=]{16,}/i;
 
 /** A header value that looks like a token or a signature: a JWT, an auth scheme, one long opaque word. */
 export function looksLikeToken(value: string): boolean {

@@ -18,6 +18,7 @@ import {
 } from '../../../../nodes/shared/transport/failure';
 import { tokenFailureReason } from '../../../../nodes/shared/n8n-compat';
 import type { HttpFailure } from '../../../../nodes/shared/transport/failure';
+import { redactPatterns } from '../../../../nodes/shared/transport/redact';
 
 const failure = (partial: Partial<HttpFailure>): HttpFailure => ({
 	headers: {},
@@ -570,5 +571,30 @@ describe('classifyFailure', () => {
 	];
 	test.each(cases)('%j → %s', (partial, kind) => {
 		expect(classifyFailure(failure(partial))).toBe(kind);
+	});
+});
+
+describe('serviceText on a large body searches a window only, and still cuts nothing open', () => {
+	const jwt = `eyJ${'a'.repeat(40)}.eyJ${'b'.repeat(40)}.${'c'.repeat(40)}`;
+
+	test('a token across the 500-character cut is redacted whole; the text is 500 characters and …', () => {
+		const body = { message: `${'x '.repeat(240)}${jwt}${' y'.repeat(100_000)}` };
+		const { text } = serviceText(body, redactPatterns);
+		expect(text).toHaveLength(501);
+		expect(text!.endsWith('…')).toBe(true);
+		expect(text).not.toContain('eyJ');
+		expect(text).not.toMatch(/aaaa|bbbb/);
+	});
+
+	test('an identity number across the cut shows none of its digits', () => {
+		const id = '01817000092';
+		const { text } = serviceText(`${'x'.repeat(495)} ${id} ${'z'.repeat(50_000)}`, redactPatterns);
+		expect(text).toHaveLength(501);
+		expect(text!.slice(496)).toMatch(/^\*{4}…$/);
+	});
+
+	test('a 1 MB body of JWT starts gives its first 500 characters, none a token piece', () => {
+		const { text } = serviceText({ message: 'eyJ'.repeat(350_000) }, redactPatterns);
+		expect(text).toHaveLength(501);
 	});
 });

@@ -89,3 +89,17 @@ describe('schemes and named tokens in their written forms', () => {
 		expect(redactPatterns(text)).toBe(redacted);
 	});
 });
+
+describe('linear time on hostile texts (a quadratic pattern would not end within the test timeout)', () => {
+	test('a JWT start with no end, 256 KB: nothing taken for a token, the text as it was', () => {
+		const text = 'eyJ'.repeat(256 * 342);
+		expect(redactPatterns(text)).toBe(text);
+	});
+
+	test('a JWT is found after a space, a quote, an equals sign or a dot; glued to a word, from its payload on', () => {
+		const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+		for (const before of [' ', '"', '=', '.', '('])
+			expect(redactPatterns(`x${before}${jwt}`)).toBe(`x${before}***`);
+		expect(redactPatterns(`abc${jwt}`)).toBe('abceyJhbGciOiJIUzI1NiJ9.***');
+	});
+});
