@@ -1,9 +1,16 @@
-// The one module that relies on n8n's internals; why each hook, and its fallback: docs/architecture.md#n8n-compat
+// n8n internals, each hook with why no public API does: docs/architecture.md#n8n-internals-for-reviewers
 import * as hostWorkflow from 'n8n-workflow';
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
-// 1. n8n 2.x resolves description fields through resolvers under this symbol when no parameter
-// holds an expression; n8n 1.x evaluates the template. Fallback: the template (execute() answers).
+// 1. n8n-workflow 2.41's public WEBHOOK_RESOLVERS, by Symbol.for: older hosts lack the export.
+// n8n calls a resolver when no parameter is an expression (a call sets the flag), else evaluates
+// the template. Fallback: the template (execute() answers).
 
 const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
@@ -53,8 +60,8 @@ export function resolvesNatively(parameters: Record<string, unknown>): boolean {
 	return nativeResolution && !isDynamic(parameters);
 }
 
-// 2. n8n 2.x (onReceived) reads webhookResponse once, after storing the execution: a getter answers
-// then. Used only where (1) showed native resolution; fallback: execute() answers (sendResponse).
+// 2. No API tells a node its execution is stored: n8n 2.x (onReceived) reads webhookResponse then,
+// once, so a getter answers. Only where (1) resolved natively; fallback: execute() answers.
 
 export function answerWhenStored(
 	result: IWebhookResponseData,
@@ -89,15 +96,19 @@ export function whenStored(
 	});
 }
 
-// 3. n8n saves static data when its root change flag is set, which only a top-level assignment does,
-// and serialises it with toJSON (JSON.stringify, deepCopy). Fallback: ids stay remembered in the
-// process; a copy arriving after a restart runs again.
+// 3. getWorkflowStaticData is saved when its root is changed: a top-level assignment (toJSON on
+// save). Fallback: ids remembered in the process only; a copy after a restart runs again.
 
 export function saveInStaticData(staticData: IDataObject, key: string, value: unknown): void {
 	staticData[key] = value as IDataObject;
 }
 
-// 4. n8n disables a waiting node before its webhook(): cleared, execute() routes it (else 500, retried).
+// 4. No public way. n8n resumes a waiting node disabled: it passes on webhook()'s workflowData,
+// enough for its Wait and send-and-wait nodes. Here the answer needs the wait state (flow id,
+// events seen) in the node context: only execute() can read it (getContext) and wait again
+// (putExecutionToWait). So for a delivery that runs the mark is cleared and execute() routes it.
+// n8n 1.x to 2.41.1. Detected first (canRunWaitingNodeAgain); fallback: 500 `unsupported`, the
+// execution keeps waiting.
 
 interface WaitingStack {
 	runExecutionData?: {
@@ -125,15 +136,28 @@ function waitingEntry(ctx: IWebhookFunctions): { name?: string; disabled?: boole
 	return entry?.node && entry.node.name === ctx.getNode().name ? entry.node : undefined;
 }
 
-// n8n >= 2.39 forwards every output on resume (seen via checkNodesApiVersion); else Limit Wait Time is refused.
+// 4b. A timed-out wait resumes disabled too: n8n forwards the saved input (every output with the
+// public task metadata forwardAllOutputs, 2.39+), which no API sets, so it becomes Wait Timed Out.
+// n8n's version is not public: checkNodesApiVersion came with 2.39 (the host's n8n-workflow).
+// Fallback: Limit Wait Time is refused before any flow is created.
 export function resumesWithAllOutputs(
 	workflow: Record<string, unknown> = hostWorkflow as unknown as Record<string, unknown>,
 ): boolean {
 	return typeof workflow.checkNodesApiVersion === 'function';
 }
 
-// 5. n8n keeps the exact body as rawBody (readRawBody() on demand); it closes its server on SIGTERM
-// while keep-alive requests still arrive. Fallbacks: no body → 401; not seen → taken. Both retried.
+export function keepAsWaitingInput(
+	ctx: IExecuteFunctions,
+	main: INodeExecutionData[][],
+	forwardAll: boolean,
+): void {
+	if (forwardAll) ctx.setMetadata({ forwardAllOutputs: true });
+	ctx.getExecuteData().data = { ...ctx.getExecuteData().data, main };
+}
+
+// 5. getBodyData() is parsed, not the signed bytes: n8n's rawBody (readRawBody()), as its Webhook
+// node reads them. No API says n8n is stopping (it closes its server on SIGTERM). Fallbacks: no
+// body → 401; not seen → taken.
 export async function requestRawBody(req: unknown): Promise<Buffer | undefined> {
 	const request = req as
 		| { rawBody?: unknown; readRawBody?: () => Promise<void> }
@@ -159,9 +183,9 @@ export function serverClosing(req: unknown): boolean {
 	return typeof server === 'object' && server !== null && server.listening === false;
 }
 
-// 7. n8n ends a webhook's response (res.end, through express's send/json) once it knows the answer,
-// also when the sender already hung up: the status is the run's fate, not the connection's.
-// Fallback: where n8n never ends it, the delivery memory's bound (dedupe.ts) settles the run.
+// 7. No API gives n8n's answer to a webhook: Node's 'finish' is not emitted after the sender hung
+// up, 'close' comes before the answer; n8n calls res.end also then. Detected: res.end is a
+// function. Fallback: the delivery memory's bound (dedupe.ts) settles the run.
 export function whenAnswered(res: unknown, listener: (status: number) => void): boolean {
 	const response = res as { end?: unknown; statusCode?: unknown; writableEnded?: unknown } | null;
 	if (response === null || typeof response !== 'object' || typeof response.end !== 'function') {
@@ -188,8 +212,8 @@ export function whenAnswered(res: unknown, listener: (status: number) => void): 
 	return true;
 }
 
-// 6. n8n's OAuth2 client writes Authorization into the options it got, saves fetched tokens into the
-// credential, and reports refusals with RFC 6749 §5.2 texts. Fallback: redactor patterns, generic text.
+// 6. httpRequestWithAuthentication gives a token refusal as an RFC 6749 §5.2 text only; n8n's
+// OAuth2 client signs options in place, saves tokens. Fallback: redactor patterns, generic text.
 const OAUTH_ERROR_TEXTS: Array<[RegExp, string]> = [
 	[/^Client authentication failed \(e\.g\., unknown client/, 'invalid_client'],
 	[/^The requested scope is invalid, unknown, or malformed/, 'invalid_scope'],

@@ -6,7 +6,6 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
-	type ITaskMetadata,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
@@ -40,6 +39,7 @@ import { legacyFingerprint } from '../../shared/webhook/webhook-id';
 import { CONNECTION } from '../api';
 import {
 	canRunWaitingNodeAgain,
+	keepAsWaitingInput,
 	resumesWithAllOutputs,
 	runWaitingNodeAgain,
 } from '../../shared/n8n-compat';
@@ -221,9 +221,8 @@ async function waitFor(
 		main[count - 1] = [
 			{ json: minimisedJson(waitTimeExceededJson(state), minimise), pairedItem: { item: 0 } },
 		];
-		ctx.setMetadata({ forwardAllOutputs: true } as ITaskMetadata);
 	}
-	ctx.getExecuteData().data = { ...ctx.getExecuteData().data, main };
+	keepAsWaitingInput(ctx, main, state.deadline !== null);
 	await ctx.putExecutionToWait(
 		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
 	);

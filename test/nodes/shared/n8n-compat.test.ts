@@ -7,10 +7,17 @@
  */
 import * as n8nWorkflow from 'n8n-workflow';
 import { ObservableObject, resolveWebhookDescriptionField } from 'n8n-workflow';
-import type { IDataObject, IWebhookDescription, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteData,
+	IExecuteFunctions,
+	IWebhookDescription,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import {
 	answerWhenStored,
 	credentialsCarriedBy,
+	keepAsWaitingInput,
 	mentionsTokenFailure,
 	oauthErrorFromText,
 	requestRawBody,
@@ -136,6 +143,20 @@ describe('4b. forwarding every output of a resumed node', () => {
 		expect(resumesWithAllOutputs(n8nWorkflow as unknown as Record<string, unknown>)).toBe(true);
 		expect(resumesWithAllOutputs({ ...n8nWorkflow, checkNodesApiVersion: undefined })).toBe(false);
 		expect(resumesWithAllOutputs({})).toBe(false);
+	});
+
+	test('keepAsWaitingInput replaces the saved input, and asks for every output only when told', () => {
+		const executeData = {
+			data: { main: [[{ json: { nationalId: 'x' } }]] },
+		} as unknown as IExecuteData;
+		const setMetadata = jest.fn();
+		const ctx = { getExecuteData: () => executeData, setMetadata } as unknown as IExecuteFunctions;
+		keepAsWaitingInput(ctx, [[], [{ json: { outcome: 'waitTimeExceeded' } }]], false);
+		expect(executeData.data.main).toEqual([[], [{ json: { outcome: 'waitTimeExceeded' } }]]);
+		expect(setMetadata).not.toHaveBeenCalled();
+		keepAsWaitingInput(ctx, [[]], true);
+		expect(executeData.data.main).toEqual([[]]);
+		expect(setMetadata).toHaveBeenCalledWith({ forwardAllOutputs: true });
 	});
 });
 
