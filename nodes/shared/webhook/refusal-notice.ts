@@ -25,17 +25,14 @@ function signatureHeaderNames(headers: Record<string, unknown> | undefined): str
 		.map((name) => name.slice(0, 80));
 }
 
-function why(headerNames: string[]): string {
-	return headerNames.length > 0
-		? `its signature (header ${headerNames.join(', ')}) matches neither the Signing Secret nor the Previous Signing Secret`
-		: 'it carries no signature header';
-}
+const NEITHER = 'matches neither the Signing Secret nor the Previous Signing Secret';
 
-const WHAT_TO_CHECK =
-	"check the Consent Flow Webhook Signing API credential: the Signing Secret must be the service's secret webhook key exactly, as the operator gave it (no stray spaces or characters; after a rotation the new key, with the old one in Previous Signing Secret), and Signature Header must be empty or the header the service uses.";
+const check = (operator: string) =>
+	`check the Consent Flow Webhook Signing API credential: the Signing Secret must be the service's secret webhook key exactly${operator} (no stray spaces or characters; after a rotation the new key, with the old one in Previous Signing Secret), and Signature Header must be empty or the header the service uses.`;
 
-function refusalNotice(where: string, headerNames: string[]): string {
-	return `${where} refused a delivery (401) because ${why(headerNames)}. No execution was started. If the consent flow service sent it, ${WHAT_TO_CHECK} At most one such warning per minute per trigger.`;
+function refusalNotice(where: string, signed: boolean): string {
+	const what = signed ? `its signature ${NEITHER}` : 'it carries no signature header';
+	return `${where} refused a delivery (401) because ${what}. No execution was started. If the consent flow service sent it, ${check('')} At most one such warning per minute per trigger.`;
 }
 
 /** On a test URL (Listen for test event) a refused delivery becomes an execution that fails with this. */
@@ -56,9 +53,13 @@ export function refusalInEditor(
 		| undefined;
 	if (refused === undefined) return null;
 	const names = Array.isArray(refused.headers) ? refused.headers.map(String) : [];
+	const what =
+		names.length > 0
+			? `its signature (header ${names.join(', ')}) ${NEITHER}`
+			: 'it carries no signature header';
 	return {
-		message: `The test delivery was refused (401) because ${why(names)}`,
-		description: `The sender got 401 and nothing after this node ran. If the consent flow service sent it, ${WHAT_TO_CHECK} On the Production URL the same refusal is answered 401 and written to n8n's log.`,
+		message: `The test delivery was refused (401) because ${what}`,
+		description: `The sender got 401 and nothing after this node ran. If the consent flow service sent it, ${check(', as the operator gave it')} On the Production URL the same refusal is answered 401 and written to n8n's log.`,
 	};
 }
 
@@ -71,5 +72,5 @@ export function noticeRefused(ctx: IWebhookFunctions, facts: Facts, now = Date.n
 	if (!noticeDue(`${workflowId}\u0000${node}`, now)) return;
 	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
 	const where = `Workflow ${workflowId}, node "${node}"`;
-	ctx.logger.warn(refusalNotice(where, signatureHeaderNames(req.headers)));
+	ctx.logger.warn(refusalNotice(where, signatureHeaderNames(req.headers).length > 0));
 }
