@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -12,7 +12,8 @@ import type {
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
 import { flowDescription, flowOperations } from './flow';
-import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, retryOnFailProblem } from './flow/common';
+import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, createsAgain } from './flow/common';
+import { refuseRetryOnFail } from '../shared/retry-on-fail';
 import {
 	CONFIGURED_OUTPUTS,
 	createAndWaitWebhook,
@@ -115,10 +116,7 @@ export class ConsentFlow implements INodeType {
 	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		// Before any item is read or sent: n8n's Retry On Fail would resend accepted creates.
-		const problem = retryOnFailProblem(this.getNode(), operation);
-		if (problem !== null) {
-			throw new NodeOperationError(this.getNode(), problem, { description: RETRY_ON_FAIL_HINT });
-		}
+		refuseRetryOnFail(this, () => createsAgain(operation), RETRY_ON_FAIL_HINT);
 		if (operation === 'createAndWait') {
 			return await executeCreateAndWait(this, properties);
 		}

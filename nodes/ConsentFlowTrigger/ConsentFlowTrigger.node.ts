@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { apply } from '../shared/webhook/apply';
-import { noticeRefused } from '../shared/webhook/refusal-notice';
+import { noticeRefused, refusalInEditor, refusedTestItem } from '../shared/webhook/refusal-notice';
 import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { decide, inExecution, type Ack } from '../shared/webhook/decide';
 import { bodyText, canonicalEvent, eventItem, unrecognisedItem } from '../shared/webhook/envelope';
@@ -238,9 +238,10 @@ export class ConsentFlowTrigger implements INodeType {
 					return { status: 'Error', message: problem };
 				}
 				const note = previousSecretNote(data.secret, data.previousSecret);
+				// n8n shows any OK as "Connection tested successfully": a secret no call can check is not OK
 				return {
-					status: 'OK',
-					message: `The signing secret is well formed. The service offers no way to check it: a wrong secret shows up as 401 answers to its deliveries.${note === null ? '' : ` ${note}`}`,
+					status: 'Error',
+					message: `Not checked: the signing secret is well formed, but the service offers no way to check it here. To check it, click "Listen for test event" on the Consent Flow Trigger and let the service send a delivery to the Test URL: a wrong secret shows there.${note === null ? '' : ` ${note}`}`,
 				};
 			},
 		},
@@ -269,7 +270,11 @@ export class ConsentFlowTrigger implements INodeType {
 			maxAgeSeconds: Number(options.maxAgeSeconds ?? 0),
 		});
 		noticeRefused(this, facts);
-		if (taken === undefined) return apply(this, decide(facts));
+		if (taken === undefined) {
+			const refused = refusedTestItem(this, facts);
+			const answered = apply(this, decide(facts));
+			return refused === null ? answered : { ...answered, workflowData: [[refused]] };
+		}
 		const { delivery, verified } = taken;
 		const node = this.getNode();
 		const selection = eventSelection(this);
@@ -301,6 +306,8 @@ export class ConsentFlowTrigger implements INodeType {
 	/** Puts each delivery on its event's output and, where it answers (decide.ts), answers the delivery. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const node = this.getNode();
+		const refusal = refusalInEditor(this.getInputData());
+		if (refusal !== null) throw new NodeOperationError(node, refusal.message, refusal);
 		// computed from the saved parameters, so that an execution evaluates no expression (output-layout.ts)
 		const names =
 			staticOutputNames(node.parameters, node.typeVersion) ??

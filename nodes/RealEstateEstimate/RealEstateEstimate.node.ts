@@ -1,9 +1,17 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { executeOperations } from '../shared/runner';
+import { refuseRetryOnFail } from '../shared/retry-on-fail';
 import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from './descriptions';
 import { documentDescription, documentFields, documentOperations } from './document';
 import { estimateDescription, estimateFields, estimateOperations } from './estimate';
+import { storesAgain } from './estimate/get';
 import type { EstimateOperation } from './read';
 import { CONNECTION } from './api';
 
@@ -18,6 +26,9 @@ const objectOperations = Object.values(operations).flatMap((byName) =>
 		.filter(([, operation]) => operation.identifiesObject)
 		.map(([name]) => name),
 );
+
+const RETRY_ON_FAIL_HINT =
+	'The node retries by itself, and only what the service did not act on: answers 429, 503 with Retry-After and requests that never left. Reads (and estimates with "Don\'t Store Estimate") are retried after a broken connection too. To handle other failures, use Continue On Fail (error output): each item is sent at most once.';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,6 +57,13 @@ const properties: INodeProperties[] = [
 	optionsField,
 ];
 
+const runOperations = executeOperations({
+	operations,
+	connection: CONNECTION,
+	properties,
+	defaultConcurrency: DEFAULT_CONCURRENCY,
+});
+
 export class RealEstateEstimate implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Real Estate Estimate',
@@ -70,10 +88,9 @@ export class RealEstateEstimate implements INodeType {
 		properties,
 	};
 
-	execute = executeOperations({
-		operations,
-		connection: CONNECTION,
-		properties,
-		defaultConcurrency: DEFAULT_CONCURRENCY,
-	});
+	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// before any item is read or sent: n8n's Retry On Fail would send estimates that may be stored again
+		refuseRetryOnFail(this, storesAgain, RETRY_ON_FAIL_HINT);
+		return await runOperations.call(this);
+	};
 }

@@ -507,4 +507,64 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 		const direct = await S.estimateApi(ctx.sim, 'GET', `${SHARE_PATH}/MarketEstimate`);
 		expect(run.res.json).toEqual([direct.json.data]);
 	});
+
+	// Issue 48: n8n's Retry On Fail reruns the whole node after an error: with three objects of which
+	// one answers 404 it sent each good object's storing POST …/EvEstimate three times.
+	describe("n8n's Retry On Fail and Continue On Fail on storing estimates", () => {
+		const ITEMS = { items: [{ gnr: 208 }, { gnr: 404 }, { gnr: 209 }] };
+		async function runThree(parameters, settings) {
+			const node = S.packageNode('realEstateEstimate', {
+				name: NODE,
+				cred,
+				continueOnFail: settings.continueOnFail === true,
+				parameters: {
+					resource: 'estimate',
+					operation: 'get',
+					...CADASTRE,
+					gnr: '={{ $json.gnr }}',
+					...parameters,
+					options: {},
+				},
+			});
+			if (settings.retryOnFail)
+				Object.assign(node, { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+			const wf = await S.deployNodeWorkflow(ctx, node, { fanOut: true, prefix: 'ree-retry' });
+			const run = await S.runWorkflow(ctx, wf, ITEMS, { apiPrefix: ctx.sim.estimatePrefix });
+			return { ...run, posts: run.apiCalls.filter((c) => c.method === 'POST') };
+		}
+
+		test('Retry On Fail on a storing Get Estimate is refused with nothing sent, naming the setting', async () => {
+			const run = await runThree({}, { retryOnFail: true });
+			expect(run.exec.status).toBe('error');
+			const err = W.executionError(run.exec);
+			expect(err.message).toMatch(/^Turn off "Retry On Fail" in this node's Settings: /);
+			expect(err.message).toContain('"Don\'t Store Estimate"');
+			expect(err.description).toContain('Continue On Fail');
+			expect(run.log).toEqual([]); // no token, no estimate
+		});
+
+		test("with Don't Store Estimate, Retry On Fail is allowed (n8n reruns the node: nothing is stored)", async () => {
+			const run = await runThree({ dontStoreEstimate: true }, { retryOnFail: true });
+			expect(run.exec.status).toBe('error');
+			expect(W.executionError(run.exec).message).toMatch(/Estimate could not be retrieved/);
+			expect(run.posts.length).toBeGreaterThan(3); // the reruns n8n makes
+			for (const post of run.posts) expect(post.body).toEqual({ storeEstimate: false });
+		});
+
+		test('Continue On Fail with one 404 among three: each POST sent once, three output items', async () => {
+			const run = await runThree({}, { continueOnFail: true });
+			expect(run.exec.status).toBe('success');
+			expect(run.posts.map((c) => [c.path, c.status])).toEqual(
+				expect.arrayContaining([
+					[api('/RealEstates/0301/208/12/0/0/EvEstimate'), 200],
+					[api('/RealEstates/0301/404/12/0/0/EvEstimate'), 404],
+					[api('/RealEstates/0301/209/12/0/0/EvEstimate'), 200],
+				]),
+			);
+			expect(run.posts).toHaveLength(3);
+			const out = W.nodeOutput(run.exec, NODE);
+			expect(out).toHaveLength(3);
+			expect(out.filter((json) => json.error !== undefined)).toHaveLength(1);
+		});
+	});
 });

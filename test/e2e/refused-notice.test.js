@@ -94,4 +94,73 @@ describe.each(versions())('n8n %s.x: refused deliveries are visible in n8n (issu
 		expect(await L.allExecutions(ctx.n8n, wf.id, { includeData: false })).toEqual([]);
 		console.log(`n8n ${major}.x refused-delivery warning:\n${line}`);
 	}, 120000);
+
+	// Issue 48: while the builder listens for a test event (the editor's "Listen for test event" =
+	// POST /rest/workflows/<id>/run from the trigger), a refused delivery is still answered 401, and
+	// the test execution fails on the trigger with what to check: what the editor shows.
+	test('on the Test URL a wrong signature is answered 401 and shows in the test execution with what to check', async () => {
+		const cred = await ctx.n8n.createCredential({
+			name: `Refused test ${TAG}`,
+			type: SIGNING,
+			data: { secret: saved, signatureHeader: '' },
+		});
+		const checked = await ctx.n8n.testCredential(cred.id);
+		expect(checked.status).toBe('Error'); // n8n would show any OK as "Connection tested successfully"
+		expect(checked.message).toMatch(/^Not checked: /);
+		expect(checked.message).not.toContain(saved);
+
+		const trigger = W.packageTriggerNode({ name: TRIGGER, credentials: { [SIGNING]: cred } });
+		const after = {
+			id: crypto.randomUUID(),
+			name: 'After',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [300, 0],
+			parameters: {},
+		};
+		const wf = await ctx.n8n.createWorkflow(W.workflow(`refused test ${TAG}`, [trigger, after]));
+		const workflowData = await ctx.n8n.rest('GET', `/rest/workflows/${wf.id}`);
+		const listening = await ctx.n8n.rest('POST', `/rest/workflows/${wf.id}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: TRIGGER },
+		});
+		expect(listening).toMatchObject({ waitingForWebhook: true });
+
+		const body = JSON.stringify({
+			webhookId: `wh-test-${TAG}`,
+			event: 'consent.created',
+			payload: { flow: `flow-test-${TAG}`, nationalId: '01017000000' },
+		});
+		const signature = crypto.createHmac('sha256', serviceKey).update(body).digest('hex');
+		const answer = await request(
+			'POST',
+			`${ctx.n8n.url}/webhook-test/${W.triggerWebhookPath(trigger)}`,
+			{
+				body: Buffer.from(body),
+				headers: { 'content-type': 'application/json', [HEADER]: signature },
+			},
+		);
+		expect(answer.status).toBe(401);
+
+		const [execution] = await ctx.n8n.waitForExecutions(wf.id, { count: 1 });
+		expect(execution.mode).toBe('manual');
+		expect(execution.status).toBe('error');
+		const error = W.executionError(execution);
+		expect(error.message).toBe(
+			`The test delivery was refused (401) because its signature (header ${HEADER}) matches neither the Signing Secret nor the Previous Signing Secret`,
+		);
+		expect(error.description).toContain('as the operator gave it');
+		expect(Object.keys(execution.data.resultData.runData)).toEqual([TRIGGER]); // nothing after it ran
+		const whole = JSON.stringify(execution);
+		for (const secret of [
+			saved,
+			serviceKey,
+			signature,
+			'01017000000',
+			`wh-test-${TAG}`,
+			`flow-test-${TAG}`,
+		])
+			expect(whole).not.toContain(secret);
+		console.log(`n8n ${major}.x test-URL refusal: ${error.message}\n${error.description}`);
+	}, 120000);
 });

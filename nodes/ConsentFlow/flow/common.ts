@@ -65,15 +65,11 @@ export function retryPolicyFrom(
 	};
 }
 
-// n8n's Retry On Fail reruns the whole node with every item: creates the service already accepted
-// would be sent again (two consent flows for one person). Delete is idempotent and runs.
-export function retryOnFailProblem(
-	node: { retryOnFail?: boolean },
-	operation: string,
-): string | null {
-	if (node.retryOnFail !== true) return null;
-	if (operation !== 'create' && operation !== 'createAndWait') return null;
-	return 'Turn off "Retry On Fail" in this node\'s Settings: n8n would run the whole node again after a failure and send creates the service already accepted a second time (a person would get two consent flows)';
+/** What n8n's Retry On Fail would send again (shared/retry-on-fail.ts); Delete is idempotent and runs. */
+export function createsAgain(operation: string): string | null {
+	return operation === 'create' || operation === 'createAndWait'
+		? 'send creates the service already accepted a second time (a person would get two consent flows)'
+		: null;
 }
 
 export const RETRY_ON_FAIL_HINT =

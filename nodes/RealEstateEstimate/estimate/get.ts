@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { describeObject, objectPath } from '../identity';
 import type { ObjectIdentity } from '../identity';
 import { readIdentity } from '../parameters';
@@ -226,6 +226,25 @@ export const getDescription: INodeProperties[] = [
 		],
 	},
 ];
+
+/** What n8n's Retry On Fail would send again (shared/retry-on-fail.ts): an estimate any item may store. */
+export function storesAgain(ctx: IExecuteFunctions): string | null {
+	if (ctx.getNodeParameter('resource', 0) !== 'estimate') return null;
+	if (ctx.getNodeParameter('operation', 0) !== 'get') return null;
+	const items = ctx.getInputData().length;
+	for (let itemIndex = 0; itemIndex < items; itemIndex++) {
+		let dontStore: unknown;
+		try {
+			dontStore = ctx.getNodeParameter('dontStoreEstimate', itemIndex, false);
+		} catch {
+			dontStore = undefined; // an expression that fails: it may store all the same
+		}
+		if (dontStore !== true) {
+			return 'send estimates again that the service may already have stored as documents. Or turn on "Don\'t Store Estimate" (Get Estimate) if no document is needed';
+		}
+	}
+	return null;
+}
 
 export interface GetPrepared {
 	identity: ObjectIdentity;

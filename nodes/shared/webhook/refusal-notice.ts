@@ -1,6 +1,6 @@
 // A refusal (401) runs no execution: without this warning a wrong Signing Secret shows nothing in n8n.
 // At most one a minute per trigger, so a flood of unsigned requests gives one line; no body or secret.
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import type { Facts } from './decide';
 
 const NOTICE_INTERVAL_MS = 60_000;
@@ -17,15 +17,50 @@ export function noticeDue(key: string, now: number, memory = lastNotice): boolea
 	return true;
 }
 
-function carriesSignature(headers: Record<string, unknown> | undefined): boolean {
-	return Object.keys(headers ?? {}).some((name) => /signature/i.test(name));
+/** Names only, never values: the headers that look like a signature. */
+function signatureHeaderNames(headers: Record<string, unknown> | undefined): string[] {
+	return Object.keys(headers ?? {})
+		.filter((name) => /signature/i.test(name))
+		.slice(0, 4)
+		.map((name) => name.slice(0, 80));
 }
 
+const NEITHER = 'matches neither the Signing Secret nor the Previous Signing Secret';
+
+const check = (operator: string) =>
+	`check the Consent Flow Webhook Signing API credential: the Signing Secret must be the service's secret webhook key exactly${operator} (no stray spaces or characters; after a rotation the new key, with the old one in Previous Signing Secret), and Signature Header must be empty or the header the service uses.`;
+
 function refusalNotice(where: string, signed: boolean): string {
-	const what = signed
-		? 'its signature matches neither the Signing Secret nor the Previous Signing Secret'
-		: 'it carries no signature header';
-	return `${where} refused a delivery (401) because ${what}. No execution was started. If the consent flow service sent it, check the Consent Flow Webhook Signing API credential: the Signing Secret must be the service's secret webhook key exactly (no stray spaces or characters; after a rotation the new key, with the old one in Previous Signing Secret), and Signature Header must be empty or the header the service uses. At most one such warning per minute per trigger.`;
+	const what = signed ? `its signature ${NEITHER}` : 'it carries no signature header';
+	return `${where} refused a delivery (401) because ${what}. No execution was started. If the consent flow service sent it, ${check('')} At most one such warning per minute per trigger.`;
+}
+
+/** On a test URL (Listen for test event) a refused delivery becomes an execution that fails with this. */
+export const REFUSED = 'sblRefused';
+
+export function refusedTestItem(ctx: IWebhookFunctions, facts: Facts): INodeExecutionData | null {
+	if (facts.closing || facts.verified) return null;
+	if (typeof ctx.getMode !== 'function' || ctx.getMode() !== 'manual') return null;
+	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
+	return { json: {}, [REFUSED]: { headers: signatureHeaderNames(req.headers) } };
+}
+
+export function refusalInEditor(
+	items: INodeExecutionData[],
+): { message: string; description: string } | null {
+	const refused = items.find((item) => typeof item[REFUSED] === 'object')?.[REFUSED] as
+		| { headers?: unknown }
+		| undefined;
+	if (refused === undefined) return null;
+	const names = Array.isArray(refused.headers) ? refused.headers.map(String) : [];
+	const what =
+		names.length > 0
+			? `its signature (header ${names.join(', ')}) ${NEITHER}`
+			: 'it carries no signature header';
+	return {
+		message: `The test delivery was refused (401) because ${what}`,
+		description: `The sender got 401 and nothing after this node ran. If the consent flow service sent it, ${check(', as the operator gave it')} On the Production URL the same refusal is answered 401 and written to n8n's log.`,
+	};
 }
 
 export function noticeRefused(ctx: IWebhookFunctions, facts: Facts, now = Date.now()): void {
@@ -37,5 +72,5 @@ export function noticeRefused(ctx: IWebhookFunctions, facts: Facts, now = Date.n
 	if (!noticeDue(`${workflowId}\u0000${node}`, now)) return;
 	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
 	const where = `Workflow ${workflowId}, node "${node}"`;
-	ctx.logger.warn(refusalNotice(where, carriesSignature(req.headers)));
+	ctx.logger.warn(refusalNotice(where, signatureHeaderNames(req.headers).length > 0));
 }

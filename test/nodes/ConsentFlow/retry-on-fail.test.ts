@@ -3,7 +3,6 @@
 // re-run up to maxTries). For Create that would resend creates the service already accepted, so
 // the node refuses before any request; Delete (a second delete answers 404) still runs.
 import { simRequests, useSimulator } from '../../support/simulator';
-import { retryOnFailProblem } from '../../../nodes/ConsentFlow/flow/common';
 import {
 	SIM_OPTIONS,
 	createFlowFor,
@@ -57,16 +56,5 @@ describe('Consent Flow and n8n\'s "Retry On Fail"', () => {
 		expect(output).toHaveLength(1);
 		const deletes = (await simRequests(sim)).filter((r) => r.method === 'DELETE');
 		expect(deletes).toHaveLength(1);
-	});
-
-	test.each([
-		[{}, 'create', null],
-		[{ retryOnFail: false }, 'create', null],
-		[{ retryOnFail: true }, 'delete', null],
-		[{ retryOnFail: true }, 'create', 'problem'],
-		[{ retryOnFail: true }, 'createAndWait', 'problem'],
-	])('retryOnFailProblem(%j, %s)', (node, operation, expected) => {
-		const problem = retryOnFailProblem(node, operation);
-		expect(problem === null ? null : 'problem').toBe(expected);
 	});
 });

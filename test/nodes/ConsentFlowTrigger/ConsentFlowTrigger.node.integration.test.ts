@@ -132,10 +132,13 @@ describe('credential test signingSecretTest', () => {
 			{ id: '1', name: 'signing', type: 'consentFlowWebhookSigningApi', data },
 		);
 
-	it('accepts a well-formed secret', async () => {
-		await expect(test({ secret: SIGNING_KEY, signatureHeader: '' })).resolves.toMatchObject({
-			status: 'OK',
-		});
+	// n8n shows any OK as "Connection tested successfully", and no call can check a signing secret
+	it('does not report success for a well-formed secret: says it is not checked and where a wrong one shows', async () => {
+		const result = await test({ secret: SIGNING_KEY, signatureHeader: '' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Not checked: the signing secret is well formed/);
+		expect(result.message).toContain('Listen for test event');
+		expect(result.message).not.toContain(SIGNING_KEY);
 	});
 
 	it.each([
@@ -149,6 +152,7 @@ describe('credential test signingSecretTest', () => {
 		const result = await test(data);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(message);
+		expect(result.message).not.toMatch(/^Not checked/);
 	});
 });
 

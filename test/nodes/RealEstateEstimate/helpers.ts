@@ -6,7 +6,12 @@
 import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import { createExecuteContext, createTokenStore } from '../../support/execute-context';
-import type { Params, TestContext, TokenStore } from '../../support/execute-context';
+import type {
+	Params,
+	TestContext,
+	ContextOptions,
+	TokenStore,
+} from '../../support/execute-context';
 import { simRequests } from '../../support/simulator';
 import type { SimulatorHandle, SimulatorRequest } from '../../support/simulator';
 
@@ -34,6 +39,8 @@ export function estimateCredentials(
 export interface RunOptions {
 	items?: number | INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** The node's own settings as n8n stores them (e.g. retryOnFail, maxTries). */
+	nodeSettings?: ContextOptions['nodeSettings'];
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	tokenStore?: TokenStore;
 	/** Called with the context before the node runs (to wrap helpers). */
@@ -66,6 +73,7 @@ export async function runNode(
 		credentials: options.credentials ?? estimateCredentials(sim),
 		items,
 		continueOnFail: options.continueOnFail,
+		nodeSettings: options.nodeSettings,
 		nodeType: 'n8n-nodes-sbl.realEstateEstimate',
 		nodeName: 'Real Estate Estimate',
 		tokenStore: options.tokenStore ?? (options.credentials ? createTokenStore() : sharedTokens),

@@ -4,13 +4,19 @@
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { Facts } from '../../../../nodes/shared/webhook/decide';
-import { noticeDue, noticeRefused } from '../../../../nodes/shared/webhook/refusal-notice';
+import {
+	noticeDue,
+	noticeRefused,
+	refusalInEditor,
+	refusedTestItem,
+} from '../../../../nodes/shared/webhook/refusal-notice';
 
 const REFUSED = { closing: false, verified: false } as Facts;
 
-function webhookContext(workflowId: string, headers: Record<string, string>) {
+function webhookContext(workflowId: string, headers: Record<string, string>, mode = 'trigger') {
 	const warnings: string[] = [];
 	const ctx = {
+		getMode: () => mode,
 		getWorkflow: () => ({ id: workflowId, active: true }),
 		getNode: () => ({ name: 'Consent Flow Trigger' }),
 		getRequestObject: () => ({ headers, body: { secret: 'body-value' } }),
@@ -53,5 +59,46 @@ describe('refused deliveries: a rate-limited warning', () => {
 		noticeRefused(quiet.ctx, { ...REFUSED, verified: true }, 5_000_000);
 		noticeRefused(quiet.ctx, { ...REFUSED, closing: true }, 5_000_000);
 		expect(quiet.warnings).toEqual([]);
+	});
+});
+
+// Issue 48: on the Test URL (Listen for test event) the refusal shows in the editor, as the
+// trigger's error in the execution the refused item starts (the sender still gets 401).
+describe('refused deliveries on the Test URL', () => {
+	const signature = 'cd'.repeat(32);
+	const headers = { 'x-acme-sbl-signature': signature, 'content-type': 'application/json' };
+
+	test('a test delivery with a wrong signature gives an item that carries header names only', () => {
+		const { ctx } = webhookContext('wf-t', headers, 'manual');
+		const item = refusedTestItem(ctx, REFUSED);
+		expect(item).toEqual({ json: {}, sblRefused: { headers: ['x-acme-sbl-signature'] } });
+		expect(JSON.stringify(item)).not.toContain(signature);
+	});
+
+	test('production, verified deliveries and shutdown answers give none', () => {
+		expect(refusedTestItem(webhookContext('wf-p', headers, 'webhook').ctx, REFUSED)).toBeNull();
+		expect(refusedTestItem(webhookContext('wf-p', headers, 'trigger').ctx, REFUSED)).toBeNull();
+		const test = webhookContext('wf-t', headers, 'manual').ctx;
+		expect(refusedTestItem(test, { ...REFUSED, verified: true })).toBeNull();
+		expect(refusedTestItem(test, { ...REFUSED, closing: true })).toBeNull();
+	});
+
+	test('the editor text names the header, both secrets and what to compare', () => {
+		const refusal = refusalInEditor([
+			refusedTestItem(webhookContext('wf-t', headers, 'manual').ctx, REFUSED)!,
+		]);
+		expect(refusal?.message).toBe(
+			'The test delivery was refused (401) because its signature (header x-acme-sbl-signature) matches neither the Signing Secret nor the Previous Signing Secret',
+		);
+		expect(refusal?.description).toContain('as the operator gave it');
+		expect(refusal?.description).toContain('Signature Header must be empty or the header');
+		expect(JSON.stringify(refusal)).not.toContain(signature);
+		expect(JSON.stringify(refusal)).not.toContain('body-value');
+	});
+
+	test('unsigned: says so; ordinary items: no refusal', () => {
+		const item = refusedTestItem(webhookContext('wf-t', {}, 'manual').ctx, REFUSED)!;
+		expect(refusalInEditor([item])?.message).toContain('it carries no signature header');
+		expect(refusalInEditor([{ json: { event: 'x' } }])).toBeNull();
 	});
 });

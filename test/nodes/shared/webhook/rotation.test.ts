@@ -329,16 +329,18 @@ describe('the previous secret in the credential', () => {
 		);
 	});
 
-	it('the trigger credential test: OK with a note, Error for a malformed previous secret, no secret in the message', async () => {
+	it('the trigger credential test: never OK (nothing checks a secret), a note, a malformed previous secret named, no secret in the message', async () => {
 		const test = new ConsentFlowTrigger().methods.credentialTest.signingSecretTest;
 		const run = async (data: Record<string, unknown>) =>
 			await test.call({} as never, { id: '1', name: 's', type: CREDENTIAL_TYPE, data } as never);
-		expect(await run({ secret: NEW })).toMatchObject({ status: 'OK' });
+		expect(await run({ secret: NEW })).toMatchObject({ status: 'Error' });
 		const during = await run({ secret: NEW, previousSecret: OLD });
-		expect(during).toMatchObject({ status: 'OK' });
+		expect(during).toMatchObject({ status: 'Error' });
+		expect(during.message).toMatch(/^Not checked: /);
 		expect(during.message).toMatch(/previous secret are accepted too/);
 		const bad = await run({ secret: NEW, previousSecret: `${OLD} ` });
 		expect(bad.status).toBe('Error');
+		expect(bad.message).not.toMatch(/^Not checked/);
 		for (const result of [during, bad]) {
 			expect(result.message).not.toContain(OLD);
 			expect(result.message).not.toContain(NEW);
