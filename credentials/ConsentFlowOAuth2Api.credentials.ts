@@ -137,9 +137,10 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			type: 'multiOptions',
 			options: loanApplicationScopeOptions,
 			default: [],
-			displayOptions: { show: { service: ['loanApplication'] } },
+			// Shown always: n8n 1.123's public API turns a display condition on a multiOptions field
+			// into a schema no value satisfies (measured)
 			description:
-				'Scopes to request with the token: loan-application:<action>:<country>, the ones granted to this client. (Consent Flows always requests sbl.)',
+				'Only for Service: Loan Application Service (Consent Flows requests sbl and ignores this list). The loan-application:<action>:<country> scopes granted to this client.',
 		},
 		{
 			displayName: 'Additional Scopes',

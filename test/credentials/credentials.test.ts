@@ -227,9 +227,11 @@ describe('Consent Flow OAuth2 API credential', () => {
 		expect(resolve(credential, loan).scope).toBe('');
 	});
 
-	test('Loan Application Scopes: the twelve loan-application scopes, shown only for that service', () => {
+	// No display condition: n8n 1.123's public API refuses every value of a multiOptions field that has one
+	test('Loan Application Scopes: the twelve loan-application scopes, ignored for Consent Flows', () => {
 		const scopes = credential.properties.find((p) => p.name === 'loanApplicationScopes');
-		expect(scopes?.displayOptions).toEqual({ show: { service: ['loanApplication'] } });
+		expect(scopes?.displayOptions).toBeUndefined();
+		expect(String(scopes?.description)).toMatch(/^Only for Service: Loan Application Service/);
 		const values = (scopes?.options as Array<{ value: string }>).map((o) => o.value);
 		expect(values).toHaveLength(12);
 		for (const action of ['create', 'update', 'delete', 'accept']) {
