@@ -13,47 +13,32 @@ const LOAN_APPLICATION_COUNTRIES = [
 ];
 const LOAN_APPLICATION_ACTIONS = ['create', 'update', 'delete', 'accept'];
 
-const scopeOptions = [
-	{ name: 'Sbl (Consent Flows)', value: 'sbl' },
-	...LOAN_APPLICATION_COUNTRIES.flatMap((country) =>
-		LOAN_APPLICATION_ACTIONS.map((action) => ({
-			name: `Loan Application: ${action[0].toUpperCase()}${action.slice(1)} (${country.name})`,
-			value: `loan-application:${action}:${country.code}`,
-		})),
-	),
-];
+const loanApplicationScopeOptions = LOAN_APPLICATION_COUNTRIES.flatMap((country) =>
+	LOAN_APPLICATION_ACTIONS.map((action) => ({
+		name: `${action[0].toUpperCase()}${action.slice(1)} (${country.name})`,
+		value: `loan-application:${action}:${country.code}`,
+	})),
+);
 
-// In Production an identity provider address that is not https becomes a reserved .invalid host
-// (RFC 6761: never resolves): the client secret is never sent in clear text. An empty Realm is the
-// loan application realm agents-<environment> (published); credentials saved before Realm was
-// required with scope sbl keep that default, so they work as before.
+// Service decides the token endpoint: the flow service's realm is fixed by the operator (Realm);
+// the loan application service's is agents-<environment> (both in consent-flow-service.md). In
+// Production an identity provider address that is not https becomes a reserved .invalid host
+// (RFC 6761: never resolves), and so does an empty Realm: nothing is sent, and the host names the
+// field to fix.
 function realmOf(ref: string): string {
-	return `(${ref}.realm ? String(${ref}.realm).trim() : (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test'))`;
+	return `(${ref}.service === 'loanApplication' ? (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test') : String(${ref}.realm || '').trim())`;
 }
 
-function tokenUrl(ref: string, realm = realmOf(ref)): string {
-	return `(${ref}.environment === 'production' && !/^https:\\/\\//i.test(String(${ref}.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + ${realm} + '/protocol/openid-connect/token'`;
+function tokenUrl(ref: string): string {
+	return `(${ref}.service !== 'loanApplication' && ${realmOf(ref)} === '' ? 'https://realm-is-empty-enter-the-realm-from-the-operator.invalid' : ${ref}.environment === 'production' && !/^https:\\/\\//i.test(String(${ref}.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + ${realmOf(ref)} + '/protocol/openid-connect/token'`;
 }
 
 function scope(ref: string): string {
-	return `[].concat(${ref}.scopes || [], String(${ref}.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
+	return `[].concat(${ref}.service === 'loanApplication' ? ${ref}.loanApplicationScopes || [] : ['sbl'], String(${ref}.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
 }
 
-// Realm is required with Sbl, but n8n 1.123 cannot require a field on a condition: the Test asks
-// the identity provider for a realm named after the rule (its 404 names Realm), without the secret.
-// The nodes keep agents-<environment> for credentials saved before.
-const REALM_RULE = 'realm-is-required-with-scope-sbl';
-
-function realmMissing(ref: string): string {
-	return `((${ref}.realm ? String(${ref}.realm).trim() : '') === '' && (${scope(ref)}).split(' ').indexOf('sbl') !== -1)`;
-}
-
-function testTokenUrl(ref: string): string {
-	return tokenUrl(ref, `(${realmMissing(ref)} ? '${REALM_RULE}' : ${realmOf(ref)})`);
-}
-
-const REALM_TEXT =
-	'Required with Sbl: the realm of the flow service, from the operator (it is fixed by the operator; enter the realm they give you). Leave empty only with loan application scopes alone: the token URL then uses agents-test or agents-prod, following Environment (the published realm of the loan application service).';
+const DECIDES =
+	'Realm (consent flows: the realm from the operator; a realm that does not know the client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
 
 /**
  * OAuth2 client credentials for the consent flow service (SBL) and the loan application API.
@@ -82,6 +67,28 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 	properties: INodeProperties[] = [
 		clientCredentialsGrant,
 		{
+			displayName: 'Service',
+			name: 'service',
+			type: 'options',
+			options: [
+				{
+					name: 'Consent Flows',
+					value: 'consentFlow',
+					description:
+						'Token endpoint of the flow service, in the realm the operator gives you (Realm). Requests scope sbl.',
+				},
+				{
+					name: 'Loan Application Service',
+					value: 'loanApplication',
+					description:
+						'Token endpoint of the loan application service: realm agents-test or agents-prod, following Environment',
+				},
+			],
+			default: 'consentFlow',
+			description:
+				'Which service the token is for; it decides the token endpoint. One credential per service.',
+		},
+		{
 			displayName: 'Environment',
 			name: 'environment',
 			type: 'options',
@@ -91,7 +98,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			],
 			default: 'test',
 			description:
-				'Which environment the client belongs to. Decides the default realm (agents-test or agents-prod) and, in Production, the nodes require https URLs.',
+				'Which environment the client belongs to (test and production have different clients). For the loan application service it decides the realm (agents-test or agents-prod); in Production the nodes require https URLs.',
 		},
 		{
 			displayName: 'Identity Provider URL',
@@ -103,15 +110,16 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			description:
 				'Base address of the identity provider that issues tokens ({auth_url}), without the /realms/… part',
 		},
-		// Needed with Sbl, yet neither `required` nor displayOptions on the Scopes list: n8n 1.123's
-		// public API turns a condition on a multiOptions field into a schema that forbids Realm.
 		{
 			displayName: 'Realm',
 			name: 'realm',
 			type: 'string',
 			default: '',
+			required: true,
+			displayOptions: { show: { service: ['consentFlow'] } },
 			placeholder: 'from the operator',
-			description: REALM_TEXT,
+			description:
+				'The realm of the flow service, from the operator (it is fixed by the operator). A realm that does not know this client refuses it as an unknown client: if the Test says "Client authentication failed", check Realm as well as Client ID and Client Secret.',
 		},
 		{
 			displayName: 'API Base URL',
@@ -124,13 +132,15 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 		},
 		...clientCredentialsFields,
 		{
-			displayName: 'Scopes',
-			name: 'scopes',
+			displayName: 'Loan Application Scopes',
+			name: 'loanApplicationScopes',
 			type: 'multiOptions',
-			options: scopeOptions,
-			default: ['sbl'],
+			options: loanApplicationScopeOptions,
+			default: [],
+			// Shown always: n8n 1.123's public API turns a display condition on a multiOptions field
+			// into a schema no value satisfies (measured)
 			description:
-				'Scopes to request with the token. Sbl is needed to create and delete consent flows; the loan application scopes are for the loan application API.',
+				'Only for Service: Loan Application Service (Consent Flows requests sbl and ignores this list). The loan-application:<action>:<country> scopes granted to this client.',
 		},
 		{
 			displayName: 'Additional Scopes',
@@ -138,7 +148,8 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. custom:scope other:scope',
-			description: 'More scopes to request, separated by spaces or commas',
+			description:
+				'More scopes to request, separated by spaces or commas (added to sbl for Consent Flows, to the selected scopes for the loan application service)',
 		},
 		{
 			displayName: 'Access Token URL',
@@ -156,24 +167,23 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 	];
 
 	// The Test proves what is published and nothing more: the token endpoint issues a token for this
-	// client with the requested scopes. n8n first fetches a token its own way (its message names the
-	// failing part); this request then asks the token endpoint again with the form the test sends
+	// client with the requested scopes. n8n first fetches a token its own way (when that fails, the
+	// Test shows n8n's message); this request then asks the token endpoint again with the form the test sends
 	// whatever Client Authentication says (client_id and client_secret as form fields, published as
 	// accepted), so that a token n8n stored earlier does not pass the Test for a changed secret.
 	test: ICredentialTestRequest = {
 		request: {
-			url: `={{ ${testTokenUrl('$credentials')} }}`,
+			url: `={{ ${tokenUrl('$credentials')} }}`,
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${scope('$credentials')}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + (${realmMissing('$credentials')} ? '' : '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || ''))) }}`,
+			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${scope('$credentials')}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || '')) }}`,
 		},
 		rules: [
 			{
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message:
-						'The identity provider refused the client (401): check Client ID and Client Secret (test and production have different clients)',
+					message: `The identity provider refused the client (401): check ${DECIDES}`,
 				},
 			},
 			{
@@ -181,7 +191,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 				properties: {
 					value: 400,
 					message:
-						'The identity provider refused the token request (400): a scope this client may not request (check Scopes and Additional Scopes), or the client may not use the client credentials grant',
+						'The identity provider refused the token request (400): a scope this client may not request (check Loan Application Scopes and Additional Scopes), or the client may not use the client credentials grant',
 				},
 			},
 			{
@@ -189,7 +199,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No token endpoint at this address (404): check Realm (required with Sbl: the realm the operator gave you) and Identity Provider URL (the base address, without /realms/…)',
+						'No token endpoint at this address (404): check Realm (the realm the operator gave you), Service and Identity Provider URL (the base address, without /realms/…)',
 				},
 			},
 		],

@@ -6,6 +6,24 @@ export const CONNECTION: ConnectionSpec = {
 	credentialType: 'consentFlowOAuth2Api',
 	baseUrlHint:
 		'Open the Consent Flow OAuth2 API credential and enter the base address of the consent flow API, for example https://api.example.com (without /api/…).',
+	// The flow service's realm is fixed by the operator: the token endpoint is never guessed.
+	credentialProblem: (credentials) => {
+		if (credentials.service === 'loanApplication') {
+			return {
+				message: "The credential's Service is the loan application service, not Consent Flows",
+				description:
+					'Consent flows need a token from the flow service: open the Consent Flow OAuth2 API credential, set Service to Consent Flows and enter the Realm the operator gave you (or choose another credential).',
+			};
+		}
+		if (!String(credentials.realm ?? '').trim()) {
+			return {
+				message: "The credential's Realm is empty",
+				description:
+					'Open the Consent Flow OAuth2 API credential and enter the Realm the operator gave you for the flow service.',
+			};
+		}
+		return undefined;
+	},
 };
 
 /** `{ data: {...} }` → the inner object, when the outer one carries nothing else of the flow. */

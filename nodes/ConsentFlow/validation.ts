@@ -1,5 +1,13 @@
 import { checkNationalId, validateHttpUrl } from '../shared/identifiers';
-import { asText, fail, NUMBER_HINT, ok, stripSpaces } from '../shared/validation';
+import type { INodeProperties } from 'n8n-workflow';
+import {
+	asText,
+	checkOrganizationNumber,
+	fail,
+	NUMBER_HINT,
+	ok,
+	stripSpaces,
+} from '../shared/validation';
 import type { Check } from '../shared/validation';
 
 export function checkNationalIdInput(raw: unknown, validate: boolean): Check<string> {
@@ -32,4 +40,29 @@ export function checkUrlInput(raw: unknown, production: boolean, webhook: boolea
 		);
 	}
 	return ok(value);
+}
+
+// The description gives organizationId only as a string: the Norwegian 9-digit mod-11 rule is
+// this package's assumption, so a builder can switch it off (as Validate National ID).
+export const VALIDATE_ORGANIZATION_NUMBER: INodeProperties = {
+	displayName: 'Validate Organization Number',
+	name: 'validateOrganizationNumber',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to check the organization number (9 digits with a valid mod-11 check digit, a Norwegian organization number) before sending. The service publishes it only as text: switch off if it expects other numbers; spaces are removed either way.',
+};
+
+export const ORGANIZATION_SWITCH_OFF =
+	'If the service expects other numbers, switch off Options → Validate Organization Number.';
+
+export function checkOrganizationIdInput(raw: unknown, validate: boolean): Check<string> {
+	const hint = 'Enter the 9-digit organization number of the lender.';
+	if (!validate) {
+		const value = stripSpaces(asText(raw));
+		return value ? ok(value) : fail('is empty', hint);
+	}
+	const checked = checkOrganizationNumber(raw, hint);
+	if (checked.error === undefined || checked.error === 'is empty') return checked;
+	return fail(checked.error, [checked.hint, ORGANIZATION_SWITCH_OFF].filter(Boolean).join(' '));
 }

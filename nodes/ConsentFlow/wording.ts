@@ -21,12 +21,12 @@ function tokenText(facts: FailureFacts): ErrorText {
 		case 'invalid_client':
 			return {
 				message: 'The identity provider refused the client credentials (invalid_client)',
-				description: `Check Client ID and Client Secret in the Consent Flow OAuth2 API credential (test and production have different clients), and Client Authentication: the identity provider may expect the other method (Basic Auth Header or In Body).${said}`,
+				description: `Check in the Consent Flow OAuth2 API credential: Realm (the realm the operator gave you; a realm that does not know this client refuses it the same way), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL, and Client Authentication: the identity provider may expect the other method (Basic Auth Header or In Body).${said}`,
 			};
 		case 'invalid_scope':
 			return {
 				message: 'The identity provider refused the requested scopes (invalid_scope)',
-				description: `This client may not request one of the scopes selected in the credential (Scopes, Additional Scopes). For consent flows select only "Sbl (Consent Flows)", or ask the operator to grant the scopes to the client.${said}`,
+				description: `This client may not request one of the scopes the credential asks for (sbl, Additional Scopes). For consent flows leave Additional Scopes empty, or ask the operator to grant the scopes to the client.${said}`,
 			};
 		case 'unauthorized_client':
 		case 'unsupported_grant_type':
@@ -48,7 +48,7 @@ function tokenText(facts: FailureFacts): ErrorText {
 	}
 	return {
 		message: 'Could not get an access token from the identity provider',
-		description: `Check the credential's Identity Provider URL, Realm, Client ID, Client Secret and Scopes, then save the credential to reconnect.${said}`,
+		description: `Check the credential's Realm, Client ID and Client Secret, Environment, Identity Provider URL and Additional Scopes, then save the credential to reconnect.${said}`,
 	};
 }
 
@@ -153,7 +153,7 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 	}),
 	forbidden: (_facts, _call, said) => ({
 		message: 'The access token lacks the "sbl" scope needed for consent flows (403)',
-		description: `Select "Sbl (Consent Flows)" in the credential's Scopes and save the credential so n8n fetches a new token. If it is already selected, ask the operator to grant scope sbl to this client.${said}`,
+		description: `Check that the credential's Service is Consent Flows (it then requests scope sbl) and save the credential so n8n fetches a new token. If it is, ask the operator to grant scope sbl to this client.${said}`,
 	}),
 	'not-found': notFoundText,
 	rejected: rejectedText,

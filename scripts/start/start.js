@@ -99,6 +99,7 @@ function demoCredentials(sim) {
 		consentFlowOAuth2Api: {
 			name: 'SBL Consent Flow (simulator)',
 			data: {
+				service: 'consentFlow',
 				environment: 'test',
 				identityProviderUrl: sim.authUrl,
 				realm: 'sbl',
@@ -106,7 +107,6 @@ function demoCredentials(sim) {
 				clientId: consent.clientId,
 				clientSecret: consent.clientSecret,
 				authentication: 'header',
-				scopes: ['sbl'],
 				additionalScopes: '',
 			},
 		},

@@ -80,58 +80,56 @@ describe('Consent Flow OAuth2 API credential', () => {
 		expect(grant).toMatchObject({ type: 'hidden', default: 'clientCredentials' });
 	});
 
+	const TOKEN = (realm: string) =>
+		`https://auth.example/realms/${realm}/protocol/openid-connect/token`;
+	const flow = { ...base, realm: 'flows' };
+	const loan = { ...base, service: 'loanApplication' };
+
+	// Issue 48: Service decides the token endpoint. Consent flows: the realm the operator gives
+	// (Realm); the loan application service: agents-<environment> (consent-flow-service.md, Endpoints,
+	// notes). Nothing falls back to another service's realm.
 	test.each([
+		[{ ...flow }, TOKEN('flows')],
+		[{ ...flow, realm: ' flows ', environment: 'production' }, TOKEN('flows')],
+		[{ ...loan }, TOKEN('agents-test')],
+		[{ ...loan, environment: 'production', realm: 'flows' }, TOKEN('agents-prod')],
 		[
-			{ environment: 'test' },
-			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
-		],
-		[
-			{ environment: 'production' },
-			'https://auth.example/realms/agents-prod/protocol/openid-connect/token',
-		],
-		[
-			{ environment: 'production', realm: 'sbl' },
-			'https://auth.example/realms/sbl/protocol/openid-connect/token',
-		],
-		[
-			{ identityProviderUrl: 'https://auth.example/base//' },
-			'https://auth.example/base/realms/agents-test/protocol/openid-connect/token',
+			{ ...flow, identityProviderUrl: 'https://auth.example/base//' },
+			'https://auth.example/base/realms/flows/protocol/openid-connect/token',
 		],
 	])('token URL for %j', (fields, expected) => {
-		expect(resolve(credential, { ...base, ...fields }).accessTokenUrl).toBe(expected);
+		expect(resolve(credential, fields).accessTokenUrl).toBe(expected);
 	});
 
-	// Issue 33: the flow service's realm is fixed by the operator (consent-flow-service.md, Endpoints,
-	// notes); agents-<environment> is the loan application service's realm. The form must say both,
-	// and the empty default must stay what the token URL above computes.
-	// Issue 43: Realm is required where the flow service's scope sbl is requested (its realm is fixed
-	// by the operator); agents-<environment> is the default only with loan application scopes alone.
-	// Issue 43: Realm is needed where the flow service's scope sbl is requested (its realm is fixed by
-	// the operator); agents-<environment> is the default only with loan application scopes alone.
-	// Neither `required` nor displayOptions on Scopes: n8n 1.123's public API then forbids Realm
-	// (measured: every credential create of the e2e suite refused on 1.123.81).
-	test('Realm: "Required with Sbl", from the operator; empty means agents-<environment> only without Sbl', () => {
-		const realms = credential.properties.filter((p) => p.name === 'realm');
-		expect(realms).toHaveLength(1);
-		expect(realms[0]).toMatchObject({ type: 'string', default: '' });
-		expect(realms[0].displayOptions).toBeUndefined();
-		const text = String(realms[0].description);
-		expect(text).toMatch(/^Required with Sbl: the realm of the flow service, from the operator/);
-		expect(text).toMatch(/Leave empty only with loan application scopes alone/);
-		expect(
-			resolve(credential, {
-				...base,
-				scopes: ['loan-application:create:es'],
-				environment: 'production',
-			}).accessTokenUrl,
-		).toBe('https://auth.example/realms/agents-prod/protocol/openid-connect/token');
+	test('Service: Consent Flows by default; Realm required and shown only for it', () => {
+		const service = credential.properties.find((p) => p.name === 'service');
+		expect(service).toMatchObject({ type: 'options', default: 'consentFlow' });
+		expect((service?.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
+			'consentFlow',
+			'loanApplication',
+		]);
+		const realm = credential.properties.find((p) => p.name === 'realm');
+		expect(realm).toMatchObject({
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { service: ['consentFlow'] } },
+		});
+		expect(String(realm?.description)).toMatch(/^The realm of the flow service, from the operator/);
+		expect(JSON.stringify(credential)).not.toMatch(/realm-is-required-with-scope-sbl/);
 	});
 
-	// Credentials saved by earlier versions (Realm empty, scope sbl) keep the token URL they had.
-	test('a credential saved earlier with an empty Realm and Sbl keeps agents-<environment>', () => {
-		expect(resolve(credential, { ...base, scopes: ['sbl'], realm: '' }).accessTokenUrl).toBe(
-			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
-		);
+	// An empty Realm never becomes agents-<environment> (the old fallback): the token URL is a
+	// reserved .invalid host (RFC 6761: never resolves) that names the field, so nothing is sent.
+	test.each([
+		[{}],
+		[{ realm: '' }],
+		[{ realm: '   ' }],
+		[{ realm: '', environment: 'production' }],
+	])('Consent Flows with %j: no token is asked anywhere, the host names Realm', (fields) => {
+		const url = new URL(String(resolve(credential, { ...base, ...fields }).accessTokenUrl));
+		expect(url.hostname).toBe('realm-is-empty-enter-the-realm-from-the-operator.invalid');
+		expect(url.href).not.toMatch(/agents-/);
 	});
 
 	// Issue "Hostile input", item 10: in Production the client secret and tokens never travel over
@@ -139,23 +137,23 @@ describe('Consent Flow OAuth2 API credential', () => {
 	// API address) become a reserved .invalid host (RFC 6761 §6.4: never resolves), so n8n's token
 	// request and credential test fail before sending anything, naming the rule in the host.
 	test.each([
-		[{ environment: 'production', identityProviderUrl: 'http://auth.example' }],
-		[{ environment: 'production', identityProviderUrl: ' HTTP://auth.example ' }],
-		[{ environment: 'production', identityProviderUrl: 'auth.example' }],
+		[{ ...flow, environment: 'production', identityProviderUrl: 'http://auth.example' }],
+		[{ ...loan, environment: 'production', identityProviderUrl: ' HTTP://auth.example ' }],
+		[{ ...flow, environment: 'production', identityProviderUrl: 'auth.example' }],
 	])('Production with %j: the token URL cannot be reached over http', (fields) => {
-		const url = new URL(String(resolve(credential, { ...base, ...fields }).accessTokenUrl));
+		const url = new URL(String(resolve(credential, fields).accessTokenUrl));
 		expect(url.protocol).toBe('https:');
 		expect(url.hostname).toBe('identity-provider-url-must-use-https-in-production.invalid');
 	});
 
 	test('Test may use http (the simulator)', () => {
 		const resolved = resolve(credential, {
-			...base,
+			...flow,
 			environment: 'test',
 			identityProviderUrl: 'http://127.0.0.1:8080',
 		});
 		expect(resolved.accessTokenUrl).toBe(
-			'http://127.0.0.1:8080/realms/agents-test/protocol/openid-connect/token',
+			'http://127.0.0.1:8080/realms/flows/protocol/openid-connect/token',
 		);
 	});
 
@@ -166,25 +164,30 @@ describe('Consent Flow OAuth2 API credential', () => {
 		expect(request.method).toBe('POST');
 		expect(request.baseURL).toBeUndefined();
 		expect(request.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
+		const form = (data: INodeParameters) =>
+			Object.fromEntries(
+				new URLSearchParams(String(evaluateTest(credential, request.body as string, data))),
+			);
 		const data = {
-			...base,
-			realm: 'sbl',
+			...flow,
 			clientSecret: 's&=cret',
-			scopes: ['sbl', 'loan-application:create:es'],
+			additionalScopes: 'loan-application:create:es',
 		};
 		expect(evaluateTest(credential, request.url as string, data)).toBe(
 			resolve(credential, data).accessTokenUrl,
 		);
-		expect(
-			Object.fromEntries(
-				new URLSearchParams(String(evaluateTest(credential, request.body as string, data))),
-			),
-		).toEqual({
+		expect(form(data)).toEqual({
 			grant_type: 'client_credentials',
 			scope: 'sbl loan-application:create:es',
 			client_id: 'c',
 			client_secret: 's&=cret',
 		});
+		const loanData = { ...loan, loanApplicationScopes: ['loan-application:accept:fi'] };
+		expect(evaluateTest(credential, request.url as string, loanData)).toBe(TOKEN('agents-test'));
+		expect(form(loanData).scope).toBe('loan-application:accept:fi');
+		expect(evaluateTest(credential, request.url as string, { ...base, realm: '' })).toBe(
+			resolve(credential, { ...base, realm: '' }).accessTokenUrl,
+		);
 		expect(
 			evaluateTest(credential, request.url as string, {
 				...data,
@@ -192,80 +195,50 @@ describe('Consent Flow OAuth2 API credential', () => {
 				identityProviderUrl: 'http://auth.example',
 			}),
 		).toBe(
-			'https://identity-provider-url-must-use-https-in-production.invalid/realms/sbl/protocol/openid-connect/token',
+			'https://identity-provider-url-must-use-https-in-production.invalid/realms/flows/protocol/openid-connect/token',
 		);
 		const rules = credential.test!.rules as Array<{
 			properties: { value: number; message: string };
 		}>;
 		const said = Object.fromEntries(rules.map((r) => [r.properties.value, r.properties.message]));
-		expect(said[401]).toMatch(/Client ID and Client Secret/);
+		expect(said[401]).toMatch(
+			/Realm .*Client ID and Client Secret .*Environment and Identity Provider URL/,
+		);
 		expect(said[400]).toMatch(/scope/);
 		expect(said[404]).toMatch(/Realm .*Identity Provider URL/);
 	});
 
-	// Issue 43: Realm is required with Sbl. n8n 1.123 cannot make a field required on a condition,
-	// so the Test asks for a realm named after the rule (its 404 names Realm) without the secret; the token URL the nodes use is unchanged.
-	test('the Test fails for Sbl and an empty Realm, naming Realm; loan application scopes alone may leave it empty', () => {
-		const url = (data: INodeParameters) =>
-			evaluateTest(credential, credential.test!.request.url as string, { ...base, ...data });
-		const refused =
-			/^https:\/\/auth\.example\/realms\/realm-is-required-with-scope-sbl\/protocol\/openid-connect\/token$/;
-		expect(url({ scopes: ['sbl'], realm: '' })).toMatch(refused);
-		expect(url({ scopes: ['sbl'], realm: '  ' })).toMatch(refused);
-		expect(url({ scopes: [], additionalScopes: 'sbl', realm: '' })).toMatch(refused);
-		expect(url({ scopes: ['loan-application:create:es'], realm: '' })).toBe(
-			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
-		);
-		expect(
-			url({ scopes: ['loan-application:create:es'], additionalScopes: 'sblx', realm: '' }),
-		).toBe('https://auth.example/realms/agents-test/protocol/openid-connect/token');
-		expect(url({ scopes: ['sbl'], realm: 'flows' })).toBe(
-			'https://auth.example/realms/flows/protocol/openid-connect/token',
-		);
-		// and the secret is not sent to that realm
-		const body = (data: INodeParameters) =>
-			Object.fromEntries(
-				new URLSearchParams(
-					String(
-						evaluateTest(credential, credential.test!.request.body as string, {
-							...base,
-							clientSecret: 'sec',
-							...data,
-						}),
-					),
-				),
-			);
-		expect(body({ scopes: ['sbl'], realm: '' })).not.toHaveProperty('client_secret');
-		expect(body({ scopes: ['sbl'], realm: 'flows' })).toHaveProperty('client_secret', 'sec');
-		expect(resolve(credential, { ...base, scopes: ['sbl'], realm: '' }).accessTokenUrl).toBe(
-			'https://auth.example/realms/agents-test/protocol/openid-connect/token',
-		);
-	});
-
-	test('scope joins the selected and additional scopes with spaces, without duplicates', () => {
-		const resolved = resolve(credential, {
-			...base,
-			scopes: ['sbl', 'loan-application:create:es', 'loan-application:accept:fi'],
-			additionalScopes: ' extra:one, sbl  extra:two ',
-		});
-		expect(resolved.scope).toBe(
-			'sbl loan-application:create:es loan-application:accept:fi extra:one extra:two',
-		);
-	});
-
-	test('default scope is sbl', () => {
+	test('scope: sbl for Consent Flows, the selected scopes for the loan application service, plus Additional Scopes, without duplicates', () => {
 		expect(resolve(credential, base).scope).toBe('sbl');
+		expect(
+			resolve(credential, { ...flow, additionalScopes: ' extra:one, sbl  extra:two ' }).scope,
+		).toBe('sbl extra:one extra:two');
+		// a list left over from the other choice is not requested
+		expect(
+			resolve(credential, { ...flow, loanApplicationScopes: ['loan-application:create:es'] }).scope,
+		).toBe('sbl');
+		expect(
+			resolve(credential, {
+				...loan,
+				loanApplicationScopes: ['loan-application:create:es', 'loan-application:accept:fi'],
+				additionalScopes: 'extra:one loan-application:create:es',
+			}).scope,
+		).toBe('loan-application:create:es loan-application:accept:fi extra:one');
+		expect(resolve(credential, loan).scope).toBe('');
 	});
 
-	test('offers sbl and the twelve loan-application scopes', () => {
-		const scopes = credential.properties.find((p) => p.name === 'scopes');
+	// No display condition: n8n 1.123's public API refuses every value of a multiOptions field that has one
+	test('Loan Application Scopes: the twelve loan-application scopes, ignored for Consent Flows', () => {
+		const scopes = credential.properties.find((p) => p.name === 'loanApplicationScopes');
+		expect(scopes?.displayOptions).toBeUndefined();
+		expect(String(scopes?.description)).toMatch(/^Only for Service: Loan Application Service/);
 		const values = (scopes?.options as Array<{ value: string }>).map((o) => o.value);
-		expect(values).toHaveLength(13);
-		expect(values).toContain('sbl');
+		expect(values).toHaveLength(12);
 		for (const action of ['create', 'update', 'delete', 'accept']) {
 			for (const country of ['es', 'se', 'fi'])
 				expect(values).toContain(`loan-application:${action}:${country}`);
 		}
+		expect(credential.properties.find((p) => p.name === 'scopes')).toBeUndefined();
 	});
 
 	test('client authentication maps to oAuth2Api "authentication": header (Basic) or body', () => {

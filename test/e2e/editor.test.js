@@ -316,7 +316,7 @@ maybe('n8n 2.x editor in Chromium', () => {
 			await B.openCredential(page, ctx.n8n, id);
 			if (id === credentials.consent.id) {
 				// Issue 43: the picture shows the fields a builder fills in (the form opens above them)
-				const shown = ['identityProviderUrl', 'realm', 'apiBaseUrl', 'scopes'];
+				const shown = ['identityProviderUrl', 'realm', 'apiBaseUrl'];
 				await page.evaluate(() =>
 					document
 						.querySelector('[data-test-id="parameter-input-identityProviderUrl"]')
@@ -354,11 +354,11 @@ maybe('n8n 2.x editor in Chromium', () => {
 				.filter((name) => name !== 'field' && name !== 'item'),
 		);
 		const ours = [
+			'service',
 			'environment',
 			'identityProviderUrl',
 			'realm',
 			'apiBaseUrl',
-			'scopes',
 			'additionalScopes',
 		];
 		expect(labels.filter((name) => ours.includes(name))).toEqual(ours);

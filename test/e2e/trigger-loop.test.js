@@ -72,6 +72,7 @@ describe.each(versions())(
 				name: 'SBL Consent Flow (simulator)',
 				type: OAUTH,
 				data: {
+					service: 'consentFlow',
 					environment: 'test',
 					identityProviderUrl: sim.authUrl,
 					realm: 'sbl',
@@ -79,7 +80,6 @@ describe.each(versions())(
 					clientId: client.clientId,
 					clientSecret: client.clientSecret,
 					authentication: 'header',
-					scopes: ['sbl'],
 					additionalScopes: '',
 				},
 			});

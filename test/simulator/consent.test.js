@@ -61,10 +61,13 @@ describe('bearer token checks', () => {
 	});
 
 	test('tokens of agents-test and agents-prod are accepted', async () => {
-		for (const realm of ['agents-test', 'agents-prod']) {
-			const t = await token(sim, 'consent', { realm, scope: 'sbl loan-application:create:fi' });
-			const res = await create(flowBody(), t);
-			expect(res.status).toBe(201);
+		for (const [client, realm] of [
+			['loanApplication', 'agents-test'],
+			['loanApplicationProd', 'agents-prod'],
+		]) {
+			const t = await token(sim, client, { realm, scope: 'loan-application:create:fi' });
+			const res = await call(`${sim.consentBaseUrl}/api/loan-applications`, { token: t });
+			expect(res.status).toBe(200);
 		}
 	});
 });
@@ -230,7 +233,7 @@ describe('resource and loan application paths', () => {
 	});
 
 	test('loan application paths echo method, path and scopes', async () => {
-		const t = await token(sim, 'consent', {
+		const t = await token(sim, 'loanApplication', {
 			realm: 'agents-test',
 			scope: 'loan-application:create:se loan-application:update:se',
 		});

@@ -64,8 +64,8 @@ describe('token endpoint', () => {
 	});
 
 	test('body client authentication works and grants requested loan application scopes', async () => {
-		const scope = 'loan-application:create:se loan-application:accept:fi sbl';
-		const { res, body } = await tokenResponse(sim, 'consent', {
+		const scope = 'loan-application:create:se loan-application:accept:fi';
+		const { res, body } = await tokenResponse(sim, 'loanApplication', {
 			via: 'body',
 			scope,
 			realm: 'agents-test',
@@ -79,7 +79,7 @@ describe('token endpoint', () => {
 		const all = ['create', 'update', 'delete', 'accept'].flatMap((a) =>
 			['es', 'se', 'fi'].map((c) => `loan-application:${a}:${c}`),
 		);
-		const { res, body } = await tokenResponse(sim, 'consent', {
+		const { res, body } = await tokenResponse(sim, 'loanApplicationProd', {
 			scope: all.join(' '),
 			realm: 'agents-prod',
 		});
@@ -168,10 +168,27 @@ describe('token endpoint', () => {
 		expect(anonymous.body.error).toBe('invalid_client');
 	});
 
-	test('a client is only known in its realms', async () => {
-		const { res, body } = await tokenResponse(sim, 'consent', { realm: 'estimate' });
-		expect(res.status).toBe(401);
-		expect(body.error).toBe('invalid_client');
+	// As in Keycloak: a realm that exists but does not hold the client answers as for an unknown client.
+	test('a client is only known in its one realm', async () => {
+		const cases = [
+			['consent', 'agents-test'],
+			['consent', 'agents-prod'],
+			['consent', 'estimate'],
+			['loanApplication', 'sbl'],
+			['loanApplication', 'agents-prod'],
+			['loanApplicationProd', 'agents-test'],
+		];
+		for (const [client, realm] of cases) {
+			const { res, body } = await tokenResponse(sim, client, { realm, scope: '' });
+			expect([client, realm, res.status, body.error]).toEqual([
+				client,
+				realm,
+				401,
+				'invalid_client',
+			]);
+		}
+		for (const name of ['consent', 'limited', 'loanApplication', 'loanApplicationProd'])
+			expect(sim.clients[name].realms).toHaveLength(1);
 	});
 
 	test('scopes the client may not have → 400 invalid_scope; limited client defaults to its one scope', async () => {

@@ -7,7 +7,6 @@ import {
 	Fields,
 	NUMBER_HINT,
 	asText,
-	checkOrganizationNumber,
 	checkRequiredText,
 	fail,
 	itemLabel,
@@ -15,7 +14,13 @@ import {
 	stripSpaces,
 } from '../../shared/validation';
 import type { Check } from '../../shared/validation';
-import { checkNationalIdInput, checkUrlInput } from '../validation';
+import {
+	ORGANIZATION_SWITCH_OFF,
+	VALIDATE_ORGANIZATION_NUMBER,
+	checkNationalIdInput,
+	checkOrganizationIdInput,
+	checkUrlInput,
+} from '../validation';
 import { unwrapData } from '../api';
 import { consentFlowWording } from '../wording';
 import { retryOptions, retryPolicyFrom } from './common';
@@ -121,7 +126,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. 923609016',
 		displayOptions: { show: showManualForBothCreates },
 		description:
-			'Organization number (9 digits) of the lender the consent is given to. Spaces are removed.',
+			'Organization number (9 digits) of the lender the consent is given to. Spaces are removed; the check digit is checked unless switched off in Options.',
 	},
 	{
 		displayName: 'Redirect URL',
@@ -180,6 +185,7 @@ export const flowCreateDescription: INodeProperties[] = [
 				description:
 					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending. Switch off only for unusual test data; the service may still reject it.',
 			},
+			VALIDATE_ORGANIZATION_NUMBER,
 		],
 	},
 ];
@@ -191,13 +197,13 @@ export interface PreparedCreate {
 
 function applicantChecks(
 	production: boolean,
-	validateNationalId: boolean,
+	options: IDataObject,
 ): Record<ApplicantField, (raw: unknown) => Check<string>> {
 	return {
-		nationalId: (raw) => checkNationalIdInput(raw, validateNationalId),
+		nationalId: (raw) => checkNationalIdInput(raw, options.validateNationalId !== false),
 		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
 		organizationId: (raw) =>
-			checkOrganizationNumber(raw, 'Enter the 9-digit organization number of the lender.'),
+			checkOrganizationIdInput(raw, options.validateOrganizationNumber !== false),
 		redirectUrl: (raw) => checkUrlInput(raw, production, false),
 		webhookUrl: (raw) => checkUrlInput(raw, production, true),
 	};
@@ -211,7 +217,7 @@ export function prepareCreate(
 	webhookUrl?: string,
 ): PreparedCreate {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const checks = applicantChecks(connection.production, options.validateNationalId !== false);
+	const checks = applicantChecks(connection.production, options);
 	const names: ApplicantField[] =
 		webhookUrl === undefined
 			? [...AUTO_MAPPED_FIELDS]
@@ -318,6 +324,7 @@ function inputText(
 		[
 			`Got ${length} character${length === 1 ? '' : 's'} after removing spaces.`,
 			typeof value === 'number' ? NUMBER_HINT : undefined,
+			checked.error === 'is empty' ? undefined : ORGANIZATION_SWITCH_OFF,
 		]
 			.filter(Boolean)
 			.join(' '),

@@ -37,6 +37,7 @@ import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
 import { legacyFingerprint } from '../../shared/webhook/webhook-id';
 import { CONNECTION } from '../api';
+import { VALIDATE_ORGANIZATION_NUMBER } from '../validation';
 import {
 	canRunWaitingNodeAgain,
 	keepAsWaitingInput,
@@ -138,6 +139,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 				description:
 					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
 			},
+			VALIDATE_ORGANIZATION_NUMBER,
 			{ ...ACCEPT_UNSIGNED_OPTION, description: UNSIGNED_HEADERS_REFUSED },
 		],
 	},

@@ -8,6 +8,10 @@ import type { Pacer } from '../pacer';
 export interface ConnectionSpec {
 	credentialType: string;
 	baseUrlHint: string;
+	/** A credential field the token endpoint needs, checked before any request: what to fix, or undefined. */
+	credentialProblem?: (
+		credentials: IDataObject,
+	) => { message: string; description: string } | undefined;
 }
 
 export interface Connection {
@@ -26,6 +30,13 @@ export async function loadConnection(
 ): Promise<Connection> {
 	const credentials = await ctx.getCredentials(spec.credentialType);
 	const production = credentials.environment === 'production';
+	const credentialProblem = spec.credentialProblem?.(credentials as IDataObject);
+	if (credentialProblem) {
+		throw new NodeOperationError(ctx.getNode(), credentialProblem.message, {
+			itemIndex: 0,
+			description: credentialProblem.description,
+		});
+	}
 	const baseUrl = String(credentials.apiBaseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');

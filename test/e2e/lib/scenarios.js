@@ -82,6 +82,7 @@ async function consentCredential(ctx, name, data = {}) {
 	const { sim, n8n } = ctx;
 	const client = sim.clients.consent;
 	const full = {
+		service: 'consentFlow',
 		environment: 'test',
 		identityProviderUrl: sim.authUrl,
 		realm: 'sbl',
@@ -89,10 +90,11 @@ async function consentCredential(ctx, name, data = {}) {
 		clientId: client.clientId,
 		clientSecret: client.clientSecret,
 		authentication: 'header',
-		scopes: ['sbl'],
 		additionalScopes: '',
 		...data,
 	};
+	// what the form does not show is not sent (n8n 1.123's public API refuses it)
+	for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
 	const created = await n8n.createCredential({
 		name: `${name} ${crypto.randomBytes(3).toString('hex')}`,
 		type: 'consentFlowOAuth2Api',

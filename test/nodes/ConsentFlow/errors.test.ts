@@ -101,7 +101,7 @@ describe('Consent Flow: errors from the API', () => {
 		}
 	});
 
-	test('403: a token without scope sbl → select Sbl in Scopes and reconnect', async () => {
+	test('403: a token without scope sbl → check Service and reconnect', async () => {
 		const credentials = credentialsFor(sim, {
 			client: 'limited',
 			scope: 'loan-application:create:es',
@@ -112,7 +112,7 @@ describe('Consent Flow: errors from the API', () => {
 			'403',
 		);
 		expect(error.description).toMatch(
-			/Select "Sbl \(Consent Flows\)" in the credential's Scopes and save the credential/,
+			/Check that the credential's Service is Consent Flows \(it then requests scope sbl\) and save the credential/,
 		);
 		const log = await simRequests(sim);
 		expect(log.map((r) => r.status)).toEqual([200, 403]);
@@ -193,13 +193,44 @@ describe('Consent Flow: token failures', () => {
 			/^Item 1: The identity provider refused the client credentials \(invalid_client\)$/,
 			null,
 		);
-		expect(error.description).toMatch(/Check Client ID and Client Secret/);
+		expect(error.description).toMatch(
+			/Realm .*Client ID and Client Secret .*Environment and Identity Provider URL/,
+		);
 		expect(error.description).toMatch(/Client Authentication/);
 		expect(error.description).toMatch(/unknown client or wrong secret/);
 		const log = await simRequests(sim);
 		expect(log.map((r) => `${r.path} ${r.status}`)).toEqual([
 			'/auth/realms/sbl/protocol/openid-connect/token 401',
 		]);
+	});
+
+	// Issue 48: as in Keycloak, a realm that exists but does not hold the client refuses it as an
+	// unknown client (401 invalid_client): the error names Realm first.
+	test('a realm that does not know the client → invalid_client, naming Realm', async () => {
+		const credentials = credentialsFor(sim, { realm: 'agents-test' });
+		const error = expectApiError(
+			await run(createParams(), { credentials }),
+			/^Item 1: The identity provider refused the client credentials \(invalid_client\)$/,
+			null,
+		);
+		expect(error.description).toMatch(/^Check in the Consent Flow OAuth2 API credential: Realm/);
+		expect((await simRequests(sim)).map((r) => `${r.path} ${r.status}`)).toEqual([
+			'/auth/realms/agents-test/protocol/openid-connect/token 401',
+		]);
+	});
+
+	test('Realm empty, or Service the loan application service → refused before any request', async () => {
+		for (const [fields, message] of [
+			[{ realm: ' ' }, "The credential's Realm is empty"],
+			[{ service: 'loanApplication' }, "The credential's Service is the loan application service"],
+		] as const) {
+			const { error } = await run(createParams(), {
+				credentials: { ...credentialsFor(sim), ...fields },
+			});
+			expect(error!.message).toMatch(message);
+			expect(error!.description).toMatch(/Realm the operator gave you/);
+		}
+		expect(await simRequests(sim)).toEqual([]);
 	});
 
 	test('wrong client secret sent in the body → the same message', async () => {
@@ -214,9 +245,7 @@ describe('Consent Flow: token failures', () => {
 			/^Item 1: The identity provider refused the requested scopes \(invalid_scope\)$/,
 			null,
 		);
-		expect(error.description).toMatch(
-			/may not request one of the scopes selected in the credential/,
-		);
+		expect(error.description).toMatch(/may not request one of the scopes the credential asks for/);
 		expect(error.description).toMatch(/may not request scope\(s\): sbl/);
 		expect(await apiRequests(sim)).toHaveLength(0);
 	});
@@ -242,7 +271,9 @@ describe('Consent Flow: token failures', () => {
 			/^Item 1: Could not get an access token from the identity provider$/,
 			null,
 		);
-		expect(error.description).toMatch(/Check the credential's Identity Provider URL, Realm/);
+		expect(error.description).toMatch(
+			/Check the credential's Realm, Client ID and Client Secret, Environment, Identity Provider URL/,
+		);
 		expect(error.description).toMatch(/The identity provider said: simulated_fault$/);
 		// a token failure is not retried and no API request is made
 		expect((await simRequests(sim)).map((r) => r.path)).toEqual([

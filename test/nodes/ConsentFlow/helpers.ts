@@ -53,6 +53,7 @@ export interface CredentialOptions {
 export function credentialsFor(sim: SimulatorHandle, options: CredentialOptions = {}): IDataObject {
 	const client = sim.clients[options.client ?? 'consent'];
 	return {
+		service: 'consentFlow',
 		environment: options.environment ?? 'test',
 		identityProviderUrl: sim.authUrl,
 		realm: options.realm ?? 'sbl',
@@ -60,7 +61,6 @@ export function credentialsFor(sim: SimulatorHandle, options: CredentialOptions 
 		clientId: client.clientId,
 		clientSecret: options.clientSecret ?? client.clientSecret,
 		authentication: options.authentication ?? 'header',
-		scopes: ['sbl'],
 		additionalScopes: '',
 		accessTokenUrl: `${sim.authUrl}/realms/${options.realm ?? 'sbl'}/protocol/openid-connect/token`,
 		scope: options.scope ?? 'sbl',

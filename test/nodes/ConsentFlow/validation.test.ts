@@ -1,6 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import { simRequests, useSimulator } from '../../support/simulator';
-import { SIM_OPTIONS, createParams, credentialsFor, deleteParams, runNode } from './helpers';
+import {
+	SIM_OPTIONS,
+	apiRequests,
+	createParams,
+	credentialsFor,
+	deleteParams,
+	runNode,
+} from './helpers';
 import type { RunResult } from './helpers';
 import type { Params } from '../../support/execute-context';
 
@@ -97,6 +104,39 @@ describe('Consent Flow: validation before any request', () => {
 		await expectInvalid(
 			createParams({ organizationId }),
 			`Item 1: "Organization Number" ${problem}`,
+			'organizationId',
+		);
+	});
+
+	// Issue 48: the description gives organizationId only as a string; the 9-digit mod-11 check is an
+	// assumption the builder can switch off, as Validate National ID.
+	test('a wrong check digit names the field and the option that switches the check off', async () => {
+		const { error } = await expectInvalid(
+			createParams({ organizationId: '923 456 784' }),
+			'Item 1: "Organization Number" has a wrong check digit (the 9th digit fails the mod-11 control)',
+			'organizationId',
+		);
+		expect(error!.description).toMatch(/switch off Options → Validate Organization Number\.$/);
+	});
+
+	test('with Validate Organization Number off, the number is sent as typed, spaces removed', async () => {
+		const options = { validateOrganizationNumber: false };
+		const { error, output } = await runNode(
+			createParams({ organizationId: ' 923 456 784 ', options }),
+			{ credentials: credentialsFor(sim) },
+		);
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		const posts = await apiRequests(sim, 'POST');
+		expect(posts.map((r) => (r.body as { organizationId: string }).organizationId)).toEqual([
+			'923456784',
+		]);
+	});
+
+	test('with Validate Organization Number off, an empty number is still rejected', async () => {
+		await expectInvalid(
+			createParams({ organizationId: '  ', options: { validateOrganizationNumber: false } }),
+			'Item 1: "Organization Number" is empty',
 			'organizationId',
 		);
 	});

@@ -205,6 +205,7 @@ function serviceFailure(status: number, data: unknown, headers: Record<string, s
 
 const credentials = {
 	consentFlowOAuth2Api: {
+		realm: 'sbl',
 		environment: 'test',
 		apiBaseUrl: 'https://api.example.com',
 		clientId: 'client',

@@ -26,10 +26,17 @@ import { syntheticNationalId } from '../../support/synthetic-ids';
 import { createParams } from '../ConsentFlow/helpers';
 
 const ID = syntheticNationalId(3);
+const SWITCH_OFF =
+	'If the service expects other numbers, switch off Options → Validate Organization Number.';
 /** Both credentials, never used for a request: validation fails before any. */
 const client = { clientId: 'client', clientSecret: 'client-secret-value' };
 const credentials = {
-	consentFlowOAuth2Api: { ...client, environment: 'test', apiBaseUrl: 'https://api.example.com' },
+	consentFlowOAuth2Api: {
+		...client,
+		realm: 'sbl',
+		environment: 'test',
+		apiBaseUrl: 'https://api.example.com',
+	},
 	realEstateEstimateOAuth2Api: {
 		...client,
 		apiBaseUrl: 'https://api.example.com/estimate/v1',
@@ -126,7 +133,7 @@ describe.each([false, true])('a validation failure, Continue On Fail %p', (conti
 		);
 		expect(failure).toEqual({
 			message: 'Item 1: "Organization Number" must be exactly 9 digits (no spaces)',
-			description: 'Got a text of 13 characters, 12 characters after removing spaces.',
+			description: `Got a text of 13 characters, 12 characters after removing spaces. ${SWITCH_OFF}`,
 			field: 'organizationId',
 		});
 	});
@@ -156,7 +163,9 @@ describe.each([false, true])('a validation failure, Continue On Fail %p', (conti
 			createParams({ organizationId: typed }),
 			continueOnFail,
 		);
-		expect(failure.description).toBe(`Got ${shown}, ${length} characters after removing spaces.`);
+		expect(failure.description).toBe(
+			`Got ${shown}, ${length} characters after removing spaces. ${SWITCH_OFF}`,
+		);
 		expect(JSON.stringify(failure).replace(/9 digits|\d+ characters|Item 1/g, '')).not.toMatch(
 			/\d/,
 		);

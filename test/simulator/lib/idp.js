@@ -15,22 +15,40 @@ const LOAN_APPLICATION_SCOPES = ACTIONS.flatMap((action) =>
 const REALMS = ['sbl', 'agents-test', 'agents-prod', 'estimate'];
 const CONSENT_REALMS = ['sbl', 'agents-test', 'agents-prod'];
 
-/** Demo clients. Secrets are fixed (printed at start) so demo credentials survive a restart. */
+/**
+ * Demo clients. Secrets are fixed (printed at start) so demo credentials survive a restart. As in
+ * Keycloak, a client exists in its realm only: any other realm answers as for an unknown client.
+ */
 function demoClients() {
 	return {
 		consent: {
 			clientId: 'sbl-demo-client',
 			clientSecret: 'sbl-demo-secret-Jm4tQ9vX2pLk7Rw8nC3z',
-			realms: CONSENT_REALMS,
+			realms: ['sbl'],
 			scopes: ['sbl', ...LOAN_APPLICATION_SCOPES],
 			defaultScopes: ['sbl'],
 		},
 		limited: {
 			clientId: 'sbl-limited-client',
 			clientSecret: 'sbl-limited-secret-Hq3Zr8Nc5Vb1Ty6eK2wd',
-			realms: CONSENT_REALMS,
+			realms: ['sbl'],
 			scopes: ['loan-application:create:es'],
 			defaultScopes: ['loan-application:create:es'],
+		},
+		// The loan application service's realms agents-test and agents-prod: one client per environment.
+		loanApplication: {
+			clientId: 'loan-application-demo-client',
+			clientSecret: 'loan-application-demo-secret-Tc6Wn1Rq8Zb3',
+			realms: ['agents-test'],
+			scopes: LOAN_APPLICATION_SCOPES,
+			defaultScopes: [],
+		},
+		loanApplicationProd: {
+			clientId: 'loan-application-prod-client',
+			clientSecret: 'loan-application-prod-secret-Hv4Kd9Ms2Lx7',
+			realms: ['agents-prod'],
+			scopes: LOAN_APPLICATION_SCOPES,
+			defaultScopes: [],
 		},
 		estimate: {
 			clientId: 'estimate-demo-client',

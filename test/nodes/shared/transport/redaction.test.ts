@@ -68,6 +68,7 @@ const credentials = {
 		oauthTokenData: { access_token: ECHOED_BEARER_VALUE },
 	},
 	consentFlowOAuth2Api: {
+		realm: 'sbl',
 		environment: 'test',
 		apiBaseUrl: 'https://api.example.com',
 		clientId: 'client',
