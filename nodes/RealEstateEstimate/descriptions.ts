@@ -24,7 +24,8 @@ const CADASTRE_FIELDS: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 0301',
-		description: 'Municipality number (kommunenummer): exactly 4 digits including the leading zero (0301 is Oslo)',
+		description:
+			'Municipality number (kommunenummer): exactly 4 digits including the leading zero (0301 is Oslo)',
 	},
 	{
 		displayName: 'Farm Number (gnr.)',
@@ -71,7 +72,8 @@ const SHARE_NUMBER_FIELD: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. 12',
-	description: 'Share number (andelsnummer): the share within the housing cooperative, a positive whole number',
+	description:
+		'Share number (andelsnummer): the share within the housing cooperative, a positive whole number',
 };
 
 const IDENTIFY_BY_FIELD: INodeProperties = {
