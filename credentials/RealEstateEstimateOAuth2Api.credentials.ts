@@ -53,8 +53,8 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			name: 'scope',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. estimate:read',
-			description: 'Scopes to request, separated by spaces (leave empty for the client default)',
+			description:
+				'Scopes to request, separated by spaces, as the provider names them (leave empty for the client default)',
 		},
 		...hiddenAuthorizationCodeFields,
 	];

@@ -15,7 +15,7 @@ export function checkNationalIdInput(raw: unknown, validate: boolean): Check<str
 	if (!value)
 		return fail(
 			'is empty',
-			'Enter the 11-digit national identity number (fødselsnummer or D-number) of the person.',
+			'Enter the 11-digit national identity number (fødselsnummer) or D-number of the person.',
 		);
 	if (!validate) return ok(value);
 	const { error } = checkNationalId(value);

@@ -122,7 +122,8 @@ function cancelledText(_facts: FailureFacts, call: CallContext): ErrorText {
 			}
 		: {
 				message: 'The execution was stopped while this flow was being deleted',
-				description: 'Nothing more was sent. Deleting again is safe: run the item again.',
+				description:
+					'Nothing more was sent. If no consent.deleted event arrives for this flow, run the item again.',
 			};
 }
 
@@ -141,7 +142,7 @@ function maybeSentText(facts: FailureFacts, call: CallContext, said: string): Er
 			}
 		: {
 				message: `The connection to the Consent Flow API at ${call.host} ${how} (${attemptsText(facts.attempts)}) — the flow may or may not have been deleted`,
-				description: `Deleting again is safe: run the item again later (${facts.code}).`,
+				description: `If no consent.deleted event arrives for this flow, run the item again later (${facts.code}).`,
 			};
 }
 
@@ -152,8 +153,8 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 		description: `n8n fetched a new token and the API still refused it, so the token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (they must belong to the same environment as the API Base URL), then save the credential to reconnect.${said}`,
 	}),
 	forbidden: (_facts, _call, said) => ({
-		message: 'The access token lacks the "sbl" scope needed for consent flows (403)',
-		description: `Check that the credential's Service is Consent Flows (it then requests scope sbl) and save the credential so n8n fetches a new token. If it is, ask the operator to grant scope sbl to this client.${said}`,
+		message: 'The Consent Flow API refused the request (403)',
+		description: `What a 403 means here is not published. If the token lacks scope sbl: check that the credential's Service is Consent Flows (it then requests scope sbl) and save the credential so n8n fetches a new token; if it is, ask the operator whether this client may start consent flows.${said}`,
 	}),
 	'not-found': notFoundText,
 	rejected: rejectedText,
@@ -178,7 +179,7 @@ export function describeFailure(facts: FailureFacts, call: CallContext): ErrorTe
 			description:
 				call.operation === 'create'
 					? `The service may have processed part of the request: before running again, check whether the flow exists (for example through the Consent Flow Trigger's events or your External ID). If the problem persists, contact the operator.${said}`
-					: `Try again later; deleting again is safe. If the problem persists, contact the operator.${said}`,
+					: `Try again later if no consent.deleted event arrives for this flow. If the problem persists, contact the operator.${said}`,
 		};
 	}
 	return {

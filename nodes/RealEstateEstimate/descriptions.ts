@@ -24,7 +24,8 @@ const CADASTRE_FIELDS: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 0301',
-		description: 'Kommunenummer: exactly 4 digits including the leading zero (0301 is Oslo)',
+		description:
+			'Municipality number (kommunenummer): exactly 4 digits including the leading zero (0301 is Oslo)',
 	},
 	{
 		displayName: 'Farm Number (gnr.)',
@@ -35,7 +36,7 @@ const CADASTRE_FIELDS: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 207',
-		description: 'Gårdsnummer: a whole number from 1 to 99999',
+		description: 'Farm number (gårdsnummer): a whole number from 1 to 99999',
 	},
 	{
 		displayName: 'Title Number (bnr.)',
@@ -44,7 +45,7 @@ const CADASTRE_FIELDS: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 55',
-		description: 'Bruksnummer: a whole number from 1 to 9999',
+		description: 'Title number (bruksnummer): a whole number from 1 to 9999',
 	},
 	{
 		displayName: 'Leasehold Number (fnr.)',
@@ -52,7 +53,7 @@ const CADASTRE_FIELDS: INodeProperties[] = [
 		type: 'number',
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
-		description: 'Festenummer, 0 to 9999 (0 = none)',
+		description: 'Leasehold number (festenummer), 0 to 9999 (0 = none)',
 	},
 	{
 		displayName: 'Section Number (snr.)',
@@ -60,7 +61,7 @@ const CADASTRE_FIELDS: INodeProperties[] = [
 		type: 'number',
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
-		description: 'Seksjonsnummer, 0 to 999 (0 = none)',
+		description: 'Section number (seksjonsnummer), 0 to 999 (0 = none)',
 	},
 ];
 
@@ -71,7 +72,8 @@ const SHARE_NUMBER_FIELD: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. 12',
-	description: 'Andelsnummer: the share within the housing cooperative, a positive whole number',
+	description:
+		'Share number (andelsnummer): the share within the housing cooperative, a positive whole number',
 };
 
 const IDENTIFY_BY_FIELD: INodeProperties = {

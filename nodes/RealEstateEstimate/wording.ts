@@ -105,7 +105,7 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 	forbidden: (_facts, subject) => ({
 		message: `Not authorized by the estimate API (403) to ${subject.action}`,
 		description:
-			"The client is authenticated but lacks access to this operation. Check the credential's Scope (e.g. estimate:read) and ask the provider to grant the client access.",
+			"The client is authenticated but lacks access to this operation. Check the credential's Scope (the scopes the provider named) and ask the provider to grant the client access.",
 	}),
 	'not-found': (facts, subject, { said }) => ({
 		message: `${subject.notFound} (404)`,

@@ -1,6 +1,7 @@
-// The README as builders read it (issue 33): short, a contents list whose links all land, the two
-// commands on the first screen, the screenshots the browser test writes, no n8n internals, events
-// matched by flowId, and what the service leaves open worded as assumptions in one place.
+// The README as builders read it (issues 33, 48): n8n's community-node template order, at most 200
+// lines, the two commands that try it in one section after Usage, the screenshots the browser test
+// writes by absolute URL, no test or n8n internals, events matched by flowId, and what the service
+// leaves open worded as assumptions in one place. Links and anchors: test/scripts/check/links.test.js.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,54 +18,97 @@ const anchor = (heading) =>
 		.replace(/[^\p{L}\p{N} _-]/gu, '')
 		.replace(/ /g, '-');
 
-test('at most 400 lines', () => {
-	expect(lines.length).toBeLessThanOrEqual(400);
+test('at most 200 lines', () => {
+	expect(lines.length).toBeLessThanOrEqual(200);
 });
 
-test('the two commands that try everything are on the first screen', () => {
-	const first = lines.slice(0, 25).join('\n');
-	expect(first).toContain('npm install && npm start');
-	expect(first).toContain('npm test');
+test("the sections in the order of n8n's community-node README template", () => {
+	const sections = lines.filter((l) => /^## /.test(l)).map((l) => l.slice(3));
+	expect(sections).toEqual([
+		'Installation',
+		'Operations',
+		'Credentials',
+		'Compatibility',
+		'Usage',
+		'Try it from a clone',
+		'Resources',
+		'Version history',
+		'License',
+	]);
 });
 
-test('the contents list links to headings that exist, and comes before the quick start', () => {
-	const headings = new Set(
-		lines.filter((l) => /^#{2,3} /.test(l)).map((l) => anchor(l.replace(/^#+ /, ''))),
+const section3 = (h) => section(h);
+
+/** The lines of a level-2 or level-3 section, heading excluded. */
+function section(heading) {
+	const start = lines.indexOf(heading);
+	expect(start).toBeGreaterThan(-1);
+	const level = heading.indexOf(' ');
+	const end = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && l.indexOf(' ') <= level);
+	return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+test('the two commands that try it on a clone, in one short section after Usage', () => {
+	const clone = section('## Try it from a clone').join('\n');
+	expect(clone).toContain('npm install && npm start');
+	expect(clone).toMatch(/^npm test /m);
+	expect(clone).toContain('CONTRIBUTING.md');
+	expect(section('## Try it from a clone').length).toBeLessThanOrEqual(12);
+	expect(readme.indexOf('npm install && npm start')).toBe(
+		readme.lastIndexOf('npm install && npm start'),
 	);
-	const start = lines.indexOf('## Contents');
-	const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
-	const links = lines
-		.slice(start, end)
-		.join('\n')
-		.match(/\]\(#[^)]+\)/g);
-	expect(links.length).toBeGreaterThan(10);
-	for (const link of links) expect(headings).toContain(link.slice(3, -1));
-	expect(end).toBe(lines.indexOf('## Quick start'));
 });
 
-test('the quick start has five steps: credentials, trigger, create, the id, the first event', () => {
-	const start = lines.indexOf('## Quick start');
-	const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
-	const steps = lines.slice(start, end).filter((l) => /^\d\. /.test(l));
+test('Usage: a quick start from credentials to a signed test delivery', () => {
+	const steps = section('## Usage').filter((l) => /^\d\. /.test(l));
 	expect(steps.map((l) => l.match(/^\d\. \*\*([^*]+)\*\*/)?.[1])).toEqual([
 		'Credentials',
 		'Trigger',
 		'Create',
 		"Store the flow's `id`",
 		'First event',
+		'Signed test delivery',
 	]);
+	expect(section('## Usage').join('\n')).toContain('(docs/reference.md#a-signed-test-delivery)');
 });
 
-test('links the trigger canvas and panel and the Create panel, under the names the browser test writes', () => {
+test('Credentials: a checklist of what to ask the operator', () => {
+	const asks = section('## Credentials')
+		.filter((l) => l.startsWith('- [ ] '))
+		.join('\n');
+	for (const item of [
+		/identity provider url/i,
+		/realm/i,
+		/client id and client secret/i,
+		/base url/i,
+		/signing secret/i,
+		/estimate api/i,
+	])
+		expect(asks).toMatch(item);
+});
+
+test('the environment-variable install names the n8n version it needs', () => {
+	expect(readme).toMatch(/Environment variables\*\* \([^)]*n8n 2\.21\.0 or newer/);
+	expect(readme).not.toMatch(/n8n 2\.x\)/);
+});
+
+test('no links to test internals or n8n-core internals', () => {
+	expect(readme).not.toMatch(/\]\((\.\/)?test\//);
+	expect(readme).not.toMatch(
+		/test\/e2e\/lib|installIntoUserFolder|InstanceSettings|checkForMissingPackages|community-packages\.config/,
+	);
+});
+
+test('shows the trigger canvas by its absolute URL in the repository, under the name the browser test writes', () => {
 	const editorTest = fs.readFileSync(path.join(ROOT, 'test/e2e/editor.test.js'), 'utf8');
-	for (const name of [
-		'trigger-canvas',
-		'panel-consent-flow-trigger',
-		'panel-consent-flow-create',
-	]) {
-		expect(readme).toContain(`](docs/screenshots/${name}.png)`);
-		expect(editorTest).toContain(`'${name}'`);
-	}
+	const { repository } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const repo = repository.url.match(/github\.com\/([^/]+\/[^/.]+)/)[1];
+	const name = 'trigger-canvas';
+	expect(readme).toContain(
+		`](https://raw.githubusercontent.com/${repo}/main/docs/screenshots/${name}.png)`,
+	);
+	expect(fs.existsSync(path.join(ROOT, `docs/screenshots/${name}.png`))).toBe(true);
+	expect(editorTest).toContain(`'${name}'`);
 });
 
 test('no n8n internals a builder cannot act on', () => {
@@ -91,14 +135,11 @@ test('events are matched by flowId; externalId is not promised in every event', 
 });
 
 test('one "What the service does not publish" section, naming each open point as an assumption', () => {
-	expect(lines.filter((l) => l === '## What the service does not publish')).toHaveLength(1);
-	const start = lines.indexOf('## What the service does not publish');
-	const section = lines
-		.slice(
-			start,
-			lines.findIndex((l, i) => i > start && /^## /.test(l)),
-		)
-		.join('\n');
+	expect(lines.filter((l) => /^#+ What the service does not publish$/.test(l))).toHaveLength(1);
+	const section = [
+		'### What the service does not publish',
+		...section3('### What the service does not publish'),
+	].join('\n');
 	expect(section).toMatch(/\*\*assumes\*\*/);
 	for (const topic of [
 		/Retries and delivery guarantees/,

@@ -29,7 +29,7 @@ export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] 
 			description:
 				operation === 'create'
 					? 'How often to retry when the service answers 429 (too many requests) or 503 (unavailable), which mean it did not process the request. A create is never sent again once it may have reached the service.'
-					: 'How often to retry when the service is busy (429, 503), its gateway fails (502, 504) or the connection breaks. Deleting twice is safe.',
+					: 'How often to retry when the service is busy (429, 503), its gateway fails (502, 504) or the connection breaks. A Delete is sent again then (set 0 if a second delete could harm).',
 		},
 		{
 			displayName: 'Retry Wait (Ms)',

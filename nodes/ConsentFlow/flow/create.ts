@@ -104,7 +104,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. 01817000092',
 		displayOptions: { show: showManualForBothCreates },
 		description:
-			'National identity number (fødselsnummer or D-number, 11 digits) of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
+			'National identity number (fødselsnummer) or D-number, 11 digits, of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
 	},
 	{
 		displayName: 'Last Name',

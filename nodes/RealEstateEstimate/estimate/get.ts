@@ -70,9 +70,8 @@ export const getDescription: INodeProperties[] = [
 				name: 'estateType',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. Leilighet',
 				description:
-					'Type of dwelling as the service names it, e.g. Enebolig, Leilighet, Rekkehus, Tomannsbolig (free text, the service defines the allowed values)',
+					'Type of dwelling as the service names it (free text; the allowed values are not published: ask the provider)',
 			},
 			{
 				displayName: 'External Usable Area (BRA-E)',
@@ -133,9 +132,8 @@ export const getDescription: INodeProperties[] = [
 				name: 'ownershipType',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. Selveier',
 				description:
-					'Form of ownership, e.g. Selveier, Eierseksjon, Andel, Aksje (free text, the service defines the allowed values)',
+					'Form of ownership as the service names it (free text; the allowed values are not published: ask the provider)',
 			},
 			{
 				displayName: 'Primary Area (P-Rom)',
@@ -158,9 +156,8 @@ export const getDescription: INodeProperties[] = [
 				name: 'siteType',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. Eiet',
 				description:
-					'Plot ownership, e.g. Eiet or Festet (free text, the service defines the allowed values)',
+					'Plot ownership as the service names it (free text; the allowed values are not published: ask the provider)',
 			},
 			{
 				displayName: 'Usable Area (BRA)',
@@ -209,9 +206,8 @@ export const getDescription: INodeProperties[] = [
 						type: 'string',
 						required: true,
 						default: '',
-						placeholder: 'e.g. Fritt salg',
 						description:
-							'Kind of sale, e.g. Fritt salg (free text, the service defines the allowed values)',
+							'Kind of sale as the service names it (free text; the allowed values are not published: ask the provider)',
 					},
 					{
 						displayName: 'Common Debt',

@@ -202,8 +202,8 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 	);
 }
 
-// Field errors in both forms the descriptions show: `fields: [{ field, message }]` and problem
-// details `errors: { field: [messages] }`. A stream or a buffer gives nothing.
+// Field errors in two assumed forms (the descriptions show no error body): `fields: [{ field, message }]`
+// and problem details `errors: { field: [messages] }`. A stream or a buffer gives nothing.
 export function serviceText(
 	body: unknown,
 	redact: (text: string) => string = (text) => text,

@@ -108,11 +108,11 @@ describe('Consent Flow: errors from the API', () => {
 		});
 		const error = expectApiError(
 			await run(createParams(), { credentials }),
-			/^Item 1: The access token lacks the "sbl" scope needed for consent flows \(403\)$/,
+			/^Item 1: The Consent Flow API refused the request \(403\)$/,
 			'403',
 		);
 		expect(error.description).toMatch(
-			/Check that the credential's Service is Consent Flows \(it then requests scope sbl\) and save the credential/,
+			/not published\. If the token lacks scope sbl: check that the credential's Service is Consent Flows \(it then requests scope sbl\) and save the credential/,
 		);
 		const log = await simRequests(sim);
 		expect(log.map((r) => r.status)).toEqual([200, 403]);
@@ -126,7 +126,7 @@ describe('Consent Flow: errors from the API', () => {
 		});
 		expectApiError(
 			await run(deleteParams('any'), { credentials }),
-			/lacks the "sbl" scope .*\(403\)$/,
+			/refused the request \(403\)$/,
 			'403',
 		);
 	});
