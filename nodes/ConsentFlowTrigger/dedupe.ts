@@ -191,7 +191,7 @@ export function recordDeliveryShared(
 /** How long a run n8n never reports on holds its copies at 409 (a crashed process, a lost worker). */
 export const FLIGHT_BOUND_MS = 10 * 60 * 1000;
 
-/** At most this many runs per trigger are held in flight; beyond it the oldest is let go as expired. */
+/** At most this many runs per trigger are held in flight; a new run beyond it is refused (decide.ts). */
 export const MAX_IN_FLIGHT = MAX_REMEMBERED;
 
 /** A held run whose fate is not known yet: its keys answer 409 to copies until it settles. */
@@ -238,15 +238,18 @@ function flightOf(memoryKey: string, key: string, now: number): Held | undefined
 
 function takeOff(held: Held): void {
 	const { inFlight } = memoryOf(held.memoryKey);
-	for (const key of held.keys) {
-		// only unsettled runs are in the map: letting the oldest go as expired makes room
-		const oldest =
-			inFlight.size >= MAX_IN_FLIGHT && !inFlight.has(key)
-				? inFlight.values().next().value
-				: undefined;
-		if (oldest !== undefined) report(oldest, 'expired');
-		inFlight.set(key, held);
+	for (const key of held.keys) inFlight.set(key, held);
+}
+
+/** Whether no new run can be held; runs past their bound are settled first, oldest first (held in order). */
+function flightFull(memoryKey: string, now: number): boolean {
+	const inFlight = memories.get(memoryKey)?.inFlight;
+	if (inFlight === undefined) return false;
+	for (const held of inFlight.values()) {
+		if (inFlight.size < MAX_IN_FLIGHT || now < held.until) break;
+		report(held, 'expired');
 	}
+	return inFlight.size >= MAX_IN_FLIGHT;
 }
 
 export function ownDelivery(memoryKey: string, key: string, nonce: string): void {
@@ -301,7 +304,7 @@ export function slotOf(ctx: IWebhookFunctions, delivery: IncomingDelivery): Slot
 export function lookUp(
 	slot: Slot,
 	now = Date.now(),
-): { duplicate: boolean; copyInFlight: boolean } {
+): { duplicate: boolean; copyInFlight: boolean; flightFull: boolean } {
 	const { memoryKey, key, also, legacy, limit } = slot;
 	const stored = slot.staticData?.[DEDUPE_KEY];
 	let duplicate = recordDeliveryShared(memoryKey, stored, key, limit, false).duplicate;
@@ -309,7 +312,7 @@ export function lookUp(
 		duplicate ||= recordDeliveryShared(memoryKey, undefined, other, limit, false).duplicate;
 	}
 	const copyInFlight = [key, ...also].some((k) => flightOf(memoryKey, k, now) !== undefined);
-	return { duplicate, copyInFlight };
+	return { duplicate, copyInFlight, flightFull: flightFull(memoryKey, now) };
 }
 
 /** Holds an admitted delivery as its plan says; `follow` then tells it what became of its run. */

@@ -45,6 +45,8 @@ export interface Facts {
 	hasKey: boolean;
 	duplicate: boolean;
 	copyInFlight: boolean;
+	/** As many runs are held in flight as the bound allows (dedupe.ts MAX_IN_FLIGHT). */
+	flightFull: boolean;
 	canResume: boolean;
 }
 
@@ -72,6 +74,7 @@ export const FACTS: Facts = {
 	hasKey: false,
 	duplicate: false,
 	copyInFlight: false,
+	flightFull: false,
 	canResume: false,
 };
 
@@ -79,6 +82,13 @@ export const SHUTTING_DOWN = {
 	received: false,
 	status: 'shutting-down',
 	message: 'This n8n process is stopping and did not take the delivery. Send it again.',
+} as const;
+
+export const FLIGHT_FULL = {
+	received: false,
+	status: 'busy',
+	message:
+		'This trigger holds as many deliveries whose runs have not finished as it can follow and did not take this one. Send it again later.',
 } as const;
 
 export const UNSUPPORTED_RESUME = {
@@ -104,15 +114,17 @@ export function answerPlan(answeredBy: Answerer, hasKey: boolean): AnswerPlan {
 	return { answeredBy, remember: remember[answeredBy], holdCopies: true };
 }
 
-export type Admission = 'duplicate' | 'in-progress' | 'run';
+export type Admission = 'duplicate' | 'in-progress' | 'busy' | 'run';
 
+// A full set of held runs refuses a new one rather than let an unfinished one go (its copies would run).
 export function admit(
 	plan: AnswerPlan,
-	state: { duplicate: boolean; copyInFlight: boolean },
+	state: { duplicate: boolean; copyInFlight: boolean; flightFull: boolean },
 ): Admission {
 	if (plan.remember === 'never') return 'run';
 	if (state.duplicate) return 'duplicate';
 	if (plan.holdCopies && state.copyInFlight) return 'in-progress';
+	if (plan.holdCopies && state.flightFull) return 'busy';
 	return 'run';
 }
 
@@ -205,6 +217,7 @@ export function decide(f: Facts): Answer {
 	const admission = admit(plan, f);
 	if (admission === 'duplicate') return byN8n('duplicate');
 	if (admission === 'in-progress') return byNode(409, ack('in-progress'));
+	if (admission === 'busy') return byNode(503, FLIGHT_FULL, { 'retry-after': '1' });
 	return { kind: 'run', plan, ack: ack('emitted') };
 }
 

@@ -42,21 +42,26 @@ const plan = (respond: 'onReceived' | 'lastNode', atEnqueue: boolean, hasKey = t
 
 describe('admit: what a delivery gets', () => {
 	test.each([
-		// plan, duplicate, copy in flight → admission
-		[plan('onReceived', true), false, false, 'run'],
-		[plan('onReceived', true), false, true, 'in-progress'],
-		[plan('onReceived', true), true, true, 'duplicate'],
-		[plan('onReceived', false), false, true, 'in-progress'], // held until the execution answers
-		[plan('onReceived', false), false, false, 'run'],
-		[plan('onReceived', false), true, false, 'duplicate'],
-		[plan('lastNode', false), false, true, 'in-progress'],
-		[plan('lastNode', false), true, false, 'duplicate'],
-		[plan('lastNode', false, false), true, true, 'run'], // no id: always runs
-		[plan('onReceived', true, false), true, true, 'run'],
+		// plan, duplicate, copy in flight, as many runs held as the bound allows → admission
+		[plan('onReceived', true), false, false, false, 'run'],
+		[plan('onReceived', true), false, true, false, 'in-progress'],
+		[plan('onReceived', true), true, true, false, 'duplicate'],
+		[plan('onReceived', false), false, true, false, 'in-progress'], // held until the execution answers
+		[plan('onReceived', false), false, false, false, 'run'],
+		[plan('onReceived', false), true, false, false, 'duplicate'],
+		[plan('lastNode', false), false, true, false, 'in-progress'],
+		[plan('lastNode', false), true, false, false, 'duplicate'],
+		[plan('lastNode', false, false), true, true, true, 'run'], // no id: always runs, never held
+		[plan('onReceived', true, false), true, true, true, 'run'],
+		// a full set refuses a new run; a copy or a duplicate is answered as before
+		[plan('onReceived', true), false, false, true, 'busy'],
+		[plan('lastNode', false), false, false, true, 'busy'],
+		[plan('onReceived', false), false, true, true, 'in-progress'],
+		[plan('lastNode', false), true, false, true, 'duplicate'],
 	] as const)(
-		'%o, duplicate %s, copy in flight %s → %s',
-		(p, duplicate, copyInFlight, admission) => {
-			expect(admit(p, { duplicate, copyInFlight })).toBe(admission);
+		'%o, duplicate %s, copy in flight %s, full %s → %s',
+		(p, duplicate, copyInFlight, flightFull, admission) => {
+			expect(admit(p, { duplicate, copyInFlight, flightFull })).toBe(admission);
 		},
 	);
 });

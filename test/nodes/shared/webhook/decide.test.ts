@@ -10,6 +10,7 @@ import {
 	decide,
 	inExecution,
 	type Facts,
+	FLIGHT_FULL,
 } from '../../../../nodes/shared/webhook/decide';
 import { BATCH_ANSWER } from '../../../../nodes/shared/webhook/cloudevents';
 import { UNSIGNED_ANSWERS } from '../../../../nodes/shared/webhook/signed';
@@ -159,8 +160,19 @@ const rows: Row[] = [
 		{ kind: 'now', by: 'node', status: 409, body: ack('in-progress') },
 	],
 	[
-		'trigger: no key → runs, even "in flight" or "duplicate"',
-		{ ...trigger, hasKey: false, duplicate: true, copyInFlight: true },
+		'trigger: as many runs held as the bound allows → 503 busy, retry-after (none let go)',
+		{ ...trigger, flightFull: true },
+		{
+			kind: 'now',
+			by: 'node',
+			status: 503,
+			body: FLIGHT_FULL,
+			headers: { 'retry-after': '1' },
+		},
+	],
+	[
+		'trigger: no key → runs, even "in flight", "duplicate" or a full set',
+		{ ...trigger, hasKey: false, duplicate: true, copyInFlight: true, flightFull: true },
 		{
 			kind: 'run',
 			plan: { answeredBy: 'execute', remember: 'never', holdCopies: false },
