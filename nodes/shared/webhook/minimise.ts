@@ -123,6 +123,14 @@ function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): 
 	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
 }
 
+/** Two keys that mask alike (two persons' numbers) stay two: the later gets ` (2)`, ` (3)`, … */
+function unused(key: string, used: Set<string>): string {
+	let name = key;
+	for (let n = 2; used.has(name); n++) name = `${key} (${n})`;
+	used.add(name);
+	return name;
+}
+
 function minimiseValue(value: unknown, walk: Walk, depth: number): unknown {
 	if (Array.isArray(value)) {
 		return depth < MINIMISE_DEPTH
@@ -131,9 +139,10 @@ function minimiseValue(value: unknown, walk: Walk, depth: number): unknown {
 	}
 	if (!isObject(value)) return minimiseScalar(value, walk);
 	const entries: Array<[string, unknown]> = [];
+	const used = new Set<string>();
 	for (const [key, entry] of depth < MINIMISE_DEPTH ? Object.entries(value) : []) {
 		const kept = minimiseEntry(key, entry, walk, depth);
-		if (kept !== undefined) entries.push([walk.text(key), kept]);
+		if (kept !== undefined) entries.push([unused(walk.text(key), used), kept]);
 	}
 	// fromEntries defines own properties: a `__proto__` key stays a key
 	return Object.fromEntries(entries);

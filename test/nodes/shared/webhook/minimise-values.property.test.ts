@@ -21,6 +21,7 @@ import {
 	writtenForm,
 	ZEROS,
 } from '../../../support/identity-numbers';
+import { syntheticNationalId } from '../../../support/synthetic-ids';
 
 const MODES = ['mask', 'leaveOut'] as const;
 
@@ -284,5 +285,29 @@ describe('fields named as an identity number, authorization codes, the header al
 		for (const mode of ['keep', ...MODES] as const) {
 			expect(minimiseHeaders({ [name]: 'v', 'x-other': 'w' }, mode)).toEqual({ [name]: 'v' });
 		}
+	});
+});
+
+describe('masking never merges: keys that mask alike all survive (issue 49)', () => {
+	test.each(MODES)('%s: an object keyed by identity numbers keeps every entry', (mode) => {
+		fc.assert(
+			fc.property(fc.uniqueArray(identityNumber, { minLength: 2, maxLength: 6 }), (numbers) => {
+				const byNumber = Object.fromEntries(numbers.map((n, i) => [n, { income: 1000 + i }]));
+				const out = minimiseValues({ applicants: byNumber }, mode).applicants;
+				const values = Object.values(out).map((v) => (v as { income: number }).income);
+				expect(values.sort()).toEqual(numbers.map((_, i) => 1000 + i).sort());
+				for (const key of Object.keys(out)) for (const n of numbers) expect(key).not.toContain(n);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	test('a key already written as a masked one keeps its place; the masked number gets (2)', () => {
+		const id = syntheticNationalId(1);
+		const masked = `*********${id.slice(-2)}`;
+		expect(minimiseValues({ [masked]: 'a', [id]: 'b' }, 'mask')).toEqual({
+			[masked]: 'a',
+			[`${masked} (2)`]: 'b',
+		});
 	});
 });
