@@ -223,9 +223,10 @@ describe.each(versions())('n8n %s.x: Consent Flow node', (major) => {
 		expect(err.message).toBe(
 			'Item 1: The identity provider refused the client credentials (invalid_client)',
 		);
-		expect(err.description).toMatch(
-			/^Check Client ID and Client Secret in the Consent Flow OAuth2 API credential/,
-		);
+		// what decides whether a token can be had, named (issue 48): Realm first
+		expect(err.description).toMatch(/^Check in the Consent Flow OAuth2 API credential: Realm/);
+		for (const field of ['Client ID and Client Secret', 'Environment', 'Identity Provider URL'])
+			expect(err.description).toContain(field);
 		expect(err.description).toMatch(/Client Authentication/);
 		// The secret is nowhere: not in the execution, not in the HTTP answer, not in n8n's logs.
 		expect(S.textOf(exec)).not.toContain(wrong);
