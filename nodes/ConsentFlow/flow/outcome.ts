@@ -203,9 +203,11 @@ export function readMatch(stored: unknown): Match {
 	};
 }
 
-export function notThisWait(state: WaitState, match: Match): string | null {
+/** Why a delivery is not this wait's, or null; `shown` is its flow id as the items show it. */
+export function notThisWait(state: WaitState, match: Match, shown: unknown = null): string | null {
 	if (state.flowId === null) return 'this wait has no flow id to match';
-	if (match.flowId !== null) return match.flowId === state.flowId ? null : 'another flow';
+	if (match.flowId !== null)
+		return match.flowId === state.flowId ? null : `another flow (${text(shown) ?? 'its id'})`;
 	if (state.externalIdKey === null)
 		return 'no flow id, and this wait has no External ID to match it by';
 	if (match.externalIdKeys.includes(state.externalIdKey)) return null;
@@ -259,7 +261,7 @@ export function advanceWait(
 	key?: unknown,
 	other: OtherKeys = { also: [], legacy: [] },
 ): WaitStep {
-	const reason = notThisWait(state, match);
+	const reason = notThisWait(state, match, delivery.flowId);
 	if (reason !== null) return { kind: 'foreign', reason };
 	const seen = seenEvent(delivery, key, other.also);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))

@@ -716,7 +716,7 @@ describe('resumed by a delivery', () => {
 			event: 'consent.data',
 			webhookId: other.webhookId,
 			flowId: 'flow-other',
-			reason: 'another flow',
+			reason: 'another flow (flow-other)',
 			receivedAt: other.receivedAt,
 		};
 		expect(stored.notTaken).toEqual([listed]);
@@ -724,7 +724,7 @@ describe('resumed by a delivery', () => {
 		expect(outputs[0][0].json).toMatchObject({ status: 'waiting', events: [], notTaken: [listed] });
 		const warned = ctx.logs.filter((entry) => entry.level === 'warn');
 		expect(warned).toHaveLength(1);
-		expect(warned[0].message).toMatch(/was not taken: another flow\./);
+		expect(warned[0].message).toMatch(/was not taken: another flow \(flow-other\)/);
 		expect(JSON.stringify(warned)).not.toContain(APPLICANT_ID);
 	});
 

@@ -184,7 +184,7 @@ function advance(
 }
 
 const notThis = (state: WaitState, sent: Record<string, unknown>) =>
-	notThisWait(state, matchOf(sent));
+	notThisWait(state, matchOf(sent), sent.flowId);
 
 // ---------- the mapping ----------
 
@@ -302,7 +302,7 @@ describe('advanceWait', () => {
 		for (const event of PUBLISHED_EVENTS) {
 			expect(advance(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
 				kind: 'foreign',
-				reason: 'another flow',
+				reason: `another flow (${OTHER_FLOW})`,
 			});
 		}
 		expect(state).toEqual(before);
@@ -352,7 +352,7 @@ describe('advanceWait', () => {
 		const other = delivery('consent.data', { flowId: OTHER_FLOW, externalId: 'loan-42' });
 		expect(advance(deepFreeze(waiting()), other, NOW)).toEqual({
 			kind: 'foreign',
-			reason: 'another flow',
+			reason: `another flow (${OTHER_FLOW})`,
 		});
 	});
 
@@ -363,7 +363,7 @@ describe('advanceWait', () => {
 			payload: { nationalId: NATIONAL_ID },
 		});
 		const reason = notThis(state, other);
-		expect(reason).toBe('another flow');
+		expect(reason).toBe(`another flow (${OTHER_FLOW})`);
 		state = withNotTaken(state, other, reason!);
 		const listed = {
 			event: 'consent.data',
