@@ -35,7 +35,7 @@ import {
 import { intake, type Intake } from '../../shared/webhook/intake';
 import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
-import { legacyFingerprint } from '../../shared/webhook/webhook-id';
+import { legacyFingerprint, matchKey } from '../../shared/webhook/webhook-id';
 import { CONNECTION } from '../api';
 import { VALIDATE_ORGANIZATION_NUMBER } from '../validation';
 import {
@@ -54,12 +54,13 @@ import {
 	limitDeadline,
 	newWaitState,
 	outputNames,
+	readMatch,
 	readOtherKeys,
 	readWaitState,
 	waitTimeExceededJson,
 	waitEventAt,
 	waitingJson,
-	type OtherKeys,
+	type Match,
 	type Outcome,
 	type WaitState,
 } from './outcome';
@@ -71,6 +72,8 @@ const UNSIGNED_HEADERS_REFUSED =
 
 export const RESUME_KEY = '__sblConsentDelivery';
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
+/** What the delivery is matched by, taken before minimising (outcome.ts Match). */
+export const RESUME_MATCH_KEY = '__sblMatch';
 export const RESUME_OTHER_KEYS = '__sblOtherKeys';
 export const STATE_KEY = 'sblWait';
 
@@ -281,11 +284,11 @@ async function start(
 	}
 	const fields = new Fields(ctx.getNode(), properties);
 	try {
-		await checkSigningCredential(ctx);
+		const secret = await checkSigningCredential(ctx);
 		refuseUnsignedHeaders(ctx);
 		const resumeUrl = resumeUrlOf(ctx, connection.production);
 		const deadline = waitDeadline(ctx, resumeUrl);
-		const state = await createFlow(ctx, { connection, fields }, resumeUrl, deadline);
+		const state = await createFlow(ctx, { connection, fields }, resumeUrl, deadline, secret);
 		return await waitFor(ctx, state, count);
 	} catch (error) {
 		return refuse(error, connection.redact);
@@ -293,10 +296,10 @@ async function start(
 }
 
 // The signing credential is needed to verify what arrives; without it nothing could resume.
-async function checkSigningCredential(ctx: IExecuteFunctions): Promise<void> {
+async function checkSigningCredential(ctx: IExecuteFunctions): Promise<string> {
 	const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
 	const problem = signingCredentialCheck(signing);
-	if (problem === null) return;
+	if (problem === null) return String(signing.secret);
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`The Webhook Signing credential cannot be used: ${problem}`,
@@ -359,14 +362,17 @@ async function createFlow(
 	env: RunEnv,
 	resumeUrl: string,
 	deadline: string | null,
+	secret: string,
 ): Promise<WaitState> {
 	const prepared = prepareCreate(ctx, env, 0, resumeUrl);
 	const [created] = await create.run(ctx, env, 0, prepared);
 	const fresh = newWaitState(created.json, new Date().toISOString(), deadline);
-	// what the wait saves is minimised too: an externalId may be the applicant's number or name
+	// what the wait saves is minimised too (an externalId may be the applicant's number or name);
+	// it is matched by a keyed hash of the value as sent, never by what minimising made of it
 	const { mode, names } = minimising(ctx);
 	const state = {
 		...fresh,
+		externalIdKey: fresh.externalId === null ? null : matchKey(fresh.externalId, secret),
 		...minimiseValues({ externalId: fresh.externalId, href: fresh.href }, mode, names),
 	};
 	// Events are matched to this wait by flowId: without one any flow's outcome would end it.
@@ -386,11 +392,17 @@ async function resume(
 	ctx: IExecuteFunctions,
 	state: WaitState,
 	delivery: IDataObject,
-	key: unknown,
-	other: OtherKeys,
+	carried: IDataObject,
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
-	const step = advanceWait(state, delivery, new Date().toISOString(), key, other);
+	const step = advanceWait(
+		state,
+		delivery,
+		new Date().toISOString(),
+		readMatch(carried[RESUME_MATCH_KEY]),
+		carried[RESUME_DELIVERY_KEY],
+		readOtherKeys(carried[RESUME_OTHER_KEYS]),
+	);
 	if (step.kind === 'foreign') {
 		return await waitFor(ctx, notTaken(ctx, state, delivery, step.reason), count);
 	}
@@ -434,14 +446,7 @@ export async function executeCreateAndWait(
 		typeof carried === 'object' &&
 		state?.waiting === true
 	) {
-		const { json } = items[0];
-		return await resume(
-			ctx,
-			state,
-			carried as IDataObject,
-			json[RESUME_DELIVERY_KEY],
-			readOtherKeys(json[RESUME_OTHER_KEYS]),
-		);
+		return await resume(ctx, state, carried as IDataObject, items[0].json);
 	}
 	return await start(ctx, properties);
 }
@@ -469,7 +474,8 @@ async function settleResume(
 	noticeRefused(ctx, taken.facts);
 	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
 	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
-	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known) }];
+	const secrets = known === undefined ? [] : await signingSecrets(ctx);
+	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known, secrets) }];
 	return { answer, run: { items } };
 }
 
@@ -504,9 +510,28 @@ function namesOf(ctx: IWebhookFunctions): string[] {
 	return personalValuesOf({ lastName: lastNameOf(() => ctx.getNodeParameter('lastName')) }).names;
 }
 
+/** The signing secrets the delivery was verified with (current, then previous). */
+async function signingSecrets(ctx: IWebhookFunctions): Promise<string[]> {
+	const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL);
+	return [signing.secret, signing.previousSecret].filter(
+		(secret): secret is string => typeof secret === 'string' && secret !== '',
+	);
+}
+
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
-function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
+function resumeJson(
+	ctx: IWebhookFunctions,
+	{ delivery, verified, ends }: KnownEvent,
+	secrets: readonly string[],
+): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
+	const match: Match = {
+		flowId: typeof item.flowId === 'string' ? item.flowId : null,
+		externalIdKeys:
+			typeof item.externalId === 'string'
+				? secrets.map((secret) => matchKey(item.externalId as string, secret))
+				: [],
+	};
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
 	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
@@ -519,6 +544,7 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	return {
 		[RESUME_KEY]: carried as IDataObject,
 		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
+		[RESUME_MATCH_KEY]: match as unknown as IDataObject,
 		...otherKeysCarried(delivery),
 	};
 }

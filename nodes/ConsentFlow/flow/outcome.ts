@@ -92,6 +92,8 @@ export interface WaitState {
 	// null only in waits saved before it was required: nothing matches
 	flowId: string | null;
 	externalId: string | null;
+	/** The External ID as sent, as a keyed hash (webhook-id.ts matchKey): matched, never shown. */
+	externalIdKey: string | null;
 	href: string | null;
 	events: SeenEvent[];
 	// deliveries at the resume URL that were not this wait's (absent in waits saved before it existed)
@@ -146,6 +148,7 @@ export function newWaitState(flow: Json, startedAt: string, deadline: string | n
 		waiting: true,
 		flowId: text(flow.id),
 		externalId: text(flow.externalId),
+		externalIdKey: null,
 		href: text(flow.href),
 		events: [],
 		startedAt,
@@ -162,6 +165,7 @@ export function readWaitState(stored: unknown): WaitState | undefined {
 		waiting: stored.waiting,
 		flowId: text(stored.flowId),
 		externalId: text(stored.externalId ?? legacyFlow?.externalId),
+		externalIdKey: text(stored.externalIdKey),
 		href: text(stored.href ?? legacyFlow?.href),
 		events: Array.isArray(stored.events)
 			? stored.events.filter(isObject).map((seen) => seenEvent(seen))
@@ -183,17 +187,31 @@ type WaitStep =
 
 // Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
 // publish `flow` on every event) by External ID, when the wait has one. Fail closed otherwise.
-export function notThisWait(state: WaitState, delivery: Json): string | null {
+/** What a delivery is matched by, taken before anything was minimised (webhook()): never a masked value. */
+export interface Match {
+	flowId: string | null;
+	/** The delivery's External ID as keyed hashes, one per signing secret. */
+	externalIdKeys: readonly string[];
+}
+
+export function readMatch(stored: unknown): Match {
+	if (!isObject(stored)) return { flowId: null, externalIdKeys: [] };
+	const keys = Array.isArray(stored.externalIdKeys) ? stored.externalIdKeys : [];
+	return {
+		flowId: text(stored.flowId),
+		externalIdKeys: keys.filter((key): key is string => typeof key === 'string'),
+	};
+}
+
+/** Why a delivery is not this wait's, or null; `shown` is its flow id as the items show it. */
+export function notThisWait(state: WaitState, match: Match, shown: unknown = null): string | null {
 	if (state.flowId === null) return 'this wait has no flow id to match';
-	const flowId = text(delivery.flowId);
-	if (flowId !== null) return flowId === state.flowId ? null : `another flow (${flowId})`;
-	const externalId = text(delivery.externalId);
-	if (state.externalId === null)
+	if (match.flowId !== null)
+		return match.flowId === state.flowId ? null : `another flow (${text(shown) ?? 'its id'})`;
+	if (state.externalIdKey === null)
 		return 'no flow id, and this wait has no External ID to match it by';
-	// a masked External ID (it held personal data) tells no applicant from another: fail closed
-	if (state.externalId.includes('*')) return "no flow id, and this wait's External ID is masked";
-	if (externalId === state.externalId) return null;
-	return externalId === null
+	if (match.externalIdKeys.includes(state.externalIdKey)) return null;
+	return match.externalIdKeys.length === 0
 		? 'neither flow id nor External ID'
 		: 'no flow id, and another External ID';
 }
@@ -239,10 +257,11 @@ export function advanceWait(
 	state: WaitState,
 	delivery: Json,
 	now: string,
+	match: Match,
 	key?: unknown,
 	other: OtherKeys = { also: [], legacy: [] },
 ): WaitStep {
-	const reason = notThisWait(state, delivery);
+	const reason = notThisWait(state, match, delivery.flowId);
 	if (reason !== null) return { kind: 'foreign', reason };
 	const seen = seenEvent(delivery, key, other.also);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))

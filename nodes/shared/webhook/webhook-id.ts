@@ -83,3 +83,11 @@ export function keyOfSignedBody(rawBody: Buffer, secret: string): string {
 	const derived = createHmac('sha256', secret).update(BODY_KEY_LABEL).digest();
 	return `~k:${createHmac('sha256', derived).update(rawBody).digest('hex')}`;
 }
+
+const MATCH_KEY_LABEL = 'n8n-nodes-sbl match key v1';
+
+/** A value compared without being kept (Create and Wait's External ID): an HMAC under a key derived from a signing secret. */
+export function matchKey(value: string, secret: string): string {
+	const derived = createHmac('sha256', secret).update(MATCH_KEY_LABEL).digest();
+	return `~m:${createHmac('sha256', derived).update(value, 'utf8').digest('hex')}`;
+}

@@ -9,6 +9,7 @@
  * Oracles written here: the output names and the event → output rule (from the issue), the
  * HMAC-SHA256 of the raw body (node:crypto), the deadline arithmetic.
  */
+import fc from 'fast-check';
 import { createHmac, randomBytes } from 'node:crypto';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import type {
@@ -20,10 +21,12 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
+import { matchKey } from '../../../nodes/shared/webhook/webhook-id';
 import {
 	CONFIGURED_OUTPUTS,
 	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
+	RESUME_MATCH_KEY,
 	RESUME_OTHER_KEYS,
 	STATE_KEY,
 	createAndWaitWebhook,
@@ -230,6 +233,7 @@ describe('first run: create the flow and wait', () => {
 				waiting: true,
 				flowId: created.id,
 				externalId: created.externalId ?? null,
+				externalIdKey: null,
 				href: created.href,
 				events: [],
 				startedAt: expect.any(String),
@@ -612,6 +616,17 @@ function expectNothingPersonal(value: unknown, signature?: string): void {
 	if (signature !== undefined) expect(text).not.toContain(signature);
 }
 
+const MATCH_SECRET = randomBytes(16).toString('hex');
+
+/** What webhook() carries beside a delivery to match it: the values as sent (External ID hashed). */
+function matchOf(delivery: IDataObject): IDataObject {
+	const externalId = typeof delivery.externalId === 'string' ? delivery.externalId : null;
+	return {
+		flowId: typeof delivery.flowId === 'string' ? delivery.flowId : null,
+		externalIdKeys: externalId === null ? [] : [matchKey(externalId, MATCH_SECRET)],
+	};
+}
+
 /** A context resumed with `delivery`, the stored state as n8n saved it (JSON). */
 function resumed(
 	delivery: IDataObject,
@@ -620,7 +635,7 @@ function resumed(
 ): WaitContext {
 	return waitContext({
 		parameters,
-		items: [{ json: { [RESUME_KEY]: delivery } }],
+		items: [{ json: { [RESUME_KEY]: delivery, [RESUME_MATCH_KEY]: matchOf(delivery) } }],
 		nodeContext: { [STATE_KEY]: JSON.parse(JSON.stringify(state)) },
 		// a resumed run never creates: nothing listens here
 		oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
@@ -714,7 +729,10 @@ describe('resumed by a delivery', () => {
 	});
 
 	test('an outcome without a flow id ends the wait by External ID', async () => {
-		const state = newWaitState(FLOW, STARTED, null);
+		const state = {
+			...newWaitState(FLOW, STARTED, null),
+			externalIdKey: matchKey(FLOW.externalId, MATCH_SECRET),
+		};
 		const ctx = resumed(
 			carried('consent.data', { flowId: null, externalId: FLOW.externalId }),
 			state,
@@ -1129,7 +1147,13 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(result.workflowData![0]).toHaveLength(1);
 		const item = result.workflowData![0][0].json;
 		// the delivery, and its duplicate key from the signed bytes (here: the signed webhookId)
-		expect(Object.keys(item)).toEqual([RESUME_KEY, RESUME_DELIVERY_KEY]);
+		expect(Object.keys(item)).toEqual([RESUME_KEY, RESUME_DELIVERY_KEY, RESUME_MATCH_KEY]);
+		// matched by the values as sent: the flow id, the External ID only as keyed hashes
+		const match = item[RESUME_MATCH_KEY] as IDataObject;
+		expect(match.flowId).toBe((item[RESUME_KEY] as IDataObject).flowId);
+		expect(match.externalIdKeys).toEqual(
+			expect.arrayContaining([expect.stringMatching(/^~m:[0-9a-f]{64}$/)]),
+		);
 		expect(item[RESUME_DELIVERY_KEY]).toBe(webhookId);
 		expect(item[RESUME_KEY]).toMatchObject({
 			event: 'consent.data',
@@ -1440,7 +1464,7 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 		};
 		const delivery = carried('consent.accepted');
 		const ctx = waitContext({
-			items: [{ json: { [RESUME_KEY]: delivery } }],
+			items: [{ json: { [RESUME_KEY]: delivery, [RESUME_MATCH_KEY]: matchOf(delivery) } }],
 			nodeContext: { [STATE_KEY]: JSON.parse(JSON.stringify(legacy)) },
 			oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
 		});
@@ -1575,5 +1599,67 @@ describe('Map Automatically: the applicant from the input item', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
+	});
+});
+
+// ---------- issue 49: a decision never compares what minimising made of a value ----------
+
+describe('a delivery is matched to its wait by the values as sent, never by masked ones', () => {
+	const NAMES = ['Da Silva', 'De Souza', 'De', 'Abe', 'Bae', 'Hansen'];
+	// a flow id the value search would alter: a group of 11 digits that is a valid identity number
+	const idLike = fc.integer({ min: 1, max: 300 }).map((i) => `flow-${syntheticNationalId(i)}`);
+
+	test('property: under Mask, with the last name anywhere, the outcome ends its wait (with or without a flow id)', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.oneof(fc.uuid(), idLike),
+				fc.constantFrom(...NAMES),
+				fc.boolean(),
+				fc.stringMatching(/^[a-z0-9-]{0,8}$/),
+				async (flowId, lastName, withFlow, suffix) => {
+					const externalId = `${lastName.toLowerCase()}-${suffix}`;
+					const secret = signingSecret();
+					const parameters = waitParams({ minimisePersonalData: 'mask', lastName });
+					const payload = {
+						externalId,
+						nationalId: APPLICANT_ID,
+						...(withFlow && { flow: flowId }),
+					};
+					const body = JSON.stringify({
+						webhookId: `wh-${resumeToken()}`,
+						event: 'consent.data',
+						timestamp: STARTED,
+						payload,
+					});
+					const { ctx: hook } = webhookContext({
+						body,
+						secret,
+						parameters,
+						headers: { [SIGNATURE_HEADER]: hmac(body, secret) },
+					});
+					const [[item]] = (await callWebhook(hook)).workflowData!;
+					// the wait as createFlow keeps it: the flow id as given, the External ID as its keyed hash
+					const state = {
+						...newWaitState(
+							{ id: flowId, externalId, href: 'https://consent.example/x' },
+							STARTED,
+							null,
+						),
+						externalIdKey: matchKey(externalId, secret),
+					};
+					const ctx = waitContext({
+						parameters,
+						items: [item],
+						nodeContext: { [STATE_KEY]: JSON.parse(JSON.stringify(state)) },
+						signing: { secret, signatureHeader: '' },
+						oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
+					});
+					const outputs = await execute(ctx);
+					expect(filled(outputs)).toEqual([0]);
+					expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+				},
+			),
+			{ numRuns: 150 },
+		);
 	});
 });

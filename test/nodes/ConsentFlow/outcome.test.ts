@@ -5,6 +5,7 @@
  * (PUBLISHED_EVENTS, /work/shared/api/consent-flow-service.md). Only the functions and the cap
  * are imported from the module under test.
  */
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import {
 	MAX_EVENTS_KEPT,
@@ -20,12 +21,14 @@ import {
 	waitTimeExceededJson,
 	waitingJson,
 	withNotTaken,
+	type Match,
 	type WaitEvents,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
 import { syntheticNationalId } from '../../support/synthetic-ids';
+import { matchKey } from '../../../nodes/shared/webhook/webhook-id';
 
 // ---------- the rule, written from the issue ----------
 
@@ -80,7 +83,7 @@ function flow(id: unknown = FLOW_ID): Record<string, unknown> {
 }
 
 function waiting(deadline: string | null = null): WaitState {
-	return newWaitState(flow(), STARTED, deadline);
+	return newWait(flow(), STARTED, deadline);
 }
 
 let serial = 0;
@@ -144,6 +147,44 @@ function deepFreeze<T>(value: T): T {
 	}
 	return value;
 }
+
+// ---------- matching as webhook() carries it: the values as sent, the External ID as keyed hashes ----------
+
+const SECRET = randomBytes(16).toString('hex');
+
+/** What webhook() carries for a delivery: its flow id as sent, its External ID hashed under the secret. */
+function matchOf(sent: Record<string, unknown>): Match {
+	const externalId = norm(sent.externalId);
+	return {
+		flowId: norm(sent.flowId),
+		externalIdKeys: externalId === null ? [] : [matchKey(externalId, SECRET)],
+	};
+}
+
+/** A new wait as createFlow keeps it: the External ID's keyed hash beside it. */
+function newWait(...args: Parameters<typeof newWaitState>): WaitState {
+	const state = newWaitState(...args);
+	const externalId = state.externalId;
+	return { ...state, externalIdKey: externalId === null ? null : matchKey(externalId, SECRET) };
+}
+
+function advance(
+	state: WaitState,
+	sent: Record<string, unknown>,
+	now: string,
+	...rest: unknown[]
+): ReturnType<typeof advanceWait> {
+	return (advanceWait as (...a: unknown[]) => ReturnType<typeof advanceWait>)(
+		state,
+		sent,
+		now,
+		matchOf(sent),
+		...rest,
+	);
+}
+
+const notThis = (state: WaitState, sent: Record<string, unknown>) =>
+	notThisWait(state, matchOf(sent), sent.flowId);
 
 // ---------- the mapping ----------
 
@@ -259,7 +300,7 @@ describe('advanceWait', () => {
 		const state = deepFreeze(waiting());
 		const before = structuredClone(state);
 		for (const event of PUBLISHED_EVENTS) {
-			expect(advanceWait(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
+			expect(advance(state, delivery(event, { flowId: OTHER_FLOW }), NOW)).toEqual({
 				kind: 'foreign',
 				reason: `another flow (${OTHER_FLOW})`,
 			});
@@ -273,14 +314,10 @@ describe('advanceWait', () => {
 	test('without a flow id, a delivery with this wait’s External ID ends the wait', () => {
 		const state = deepFreeze(waiting());
 		for (const flowId of [undefined, null, '']) {
-			const data = advanceWait(
-				state,
-				delivery('consent.data', { flowId, externalId: 'loan-42' }),
-				NOW,
-			);
+			const data = advance(state, delivery('consent.data', { flowId, externalId: 'loan-42' }), NOW);
 			expect(data.kind).toBe('outcome');
 			expect((data as { output: number }).output).toBe(OUTPUTS.indexOf('Data Received'));
-			const accepted = advanceWait(
+			const accepted = advance(
 				state,
 				delivery('consent.accepted', { flowId, externalId: 'loan-42' }),
 				NOW,
@@ -293,11 +330,7 @@ describe('advanceWait', () => {
 		const state = deepFreeze(waiting());
 		for (const externalId of ['loan-43', undefined, null, '']) {
 			for (const event of PUBLISHED_EVENTS) {
-				const decision = advanceWait(
-					state,
-					delivery(event, { flowId: undefined, externalId }),
-					NOW,
-				);
+				const decision = advance(state, delivery(event, { flowId: undefined, externalId }), NOW);
 				expect(decision).toEqual({
 					kind: 'foreign',
 					reason:
@@ -307,11 +340,9 @@ describe('advanceWait', () => {
 				});
 			}
 		}
-		const noExternal = deepFreeze(
-			newWaitState({ ...flow(), externalId: undefined }, STARTED, null),
-		);
+		const noExternal = deepFreeze(newWait({ ...flow(), externalId: undefined }, STARTED, null));
 		const data = delivery('consent.data', { flowId: undefined, externalId: 'loan-42' });
-		expect(advanceWait(noExternal, data, NOW)).toEqual({
+		expect(advance(noExternal, data, NOW)).toEqual({
 			kind: 'foreign',
 			reason: 'no flow id, and this wait has no External ID to match it by',
 		});
@@ -319,7 +350,7 @@ describe('advanceWait', () => {
 
 	test('a flow id decides over the External ID: another flow with this External ID is not taken', () => {
 		const other = delivery('consent.data', { flowId: OTHER_FLOW, externalId: 'loan-42' });
-		expect(advanceWait(deepFreeze(waiting()), other, NOW)).toEqual({
+		expect(advance(deepFreeze(waiting()), other, NOW)).toEqual({
 			kind: 'foreign',
 			reason: `another flow (${OTHER_FLOW})`,
 		});
@@ -331,7 +362,7 @@ describe('advanceWait', () => {
 			flowId: OTHER_FLOW,
 			payload: { nationalId: NATIONAL_ID },
 		});
-		const reason = notThisWait(state, other);
+		const reason = notThis(state, other);
 		expect(reason).toBe(`another flow (${OTHER_FLOW})`);
 		state = withNotTaken(state, other, reason!);
 		const listed = {
@@ -346,28 +377,28 @@ describe('advanceWait', () => {
 		for (let i = 0; i < MAX_EVENTS_KEPT + 5; i++) state = withNotTaken(state, other, 'x');
 		expect(state.notTaken).toHaveLength(MAX_EVENTS_KEPT);
 		const noFlow = delivery('consent.data', { flowId: undefined, externalId: 'loan-43' });
-		expect(notThisWait(waiting(), noFlow)).toBe('no flow id, and another External ID');
+		expect(notThis(waiting(), noFlow)).toBe('no flow id, and another External ID');
 		expect('notTaken' in waitingJson(waiting())).toBe(false);
 	});
 
 	test('a flow id written as a number matches the same id as text', () => {
-		const state = newWaitState(flow(7), STARTED, null);
+		const state = newWait(flow(7), STARTED, null);
 		expect(state.flowId).toBe('7');
-		const decision = advanceWait(state, delivery('consent.data', { flowId: 7 }), NOW);
+		const decision = advance(state, delivery('consent.data', { flowId: 7 }), NOW);
 		expect(decision.kind).toBe('outcome');
 	});
 
 	test('without a flow id (a wait saved before it was required), every delivery is foreign: fail closed', () => {
 		// On f259bcd another flow's consent.data ended such a wait (issue 31, item 5).
-		const state = newWaitState(flow(null), STARTED, null);
+		const state = newWait(flow(null), STARTED, null);
 		expect(state.flowId).toBeNull();
-		expect(advanceWait(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe(
+		expect(advance(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe(
 			'foreign',
 		);
-		expect(advanceWait(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe(
+		expect(advance(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe(
 			'foreign',
 		);
-		expect(advanceWait(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe(
+		expect(advance(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe(
 			'foreign',
 		);
 	});
@@ -375,7 +406,7 @@ describe('advanceWait', () => {
 	test('duplicates by the signed key: the same body under another event type is a duplicate; a reused ce-id is not', () => {
 		// binary mode (Accept Unsigned CloudEvents Headers): the webhookId is the unsigned ce-id,
 		// the key the digest of the signed body (intake.ts)
-		const created = advanceWait(
+		const created = advance(
 			waiting(),
 			delivery('consent.created', { webhookId: 'ce-1' }),
 			NOW,
@@ -385,15 +416,15 @@ describe('advanceWait', () => {
 		const state = deepFreeze((created as { state: WaitState }).state);
 		expect(state.events[0].key).toBe('~d:aa');
 		// the created body relabelled consent.data with a fresh ce-id: the same signed bytes
-		expect(
-			advanceWait(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa'),
-		).toEqual({ kind: 'duplicate' });
+		expect(advance(state, delivery('consent.data', { webhookId: 'ce-2' }), NOW, '~d:aa')).toEqual({
+			kind: 'duplicate',
+		});
 		// another body that reuses the first ce-id: not made a duplicate by it
-		expect(
-			advanceWait(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind,
-		).toBe('outcome');
+		expect(advance(state, delivery('consent.data', { webhookId: 'ce-1' }), NOW, '~d:bb').kind).toBe(
+			'outcome',
+		);
 		// the key never reaches an item
-		const ended = advanceWait(state, delivery('consent.data', { webhookId: 'ce-3' }), NOW, '~d:cc');
+		const ended = advance(state, delivery('consent.data', { webhookId: 'ce-3' }), NOW, '~d:cc');
 		expect(ended.kind).toBe('outcome');
 		expect(JSON.stringify((ended as { json: unknown }).json)).not.toContain('~d:');
 	});
@@ -411,29 +442,29 @@ describe('advanceWait', () => {
 		)!;
 		expect(legacy.events[0].key).toBeUndefined();
 		expect(
-			advanceWait(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind,
+			advance(legacy, delivery('consent.data', { webhookId: 'wh-old' }), NOW, 'wh-old').kind,
 		).toBe('duplicate');
 		// a stored key survives the round trip through what n8n saves
 		const keyed = (
-			advanceWait(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }
+			advance(waiting(), delivery('consent.created'), NOW, 'k-1') as { state: WaitState }
 		).state;
 		expect(readWaitState(JSON.parse(JSON.stringify(keyed)))!.events[0].key).toBe('k-1');
 	});
 
 	test('a delivery id seen before is a duplicate, whatever its event', () => {
-		const first = advanceWait(waiting(), delivery('consent.created', { webhookId: 'wh-x' }), NOW);
+		const first = advance(waiting(), delivery('consent.created', { webhookId: 'wh-x' }), NOW);
 		expect(first.kind).toBe('intermediate');
 		const state = deepFreeze((first as { state: WaitState }).state);
-		expect(advanceWait(state, delivery('consent.created', { webhookId: 'wh-x' }), NOW)).toEqual({
+		expect(advance(state, delivery('consent.created', { webhookId: 'wh-x' }), NOW)).toEqual({
 			kind: 'duplicate',
 		});
-		expect(advanceWait(state, delivery('consent.data', { webhookId: 'wh-x' }), NOW)).toEqual({
+		expect(advance(state, delivery('consent.data', { webhookId: 'wh-x' }), NOW)).toEqual({
 			kind: 'duplicate',
 		});
 		// the same id written as a number
-		const numeric = advanceWait(waiting(), delivery('consent.created', { webhookId: 41 }), NOW);
+		const numeric = advance(waiting(), delivery('consent.created', { webhookId: 41 }), NOW);
 		expect(
-			advanceWait(
+			advance(
 				(numeric as { state: WaitState }).state,
 				delivery('consent.accepted', { webhookId: '41' }),
 				NOW,
@@ -444,7 +475,7 @@ describe('advanceWait', () => {
 	test('deliveries without an id are never duplicates', () => {
 		let state = waiting();
 		for (let i = 0; i < 3; i++) {
-			const decision = advanceWait(state, delivery('consent.accepted', { webhookId: null }), NOW);
+			const decision = advance(state, delivery('consent.accepted', { webhookId: null }), NOW);
 			expect(decision.kind).toBe('intermediate');
 			state = (decision as { state: WaitState }).state;
 		}
@@ -457,7 +488,7 @@ describe('advanceWait', () => {
 		const unknown = delivery('consent.somethingNew');
 		let state = deepFreeze(waiting());
 		for (const next of [created, accepted, unknown]) {
-			const decision = advanceWait(state, next, NOW);
+			const decision = advance(state, next, NOW);
 			expect(decision.kind).toBe('intermediate');
 			state = deepFreeze((decision as { state: WaitState }).state);
 			expect(state.waiting).toBe(true);
@@ -467,6 +498,7 @@ describe('advanceWait', () => {
 			waiting: true,
 			flowId: FLOW_ID,
 			externalId: 'loan-42',
+			externalIdKey: matchKey('loan-42', SECRET),
 			href: 'https://consent.example/flows/x',
 			events: [created, accepted, unknown].map(seen),
 			startedAt: STARTED,
@@ -476,7 +508,7 @@ describe('advanceWait', () => {
 	});
 
 	test.each(INTERMEDIATE_EVENTS)('%s alone keeps the wait going', (event) => {
-		const decision = advanceWait(waiting(), delivery(event), NOW);
+		const decision = advance(waiting(), delivery(event), NOW);
 		expect(decision.kind).toBe('intermediate');
 	});
 
@@ -487,7 +519,7 @@ describe('advanceWait', () => {
 		);
 		let state = waiting();
 		for (const next of sent) {
-			const decision = advanceWait(state, next, NOW);
+			const decision = advance(state, next, NOW);
 			expect(decision.kind).toBe('intermediate');
 			state = (decision as { state: WaitState }).state;
 			expect(state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
@@ -499,11 +531,11 @@ describe('advanceWait', () => {
 		'%s ends the wait: its output, the item with the ids, events, outcomeEvent',
 		(event) => {
 			const accepted = delivery('consent.accepted');
-			const before = advanceWait(waiting('2030-02-01T00:00:00.000Z'), accepted, NOW);
+			const before = advance(waiting('2030-02-01T00:00:00.000Z'), accepted, NOW);
 			const state = deepFreeze((before as { state: WaitState }).state);
 			const snapshot = structuredClone(state);
 			const outcome = delivery(event);
-			const decision = advanceWait(state, outcome, NOW);
+			const decision = advance(state, outcome, NOW);
 			expect(state).toEqual(snapshot);
 			expect(decision.kind).toBe('outcome');
 			if (decision.kind !== 'outcome') return;
@@ -555,7 +587,7 @@ describe('advanceWait', () => {
 				let state = deepFreeze(waiting());
 				for (const next of deliveries) {
 					const snapshot = structuredClone(state);
-					const decision = advanceWait(state, next, NOW);
+					const decision = advance(state, next, NOW);
 					expect(state).toEqual(snapshot);
 					if (decision.kind === 'intermediate') {
 						expect(decision.state.events.length).toBeLessThanOrEqual(MAX_EVENTS_KEPT);
@@ -581,12 +613,12 @@ describe('advanceWait', () => {
 				(before, event) => {
 					let state = waiting();
 					for (const next of before) {
-						const decision = advanceWait(state, next, NOW);
+						const decision = advance(state, next, NOW);
 						if (decision.kind === 'outcome') return; // the wait already ended
 						if (decision.kind === 'intermediate') state = decision.state;
 					}
 					const outcome = delivery(event, { webhookId: 'the-outcome' });
-					const decision = advanceWait(state, outcome, NOW);
+					const decision = advance(state, outcome, NOW);
 					expect(decision.kind).toBe('outcome');
 					if (decision.kind !== 'outcome') return;
 					expect(decision.output).toBe(expectedIndex(event));
@@ -618,7 +650,7 @@ describe('advanceWait', () => {
 					else if (id !== null && seen.slice(-MAX_EVENTS_KEPT).includes(id)) want = 'duplicate';
 					else if (expectedIndex(next.event) === null) want = 'intermediate';
 					else want = 'outcome';
-					const decision = advanceWait(state, next, NOW);
+					const decision = advance(state, next, NOW);
 					expect(decision.kind).toBe(want);
 					if (decision.kind === 'outcome') return;
 					if (decision.kind === 'intermediate') {
@@ -636,7 +668,7 @@ describe('advanceWait', () => {
 describe('readWaitState', () => {
 	test('round trip through JSON (what n8n saves with the execution)', () => {
 		let state = waiting('2030-03-01T00:00:00.000Z');
-		state = (advanceWait(state, delivery('consent.created'), NOW) as { state: WaitState }).state;
+		state = (advance(state, delivery('consent.created'), NOW) as { state: WaitState }).state;
 		expect(readWaitState(JSON.parse(JSON.stringify(state)))).toEqual(state);
 	});
 
@@ -673,6 +705,7 @@ describe('readWaitState', () => {
 			waiting: true,
 			flowId: null,
 			externalId: null,
+			externalIdKey: null,
 			href: null,
 			events: [],
 			startedAt: '',
@@ -692,6 +725,7 @@ describe('readWaitState', () => {
 			waiting: false,
 			flowId: '12',
 			externalId: null,
+			externalIdKey: null,
 			href: null,
 			events: [{ event: 'consent.created', webhookId: null, timestamp: null, receivedAt: null }],
 			startedAt: STARTED,
@@ -720,6 +754,7 @@ describe('readWaitState', () => {
 			waiting: true,
 			flowId: FLOW_ID,
 			externalId: 'loan-42',
+			externalIdKey: null,
 			href: 'https://consent.example/flows/x',
 			events: [seen(created)],
 			startedAt: STARTED,
@@ -728,11 +763,11 @@ describe('readWaitState', () => {
 		expectNothingPersonal(state);
 		expect(JSON.stringify(state)).not.toContain(signature);
 		// its events still count as seen
-		expect(
-			advanceWait(state, delivery('consent.data', { webhookId: created.webhookId }), NOW),
-		).toEqual({
-			kind: 'duplicate',
-		});
+		expect(advance(state, delivery('consent.data', { webhookId: created.webhookId }), NOW)).toEqual(
+			{
+				kind: 'duplicate',
+			},
+		);
 	});
 
 	test('property: never throws; undefined or a state of the right shape', () => {
@@ -754,7 +789,16 @@ describe('readWaitState', () => {
 				if (state === undefined) return;
 				expect(typeof state.waiting).toBe('boolean');
 				expect(Object.keys(state).sort()).toEqual(
-					['deadline', 'events', 'externalId', 'flowId', 'href', 'startedAt', 'waiting'].sort(),
+					[
+						'deadline',
+						'events',
+						'externalId',
+						'externalIdKey',
+						'flowId',
+						'href',
+						'startedAt',
+						'waiting',
+					].sort(),
 				);
 				for (const field of [state.externalId, state.href]) {
 					expect(field === null || (typeof field === 'string' && field !== '')).toBe(true);
@@ -771,11 +815,7 @@ describe('readWaitState', () => {
 				expect(typeof state.startedAt).toBe('string');
 				expect(state.deadline === null || typeof state.deadline === 'string').toBe(true);
 				// and a state read back can be decided on without throwing
-				const decision = advanceWait(
-					state,
-					delivery('consent.created', { flowId: state.flowId }),
-					NOW,
-				);
+				const decision = advance(state, delivery('consent.created', { flowId: state.flowId }), NOW);
 				expect(['foreign', 'duplicate', 'intermediate']).toContain(decision.kind);
 			}),
 		);
@@ -788,7 +828,7 @@ describe('items', () => {
 	test('waitingJson shows the ids, href, the events so far and the deadline (no flow: it holds the resume URL)', () => {
 		const created = delivery('consent.created');
 		const state = (
-			advanceWait(waiting('2030-01-03T00:00:00.000Z'), created, NOW) as { state: WaitState }
+			advance(waiting('2030-01-03T00:00:00.000Z'), created, NOW) as { state: WaitState }
 		).state;
 		expect(waitingJson(state)).toEqual({
 			status: 'waiting',
@@ -818,7 +858,7 @@ describe('items', () => {
 	});
 
 	test('outcomeJson of a flow without externalId or href gives null for them', () => {
-		const state = newWaitState({ id: 'f' }, STARTED, null);
+		const state = newWait({ id: 'f' }, STARTED, null);
 		const json = outcomeJson(state, 0, { event: 'consent.data', flowId: 'f' }, NOW);
 		expect(json).toMatchObject({
 			outcome: 'dataReceived',
