@@ -7,7 +7,7 @@
 // each delivery was answered).
 const crypto = require('node:crypto');
 const { request, waitFor } = require('./lib/http');
-const { versions, useN8n, simFire, simRequests, simFault } = require('./lib/suite');
+const { versions, useN8n, simFire, simRequests, simFault, simConfig } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 const S = require('./lib/scenarios');
@@ -421,6 +421,52 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		expect(JSON.stringify(item.notTaken)).not.toContain(PERSON.nationalId);
 		expect(ctx.n8n.logs()).toContain(`was not taken: another flow (${flowId}-other)`);
 	}, 120000);
+
+	// Issue 49: the wait matches a delivery on the values as sent, never on what Minimise made of them.
+	// Last Name fixed to "Da Silva" (so the resume URL knows the name), Minimise at Mask (1.1), and a
+	// flow id the masker alters, found with the package's own minimiser; a second applicant whose
+	// External ID holds the name is ended by a consent.data without `flow`.
+	test('issue 49: Last Name "Da Silva" under Mask: a flow id the masker alters ends its wait; an External ID holding the name ends it without flow', async () => {
+		const { minimiseValues } = require('../../dist/nodes/shared/webhook/minimise.js');
+		const NAME = 'Da Silva';
+		const altered = Array.from({ length: 3000 }, () => crypto.randomUUID()).find(
+			(id) => minimiseValues(id, 'mask', [NAME]) !== id,
+		);
+		expect(altered).toEqual(expect.any(String));
+		const path = W.uniquePath('wait-mask');
+		const built = waitWorkflow({ path, oauth: s.oauth, signing: s.signing });
+		const node = built.nodes.find((n) => n.name === NODE);
+		node.typeVersion = 1.1;
+		Object.assign(node.parameters, { lastName: NAME, minimisePersonalData: 'mask' });
+		const wf = await ctx.n8n.deployWorkflow(built, { webhookPaths: [{ path, method: 'POST' }] });
+		const person = { ...PERSON, lastName: NAME };
+
+		await simConfig(ctx.sim, { nextFlowIds: [altered] });
+		const first = await startApplicant(`sim:none:${tag()}`, { path, person });
+		expect(first.flowId).toBe(altered);
+		expect((await L.fire(ctx.sim, altered, { event: 'consent.data' })).status).toBe(200);
+		const ended = await waitForStatus(wf.id, altered, ['success', 'error'], 'the altered flow id');
+		expect(expectOutcome(ended, 'Data Received').flowId).toBe(altered);
+
+		const externalId = `sim:none:${NAME} ${tag()}`;
+		const second = await startApplicant(externalId, { path, person });
+		// what the items show of it is minimised: the name is masked there
+		expect(second.externalId).not.toBe(externalId);
+		const noFlow = JSON.stringify({
+			webhookId: `n-${tag()}`,
+			event: 'consent.data',
+			timestamp: new Date().toISOString(),
+			payload: { externalId, nationalId: PERSON.nationalId, data: { a: 1 } },
+		});
+		expect((await postSigned(await resumeUrlOf(second.flowId), noFlow)).status).toBe(200);
+		const done = await waitForStatus(
+			wf.id,
+			second.flowId,
+			['success', 'error'],
+			'no flow, name in External ID',
+		);
+		expectOutcome(done, 'Data Received');
+	}, 180000);
 
 	test('issue 31: a signed consent.created resent with ce- headers as consent.data or consent.rejected never ends the wait', async () => {
 		const waiting = await quietApplicant('hijack');

@@ -209,8 +209,11 @@ function minimising(ctx: IExecuteFunctions): Minimising {
 	return { mode, names: personalValuesOf(ctx.getInputData()[0].json, { lastName }).names };
 }
 
-function minimisedJson(json: object, { mode, names }: Minimising): IDataObject {
-	return minimiseValues(json, mode, names) as IDataObject;
+// The flow's id is shown as the service gave it: the id Delete takes and events are matched on
+// (a name's letters inside it are no name); the delivery's own copy in outcomeEvent is minimised.
+function minimisedJson(json: Record<string, unknown>, { mode, names }: Minimising): IDataObject {
+	const out = minimiseValues(json, mode, names) as IDataObject;
+	return 'flowId' in json ? { ...out, flowId: json.flowId as IDataObject['flowId'] } : out;
 }
 
 /** Waits (again) until the next delivery or the deadline; the saved input holds only Wait Timed Out. */

@@ -1609,7 +1609,7 @@ describe('a delivery is matched to its wait by the values as sent, never by mask
 	// a flow id the value search would alter: a group of 11 digits that is a valid identity number
 	const idLike = fc.integer({ min: 1, max: 300 }).map((i) => `flow-${syntheticNationalId(i)}`);
 
-	test('property: under Mask, with the last name anywhere, the outcome ends its wait (with or without a flow id)', async () => {
+	test('property: under Mask, with the last name anywhere, the outcome ends its wait (with or without a flow id) and shows the flow id as given', async () => {
 		await fc.assert(
 			fc.asyncProperty(
 				fc.oneof(fc.uuid(), idLike),
@@ -1657,6 +1657,8 @@ describe('a delivery is matched to its wait by the values as sent, never by mask
 					const outputs = await execute(ctx);
 					expect(filled(outputs)).toEqual([0]);
 					expect(ctx.putExecutionToWait).not.toHaveBeenCalled();
+					// the flow's id as the service gave it: what Delete takes and rejections are matched on
+					expect(outputs[0][0].json.flowId).toBe(flowId);
 				},
 			),
 			{ numRuns: 150 },

@@ -130,7 +130,7 @@ function createConsent(state, idp, webhooks) {
 				errors,
 			);
 		}
-		const id = crypto.randomUUID();
+		const id = state.config.nextFlowIds?.shift() ?? crypto.randomUUID();
 		const now = Date.now();
 		const flow = {
 			id,

@@ -15,6 +15,8 @@ const CONFIG_TYPES = {
 	webhookRetryDelayMs: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
 	rateLimitPerSecond: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
 	opaqueTokens: (v) => typeof v === 'boolean',
+	// ids the next creates get, in order (then random UUIDs again): a test picks a flow id's form
+	nextFlowIds: (v) => Array.isArray(v) && v.every((id) => typeof id === 'string' && id !== ''),
 };
 
 const FIRE_OPTIONS = [
