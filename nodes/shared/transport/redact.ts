@@ -12,7 +12,15 @@ const AUTH_SCHEME = /\b(bearer|basic)(\s*[:=]\s*|\s+|%20|%3A|\+)[A-Za-z0-9._~+/=
 /** A token by its name: `access_token=…`, `"refresh_token": "…"`, `Authorization: …` (any case);
  * after AUTH_SCHEME, so `Authorization: Bearer ***` keeps its scheme (a word shorter than 8). */
 const NAMED_TOKEN =
-	/\b((?:access|refresh|id)_?token|client_?secret|auth(?:orization)?_?code|authorization)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi;
+	/\b((?:access|refresh|id)_?token|token|client_?secret|auth(?:orization)?_?code|authorization|x-api-key|api[_-]?key|password|passwd|session_?id)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi;
+/** A JSON string under a secret's name: all of it, whatever its characters (a password has any). */
+const NAMED_JSON_STRING =
+	/("(?:(?:access|refresh|id)_?token|token|client_?secret|secret|password|passwd|api[_-]?key|x-api-key|session_?id|auth(?:orization)?_?code)"\s*:\s*")(?:[^"\\]|\\.)*"/gi;
+/** Authorization with any scheme (Token, ApiKey, Digest, …): the rest of the line. */
+const ANY_SCHEME =
+	/\b(authorization)(["']?\s*(?:[:=]|%3A|%3D)\s*["']?)([A-Za-z][\w-]*)[ \t]+[^\r\n]{1,2048}/gi;
+/** A cookie header's value, whatever it holds (sessions). */
+const COOKIE = /\b((?:set-)?cookie)(["']?\s*[:=]\s*["']?)[^\r\n"]{1,4096}/gi;
 /** A JWT, also without its signature part (`header.payload.` or clipped after the payload). It
  * starts where a base64url run starts: a start inside a run would scan that run again (quadratic). */
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g;
@@ -38,6 +46,7 @@ function secretForms(secret: string): string[] {
 	// base64 with and without padding, base64url; the secret in upper and lower case
 	const recoded = [base64, base64.replace(/=+$/, ''), Buffer.from(secret).toString('base64url')];
 	const cased = [secret.toUpperCase(), secret.toLowerCase()];
+	const hex = Buffer.from(secret).toString('hex');
 	return [
 		...new Set([
 			secret,
@@ -47,6 +56,8 @@ function secretForms(secret: string): string[] {
 			json.replace(/\//g, '\\/'),
 			...recoded,
 			...cased,
+			hex,
+			hex.toUpperCase(),
 		]),
 	];
 }
@@ -97,6 +108,9 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 		const out = blankSecrets(text, known);
 		const patterns = out
 			.replace(AUTH_SCHEME, '$1 ***')
+			.replace(ANY_SCHEME, '$1$2$3 ***')
+			.replace(COOKIE, '$1$2***')
+			.replace(NAMED_JSON_STRING, '$1***"')
 			.replace(NAMED_TOKEN, '$1$2***')
 			.replace(JWT, '***');
 		// valid numbers in any written form, then any 11-digit shape (mistyped numbers too)

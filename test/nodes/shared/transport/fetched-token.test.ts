@@ -92,7 +92,8 @@ const ECHOES: Array<{ name: string; body: string; contentType?: string; shown: b
 	},
 	{
 		name: 'HTML',
-		body: '<html><body><h1>Bad gateway</h1><p>upstream token={{token}}</p></body></html>',
+		// not `token={{token}}`: that form is found by its name (redact.ts), also in the control
+		body: '<html><body><h1>Bad gateway</h1><p>upstream rejected {{token}}</p></body></html>',
 		contentType: 'text/html',
 		shown: true,
 	},

@@ -103,3 +103,39 @@ describe('linear time on hostile texts (a quadratic pattern would not end within
 		expect(redactPatterns(`abc${jwt}`)).toBe('abceyJhbGciOiJIUzI1NiJ9.***');
 	});
 });
+
+describe('tokens found by name, whatever their characters, and Authorization with any scheme (issue 49)', () => {
+	test.each([
+		['{"token":"abc.def!ghi~jkl"}', 'abc.def'],
+		['{"apiKey": "k-1234 5678"}', 'k-1234'],
+		['{"api_key":"zz9-plural-z-alpha"}', 'zz9-plural'],
+		['{"password":"p@ss w0rd!"}', 'p@ss'],
+		['{"sessionId":"s3ss10n-1234"}', 's3ss10n'],
+		['{"client_secret":"sh!ort-but-secret"}', 'sh!ort'],
+		['x-api-key: abcdefgh12345', 'abcdefgh12345'],
+		['Authorization: Token abcdefgh1234', 'abcdefgh1234'],
+		['Authorization: ApiKey abcdefgh1234', 'abcdefgh1234'],
+		['authorization=Digest username="a", response="6629fae49393a053"', '6629fae49393a053'],
+		['Cookie: sid=abc123; theme=dark', 'abc123'],
+		['set-cookie: session=xyz789abc; Path=/; HttpOnly', 'xyz789abc'],
+	])('%s', (text, secret) => {
+		const out = redactPatterns(text);
+		expect(out).not.toContain(secret);
+		expect(out).toContain('***');
+	});
+
+	test('ordinary words stay: "token" in a sentence, a short "key" field', () => {
+		expect(redactPatterns('The token expired; fetch a new one.')).toBe(
+			'The token expired; fetch a new one.',
+		);
+		expect(redactPatterns('{"key":"estimate"}')).toBe('{"key":"estimate"}');
+	});
+
+	test('a client secret written in hex (lower and upper case) is found', () => {
+		const secret = ['S3cret', '-Value!'].join('');
+		const hex = Buffer.from(secret).toString('hex');
+		const redact = makeRedactor([secret]);
+		expect(redact(`echo ${hex} end`)).toBe('echo *** end');
+		expect(redact(`echo ${hex.toUpperCase()} end`)).toBe('echo *** end');
+	});
+});
