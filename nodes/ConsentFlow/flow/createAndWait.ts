@@ -477,8 +477,7 @@ async function settleResume(
 	noticeRefused(ctx, taken.facts);
 	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
 	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
-	const secrets = known === undefined ? [] : await signingSecrets(ctx);
-	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known, secrets) }];
+	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known) }];
 	return { answer, run: { items } };
 }
 
@@ -513,27 +512,12 @@ function namesOf(ctx: IWebhookFunctions): string[] {
 	return personalValuesOf({ lastName: lastNameOf(() => ctx.getNodeParameter('lastName')) }).names;
 }
 
-/** The signing secrets the delivery was verified with (current, then previous). */
-async function signingSecrets(ctx: IWebhookFunctions): Promise<string[]> {
-	const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL);
-	return [signing.secret, signing.previousSecret].filter(
-		(secret): secret is string => typeof secret === 'string' && secret !== '',
-	);
-}
-
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
-function resumeJson(
-	ctx: IWebhookFunctions,
-	{ delivery, verified, ends }: KnownEvent,
-	secrets: readonly string[],
-): IDataObject {
+function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	const match: Match = {
 		flowId: typeof item.flowId === 'string' ? item.flowId : null,
-		externalIdKeys:
-			typeof item.externalId === 'string'
-				? secrets.map((secret) => matchKey(item.externalId as string, secret))
-				: [],
+		externalIdKeys: typeof item.externalId === 'string' ? verified.matchKeys(item.externalId) : [],
 	};
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;

@@ -185,8 +185,6 @@ type WaitStep =
 	| { kind: 'intermediate'; state: WaitState }
 	| { kind: 'outcome'; output: number; state: WaitState; json: Json };
 
-// Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
-// publish `flow` on every event) by External ID, when the wait has one. Fail closed otherwise.
 /** What a delivery is matched by, taken before anything was minimised (webhook()): never a masked value. */
 export interface Match {
 	flowId: string | null;
@@ -203,6 +201,8 @@ export function readMatch(stored: unknown): Match {
 	};
 }
 
+// Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
+// publish `flow` on every event) by External ID, when the wait has one. Fail closed otherwise.
 /** Why a delivery is not this wait's, or null; `shown` is its flow id as the items show it. */
 export function notThisWait(state: WaitState, match: Match, shown: unknown = null): string | null {
 	if (state.flowId === null) return 'this wait has no flow id to match';

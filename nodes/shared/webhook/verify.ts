@@ -9,7 +9,7 @@ import {
 import { matchSecret, signatureCandidates, type HeaderBag, type SecretMatch } from './signature';
 import { activeSecrets } from './rotation';
 import { SIGNING_CREDENTIAL } from './signing-credential';
-import { keyOfSignedBody } from './webhook-id';
+import { keyOfSignedBody, matchKey } from './webhook-id';
 import { requestRawBody } from '../n8n-compat';
 
 interface RequestLike {
@@ -71,6 +71,8 @@ export interface VerifiedDelivery extends SecretMatch {
 	rawBody: Buffer;
 	/** Its keys under each active secret, current first, for a delivery without a signed id. */
 	bodyKeys: () => string[];
+	/** A value's match keys under each active secret, current first (webhook-id.ts matchKey). */
+	matchKeys: (value: string) => string[];
 	headers: HeaderBag;
 	signatureHeader: string;
 }
@@ -90,5 +92,6 @@ export async function verifiedDelivery(
 	const match = rawBody === undefined ? null : matchSecret(rawBody, candidates, secrets);
 	if (rawBody === undefined || match === null) return undefined;
 	const bodyKeys = () => secrets.map((secret) => keyOfSignedBody(rawBody, secret));
-	return { rawBody, bodyKeys, headers, signatureHeader, ...match };
+	const matchKeys = (value: string) => secrets.map((secret) => matchKey(value, secret));
+	return { rawBody, bodyKeys, matchKeys, headers, signatureHeader, ...match };
 }

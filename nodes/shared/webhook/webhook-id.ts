@@ -80,14 +80,17 @@ const BODY_KEY_LABEL = 'n8n-nodes-sbl delivery key v1';
  * against a guessed body without the secret (docs/architecture.md, "One key per delivery").
  */
 export function keyOfSignedBody(rawBody: Buffer, secret: string): string {
-	const derived = createHmac('sha256', secret).update(BODY_KEY_LABEL).digest();
-	return `~k:${createHmac('sha256', derived).update(rawBody).digest('hex')}`;
+	return `~k:${derivedHmac(secret, BODY_KEY_LABEL, rawBody)}`;
+}
+
+function derivedHmac(secret: string, label: string, data: Buffer | string): string {
+	const derived = createHmac('sha256', secret).update(label).digest();
+	return createHmac('sha256', derived).update(data).digest('hex');
 }
 
 const MATCH_KEY_LABEL = 'n8n-nodes-sbl match key v1';
 
 /** A value compared without being kept (Create and Wait's External ID): an HMAC under a key derived from a signing secret. */
 export function matchKey(value: string, secret: string): string {
-	const derived = createHmac('sha256', secret).update(MATCH_KEY_LABEL).digest();
-	return `~m:${createHmac('sha256', derived).update(value, 'utf8').digest('hex')}`;
+	return `~m:${derivedHmac(secret, MATCH_KEY_LABEL, value)}`;
 }
