@@ -16,7 +16,7 @@ import {
 import { apply } from '../shared/webhook/apply';
 import { noticeRefused, refusalInEditor, refusedTestItem } from '../shared/webhook/refusal-notice';
 import type { IncomingDelivery } from '../shared/webhook/cloudevents';
-import { decide, inExecution, type Ack } from '../shared/webhook/decide';
+import { FACTS, decide, inExecution, type Ack } from '../shared/webhook/decide';
 import { bodyText, canonicalEvent, eventItem, unrecognisedItem } from '../shared/webhook/envelope';
 import {
 	ALL_EVENT_OPTIONS,
@@ -47,7 +47,17 @@ import { headersWithoutSecrets } from '../shared/webhook/signature';
 import { signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { ACCEPT_UNSIGNED_OPTION } from '../shared/webhook/signed';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
-import { DEFAULT_REMEMBERED, MAX_REMEMBERED, claim, follow, hold, lookUp, slotOf } from './dedupe';
+import {
+	DEFAULT_REMEMBERED,
+	MAX_REMEMBERED,
+	claim,
+	follow,
+	hold,
+	keepSaved,
+	lookUp,
+	slotOf,
+} from './dedupe';
+import { savedAnswer, takeSaveRequest } from './save-request';
 import { staticOutputNames } from './output-layout';
 import {
 	CARRIER,
@@ -264,6 +274,12 @@ export class ConsentFlowTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const save = await takeSaveRequest(this);
+		if (save === 'refused') return apply(this, decide(FACTS));
+		if (save !== null) {
+			keepSaved(this, save.keys);
+			return savedAnswer();
+		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const { facts, taken } = await intake(this, 'trigger', {
 			acceptUnsigned: options.acceptUnsignedHeaders === true,

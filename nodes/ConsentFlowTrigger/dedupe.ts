@@ -12,6 +12,7 @@ import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
+import { askToSave } from './save-request';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
 
@@ -334,7 +335,7 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 	return held;
 }
 
-/** Follows a held run through what n8n reports (n8n-compat.ts, hooks 2 and 7). */
+/** Follows a held run through what n8n reports (n8n-compat.ts, hooks 2, 7 and 8). */
 export function follow(
 	ctx: IWebhookFunctions,
 	held: Held | undefined,
@@ -342,11 +343,27 @@ export function follow(
 ): IWebhookResponseData {
 	if (held === undefined) return response;
 	const res = ctx.getResponseObject() as unknown as ResponseLike;
-	whenAnswered(res, (status) =>
-		report(held, status >= 200 && status < 300 ? 'succeeded' : 'failed'),
-	);
+	whenAnswered(res, (status) => {
+		const kept = status >= 200 && status < 300;
+		report(held, kept ? 'succeeded' : 'failed');
+		// the answer decides the key after n8n's save: it waits for one more (save-request.ts)
+		if (kept && held.plan.remember === 'after-2xx' && held.staticData !== undefined) {
+			return askToSave(ctx, held.keys);
+		}
+		return undefined;
+	});
 	res.once?.('close', () => report(held, 'closed'));
 	return whenStored(response, () => report(held, 'stored'));
+}
+
+/** Keeps the keys of a save request (save-request.ts); n8n saves them before it answers it. */
+export function keepSaved(ctx: IWebhookFunctions, keys: readonly string[]): void {
+	const memoryKey = memoryKeyOf(false, ctx.getWorkflow().id, ctx.getNode().name);
+	const limit = ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
+	const staticData = ctx.getWorkflowStaticData('node');
+	recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], keys[0], limit);
+	for (const key of keys.slice(1)) recordDeliveryShared(memoryKey, undefined, key, limit);
+	save(staticData, memoryKey);
 }
 
 /**

@@ -185,29 +185,41 @@ export function serverClosing(req: unknown): boolean {
 
 // 7. No API gives n8n's answer to a webhook: Node's 'finish' is not emitted after the sender hung
 // up, 'close' comes before the answer; n8n calls res.end also then. Detected: res.end is a
-// function. Fallback: the delivery memory's bound (dedupe.ts) settles the run.
-export function whenAnswered(res: unknown, listener: (status: number) => void): boolean {
+// function. Fallback: the delivery memory's bound (dedupe.ts) settles the run. A listener that
+// returns a promise holds the answer until it settles (8).
+// 8. No API saves static data: n8n saves it after webhook() and writes that call's answer after
+// the save (live-webhooks, 1.x and 2.x), also under When the Workflow Finishes, before the answer
+// that decides a key. So the trigger calls its own production URL (save-request.ts) and holds
+// the answer until n8n answered that call. Fallback: unanswered in SAVE_TIMEOUT_MS, the answer
+// goes out and the key reaches the database with the next delivery.
+export function whenAnswered(
+	res: unknown,
+	listener: (status: number) => Promise<unknown> | void,
+): boolean {
 	const response = res as { end?: unknown; statusCode?: unknown; writableEnded?: unknown } | null;
 	if (response === null || typeof response !== 'object' || typeof response.end !== 'function') {
 		return false;
 	}
 	const status = () => (typeof response.statusCode === 'number' ? response.statusCode : 0);
 	if (response.writableEnded === true) {
-		listener(status());
+		void listener(status());
 		return true;
 	}
 	const end = response.end as (...args: unknown[]) => unknown;
 	let told = false;
 	response.end = function (this: unknown, ...args: unknown[]) {
-		if (!told) {
-			told = true;
-			try {
-				listener(status());
-			} catch {
-				// the answer goes out whatever the delivery memory did
-			}
+		if (told) return end.apply(this, args);
+		told = true;
+		let held: Promise<unknown> | void = undefined;
+		try {
+			held = listener(status());
+		} catch {
+			// the answer goes out whatever the delivery memory did
 		}
-		return end.apply(this, args);
+		if (held === undefined) return end.apply(this, args);
+		const finish = () => end.apply(this, args);
+		held.then(finish, finish);
+		return this;
 	};
 	return true;
 }

@@ -101,6 +101,7 @@ describe.each(versions())('n8n %s.x: the sender hangs up', (major) => {
 				);
 				deployed[`${respond}${slow ? '' : '-load'}`] = {
 					id: wf.id,
+					path: W.triggerWebhookPath(trigger),
 					url: n8n.webhookUrl(W.triggerWebhookPath(trigger)),
 				};
 			}
@@ -194,4 +195,37 @@ describe.each(versions())('n8n %s.x: the sender hangs up', (major) => {
 		},
 		600000,
 	);
+	// Issue 50: the key a delivery's answer decides is in the database before that answer is written.
+	it('an answered delivery is a duplicate after n8n restarts on the same database, under each Respond mode', async () => {
+		const send = async (url, d) => {
+			const { records } = await require('./lib/sender').send({
+				urls: [url],
+				deliveries: [d],
+				concurrency: 1,
+				retry: { maxAttempts: 1 },
+			});
+			return `${records[0].status} ${D.ackStatus(records[0]) ?? ''}`.trim();
+		};
+		const modes = ['lastNode', 'onReceived'].map((respond) => ({
+			respond,
+			...deployed[`${respond}-load`],
+			d: D.signedDeliveries({
+				count: 1,
+				secret: SECRET,
+				tag: `rs${crypto.randomBytes(3).toString('hex')}`,
+			})[0],
+		}));
+		for (const m of modes) m.first = (await send(m.url, m.d)).slice(0, 3);
+		// no pause: the restart follows the answers at once
+		await ctx.n8n.restart();
+		for (const m of modes) await ctx.n8n.waitForWebhook(m.path);
+		for (const m of modes) m.again = await send(m.url, m.d);
+		const runsOf = async (m) => {
+			const executions = await L.allExecutions(ctx.n8n, m.id, { includeData: true });
+			return (L.deliveryLedger(executions, TRIGGER).get(m.d.id) || []).length;
+		};
+		const seen = [];
+		for (const m of modes) seen.push([m.respond, m.first, m.again, await runsOf(m)]);
+		expect(seen).toEqual(modes.map((m) => [m.respond, '200', '200 duplicate', 1]));
+	}, 240000);
 });

@@ -77,6 +77,12 @@ export interface VerifiedDelivery extends SecretMatch {
 	signatureHeader: string;
 }
 
+/** The active signing secrets, current first (none when the credential cannot be read). */
+export async function activeSigningSecrets(context: IWebhookFunctions): Promise<string[]> {
+	const { secret, previousSecret } = await signingFacts(context);
+	return activeSecrets(secret, previousSecret);
+}
+
 /** The delivery when one of its signatures matches the current or previous secret; every candidate counts. */
 export async function verifiedDelivery(
 	context: IWebhookFunctions,

@@ -83,7 +83,7 @@ export function keyOfSignedBody(rawBody: Buffer, secret: string): string {
 	return `~k:${derivedHmac(secret, BODY_KEY_LABEL, rawBody)}`;
 }
 
-function derivedHmac(secret: string, label: string, data: Buffer | string): string {
+export function derivedHmac(secret: string, label: string, data: Buffer | string): string {
 	const derived = createHmac('sha256', secret).update(label).digest();
 	return createHmac('sha256', derived).update(data).digest('hex');
 }

@@ -1,0 +1,96 @@
+/**
+ * Under When the Workflow Finishes n8n saves static data before it writes the answer, and the
+ * answer decides whether a key is kept: a kept key would reach the database only with the next
+ * delivery, so a copy after a restart or on another webhook process ran again. Before that answer
+ * is written, the trigger asks n8n to save: a save request to its own production URL, which n8n
+ * answers only after it saved static data (n8n-compat.ts, hook 8).
+ */
+import { timingSafeEqual } from 'crypto';
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { requestRawBody } from '../shared/n8n-compat';
+import { activeSigningSecrets } from '../shared/webhook/verify';
+import { derivedHmac } from '../shared/webhook/webhook-id';
+
+export const SAVE_HEADER = 'x-n8n-nodes-sbl-save';
+
+const SAVE_LABEL = 'n8n-nodes-sbl save request v1';
+
+/** How long the answer waits for the save; past it the answer goes out and the key is saved later. */
+export const SAVE_TIMEOUT_MS = 5000;
+
+const MAX_SAVE_BYTES = 64 * 1024;
+
+export const SAVED = { saved: true } as const;
+
+interface SaveRequest {
+	node: string;
+	keys: string[];
+}
+
+function signatureOf(body: Buffer, secret: string): Buffer {
+	return Buffer.from(derivedHmac(secret, SAVE_LABEL, body), 'hex');
+}
+
+/** Sends the keys to be kept to this trigger's production URL; true once n8n answered after saving. */
+export async function askToSave(ctx: IWebhookFunctions, keys: readonly string[]): Promise<boolean> {
+	const [secret] = await activeSigningSecrets(ctx);
+	if (secret === undefined || keys.length === 0) return false;
+	const body = Buffer.from(JSON.stringify({ node: ctx.getNode().name, keys }));
+	try {
+		const answer = (await ctx.helpers.httpRequest({
+			method: 'POST',
+			url: ctx.getNodeWebhookUrl('default') ?? '',
+			body,
+			headers: {
+				'content-type': 'application/json',
+				[SAVE_HEADER]: signatureOf(body, secret).toString('hex'),
+			},
+			timeout: SAVE_TIMEOUT_MS,
+			json: false,
+		})) as unknown;
+		const text = Buffer.isBuffer(answer) ? answer.toString('utf8') : String(answer);
+		return text.includes('"saved":true');
+	} catch {
+		return false;
+	}
+}
+
+function parse(raw: Buffer): SaveRequest | null {
+	try {
+		const value = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
+		if (typeof value.node !== 'string' || !Array.isArray(value.keys)) return null;
+		if (!value.keys.every((key) => typeof key === 'string' && key !== '')) return null;
+		return { node: value.node, keys: value.keys };
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * The keys of a save request this trigger signed (under either active secret), else null: a
+ * request without the header is a delivery; one with a wrong signature or another node's name
+ * is refused as any unsigned request is.
+ */
+export async function takeSaveRequest(
+	ctx: IWebhookFunctions,
+): Promise<{ keys: string[] } | 'refused' | null> {
+	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
+	const header = req.headers?.[SAVE_HEADER];
+	if (header === undefined) return null;
+	if (typeof header !== 'string' || !/^[0-9a-f]{64}$/.test(header)) return 'refused';
+	const raw = await requestRawBody(req);
+	if (raw === undefined || raw.length > MAX_SAVE_BYTES) return 'refused';
+	const received = Buffer.from(header, 'hex');
+	const secrets = await activeSigningSecrets(ctx);
+	if (!secrets.some((secret) => timingSafeEqual(received, signatureOf(raw, secret)))) {
+		return 'refused';
+	}
+	const request = parse(raw);
+	if (request === null || request.node !== ctx.getNode().name) return 'refused';
+	return { keys: request.keys };
+}
+
+/** n8n writes this answer after it saved static data (a webhookResponse without an execution). */
+export function savedAnswer(): IWebhookResponseData {
+	return { webhookResponse: SAVED };
+}
