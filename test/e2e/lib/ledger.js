@@ -17,7 +17,7 @@ function flattedOf(topology) {
 async function executionsFromDb(topology, workflowId) {
 	const flatted = flattedOf(topology);
 	const rows = await topology.pgQuery(
-		`select e.id, e.status, e."startedAt", e."stoppedAt", d.data from execution_entity e left join execution_data d on d."executionId" = e.id ` +
+		`select e.id, e.status, e."createdAt", e."startedAt", e."stoppedAt", d.data from execution_entity e left join execution_data d on d."executionId" = e.id ` +
 			`where e."workflowId" = '${String(workflowId).replace(/'/g, "''")}' order by e.id`,
 	);
 	return rows.map((r) => {
@@ -30,6 +30,7 @@ async function executionsFromDb(topology, workflowId) {
 		return {
 			id: r.id,
 			status: r.status,
+			createdAt: r.createdAt,
 			startedAt: r.startedAt,
 			stoppedAt: r.stoppedAt,
 			data,
@@ -45,7 +46,13 @@ function ledgerOf(executions, triggerName) {
 		for (const { json, output } of triggerRun(e, triggerName).items) {
 			const key = json.webhookId ?? null;
 			if (!ledger.has(key)) ledger.set(key, []);
-			ledger.get(key).push({ id: e.id, status: e.status, output });
+			ledger.get(key).push({
+				id: e.id,
+				status: e.status,
+				output,
+				createdAt: e.createdAt,
+				stoppedAt: e.stoppedAt,
+			});
 		}
 	}
 	return ledger;
@@ -94,4 +101,23 @@ function verdicts(deliveries, records, executions, triggerName, { ackStatus }) {
 	};
 }
 
-module.exports = { executionsFromDb, ledgerOf, verdicts };
+/**
+ * Splits deliveries that ran more than once by when the later run's copy arrived (its execution
+ * was created): while the first run was going, or after it had ended (issue 50: must be none).
+ */
+function twiceByWindow(ledger, ids) {
+	const split = { whileRunning: 0, afterEnded: 0 };
+	for (const id of ids) {
+		const runs = (ledger.get(id) || []).filter((e) => e.status === 'success');
+		if (runs.length < 2) continue;
+		runs.sort((a, b) => new Date(a.createdAt) - new Date(b.createdAt));
+		const firstEnd = new Date(runs[0].stoppedAt).getTime();
+		for (const later of runs.slice(1)) {
+			if (new Date(later.createdAt).getTime() < firstEnd) split.whileRunning++;
+			else split.afterEnded++;
+		}
+	}
+	return split;
+}
+
+module.exports = { executionsFromDb, ledgerOf, verdicts, twiceByWindow };
