@@ -1,13 +1,19 @@
 import { createHmac, randomBytes } from 'crypto';
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
-import { DEDUPE_KEY, follow, hold, lookUp, slotOf } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import {
+	DEDUPE_KEY,
+	follow,
+	hold,
+	keepSaved,
+	lookUp,
+	slotOf,
+} from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	SAVE_HEADER,
 	askToSave,
 	takeSaveRequest,
 } from '../../../nodes/ConsentFlowTrigger/save-request';
-import { keepSaved } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
 import { savedKeys } from './helpers';
@@ -66,7 +72,7 @@ function fixture(opts: { answer?: (sent: Sent) => Promise<unknown> } = {}) {
 const delivery = (key: string) =>
 	({ deliveryKey: key, otherKeys: { also: [], legacy: [] } }) as unknown as IncomingDelivery;
 
-const flush = () => new Promise((resolve) => setImmediate(resolve));
+const flush = async () => await sleep(0);
 
 describe('save request (When the Workflow Finishes: the key is saved before the answer)', () => {
 	it('a 2xx answer waits until n8n answered the save request, which carries the kept keys signed', async () => {
