@@ -1,10 +1,5 @@
-/**
- * Under When the Workflow Finishes n8n saves static data before it writes the answer, and the
- * answer decides whether a key is kept: a kept key would reach the database only with the next
- * delivery, so a copy after a restart or on another webhook process ran again. Before that answer
- * is written, the trigger asks n8n to save: a save request to its own production URL, which n8n
- * answers only after it saved static data (n8n-compat.ts, hook 8).
- */
+// Under When the Workflow Finishes n8n saves static data before the answer that decides a key:
+// the answer waits for a save request to this trigger's own URL (n8n-compat.ts, hook 8).
 import { timingSafeEqual } from 'crypto';
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { requestRawBody } from '../shared/n8n-compat';
@@ -66,11 +61,7 @@ function parse(raw: Buffer): SaveRequest | null {
 	}
 }
 
-/**
- * The keys of a save request this trigger signed (under either active secret), else null: a
- * request without the header is a delivery; one with a wrong signature or another node's name
- * is refused as any unsigned request is.
- */
+/** A save request's keys; null for a delivery (no header); refused unless signed for this node. */
 export async function takeSaveRequest(
 	ctx: IWebhookFunctions,
 ): Promise<{ keys: string[] } | 'refused' | null> {

@@ -183,15 +183,10 @@ export function serverClosing(req: unknown): boolean {
 	return typeof server === 'object' && server !== null && server.listening === false;
 }
 
-// 7. No API gives n8n's answer to a webhook: Node's 'finish' is not emitted after the sender hung
-// up, 'close' comes before the answer; n8n calls res.end also then. Detected: res.end is a
-// function. Fallback: the delivery memory's bound (dedupe.ts) settles the run. A listener that
-// returns a promise holds the answer until it settles (8).
-// 8. No API saves static data: n8n saves it after webhook() and writes that call's answer after
-// the save (live-webhooks, 1.x and 2.x), also under When the Workflow Finishes, before the answer
-// that decides a key. So the trigger calls its own production URL (save-request.ts) and holds
-// the answer until n8n answered that call. Fallback: unanswered in SAVE_TIMEOUT_MS, the answer
-// goes out and the key reaches the database with the next delivery.
+// 7. No API gives n8n's answer: 'finish' misses hung-up senders, 'close' comes first; n8n calls
+// res.end always. Fallback (no res.end): the memory's bound settles. A promise holds the answer.
+// 8. No API saves static data: the trigger calls its own URL (save-request.ts), answered after
+// n8n saved. Fallback: unanswered in SAVE_TIMEOUT_MS, the key is saved with the next delivery.
 export function whenAnswered(
 	res: unknown,
 	listener: (status: number) => Promise<unknown> | void,
