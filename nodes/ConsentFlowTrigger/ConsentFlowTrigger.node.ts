@@ -57,7 +57,7 @@ import {
 	lookUp,
 	slotOf,
 } from './dedupe';
-import { savedAnswer, takeSaveRequest } from './save-request';
+import { askToSave, savedAnswer, saveUrlOf, takeSaveRequest } from './save-request';
 import { staticOutputNames } from './output-layout';
 import {
 	CARRIER,
@@ -313,6 +313,7 @@ export class ConsentFlowTrigger implements INodeType {
 			answeredBy,
 			nonce: held?.nonce ?? '',
 			ack: answer.ack,
+			...(answeredBy === 'execute' && slot?.staticData && { saveUrl: saveUrlOf(this) }),
 		};
 		const json = deliveryJson(this, asSeenBy(delivery, option), verified, options);
 		const items = [{ json, [CARRIER]: carrier as unknown as IDataObject }];
@@ -332,11 +333,17 @@ export class ConsentFlowTrigger implements INodeType {
 		const outputs: INodeExecutionData[][] = names.map(() => []);
 		let answer: Ack | undefined;
 		let unrouted: string | undefined;
+		const kept: { url: string; keys: string[] } = { url: '', keys: [] };
 		this.getInputData().forEach((item, index) => {
 			const carrier = readCarrier(item, ALL_EVENT_OPTIONS);
 			if (carrier?.ack) {
-				const { emit, answer: status } = inExecution(carrier.answeredBy, claim(this, carrier));
+				const claimed = claim(this, carrier);
+				const { emit, answer: status } = inExecution(carrier.answeredBy, claimed);
 				if (status !== null) answer = { ...carrier.ack, status };
+				if (claimed === 'mine' && carrier.key !== null && carrier.saveUrl) {
+					kept.url = carrier.saveUrl;
+					kept.keys.push(carrier.key);
+				}
 				if (!emit) return;
 			}
 			const event = typeof item.json.event === 'string' ? canonicalEvent(item.json.event) : null;
@@ -353,6 +360,8 @@ export class ConsentFlowTrigger implements INodeType {
 			);
 		}
 		if (answer !== undefined) {
+			// the key this answer decides is saved first (save-request.ts)
+			await askToSave(this, kept.url, kept.keys);
 			await this.sendResponse({
 				body: Buffer.from(JSON.stringify(answer)),
 				headers: { 'content-type': 'application/json; charset=utf-8' },

@@ -12,7 +12,7 @@ import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
 import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
-import { askToSave } from './save-request';
+import { askToSave, saveUrlOf } from './save-request';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
 
@@ -348,7 +348,7 @@ export function follow(
 		report(held, kept ? 'succeeded' : 'failed');
 		// the answer decides the key after n8n's save: it waits for one more (save-request.ts)
 		if (kept && held.plan.remember === 'after-2xx' && held.staticData !== undefined) {
-			return askToSave(ctx, held.keys);
+			return askToSave(ctx, saveUrlOf(ctx), held.keys);
 		}
 		return undefined;
 	});

@@ -60,6 +60,8 @@ export interface Carrier {
 	answeredBy: Answerer;
 	nonce: string;
 	ack: Ack | null;
+	/** Where execute() asks n8n to save the key before it answers (save-request.ts). */
+	saveUrl?: string;
 }
 
 function readAck(raw: unknown): Ack | null {
@@ -88,7 +90,7 @@ export function readCarrier(
 ): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { option, output, key, answeredBy, nonce, ack } = raw as Record<string, unknown>;
+	const { option, output, key, answeredBy, nonce, ack, saveUrl } = raw as Record<string, unknown>;
 	const known =
 		typeof option === 'string' && options.includes(option)
 			? option
@@ -104,5 +106,6 @@ export function readCarrier(
 			: legacyAnswerer(raw as Record<string, unknown>),
 		nonce: typeof nonce === 'string' ? nonce : '',
 		ack: readAck(ack),
+		...(typeof saveUrl === 'string' && { saveUrl }),
 	};
 }

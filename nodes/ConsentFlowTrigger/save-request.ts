@@ -1,7 +1,7 @@
 // Under When the Workflow Finishes n8n saves static data before the answer that decides a key:
 // the answer waits for a save request to this trigger's own URL (n8n-compat.ts, hook 8).
 import { timingSafeEqual } from 'crypto';
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IExecuteFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { requestRawBody } from '../shared/n8n-compat';
 import { activeSigningSecrets } from '../shared/webhook/verify';
 import { derivedHmac } from '../shared/webhook/webhook-id';
@@ -26,15 +26,36 @@ function signatureOf(body: Buffer, secret: string): Buffer {
 	return Buffer.from(derivedHmac(secret, SAVE_LABEL, body), 'hex');
 }
 
+/** Where a save request goes: the trigger's production URL (execute() gets it from webhook()). */
+export function saveUrlOf(ctx: IWebhookFunctions): string {
+	try {
+		return ctx.getNodeWebhookUrl('default') ?? '';
+	} catch {
+		return '';
+	}
+}
+
+/** After a failed save request, none is sent to that URL for this long (one delay, one warning). */
+export const UNREACHABLE_PAUSE_MS = 10 * 60 * 1000;
+
+const unreachableUntil = new Map<string, number>();
+
 /** Sends the keys to be kept to this trigger's production URL; true once n8n answered after saving. */
-export async function askToSave(ctx: IWebhookFunctions, keys: readonly string[]): Promise<boolean> {
+export async function askToSave(
+	ctx: IWebhookFunctions | IExecuteFunctions,
+	url: string,
+	keys: readonly string[],
+	now = Date.now(),
+): Promise<boolean> {
+	if (keys.length === 0 || url === '' || (unreachableUntil.get(url) ?? 0) > now) return false;
 	const [secret] = await activeSigningSecrets(ctx);
-	if (secret === undefined || keys.length === 0) return false;
+	if (secret === undefined) return false;
 	const body = Buffer.from(JSON.stringify({ node: ctx.getNode().name, keys }));
+	let text = '';
 	try {
 		const answer = (await ctx.helpers.httpRequest({
 			method: 'POST',
-			url: ctx.getNodeWebhookUrl('default') ?? '',
+			url,
 			body,
 			headers: {
 				'content-type': 'application/json',
@@ -43,11 +64,17 @@ export async function askToSave(ctx: IWebhookFunctions, keys: readonly string[])
 			timeout: SAVE_TIMEOUT_MS,
 			json: false,
 		})) as unknown;
-		const text = Buffer.isBuffer(answer) ? answer.toString('utf8') : String(answer);
-		return text.includes('"saved":true');
+		text = Buffer.isBuffer(answer) ? answer.toString('utf8') : String(answer);
 	} catch {
-		return false;
+		text = '';
 	}
+	if (text.includes('"saved":true')) return true;
+	if (unreachableUntil.size > 100) unreachableUntil.clear();
+	unreachableUntil.set(url, now + UNREACHABLE_PAUSE_MS);
+	ctx.logger?.warn(
+		`Consent Flow Trigger "${ctx.getNode().name}": n8n did not answer the trigger's save request at its production URL ${url}, so a delivery's key reaches the database with the next delivery (a copy after a restart may run again). Check that n8n reaches its WEBHOOK_URL from inside. Not tried again for 10 minutes.`,
+	);
+	return false;
 }
 
 function parse(raw: Buffer): SaveRequest | null {

@@ -55,7 +55,7 @@ async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
 }
 
 /** The signing credential: from the short-lived process memory, else read (and decrypted) by n8n. */
-async function signingFacts(context: IWebhookFunctions): Promise<SigningFacts> {
+async function signingFacts(context: CredentialReader): Promise<SigningFacts> {
 	return await readThrough(credentialId(context), async () => await readFacts(context));
 }
 
@@ -78,7 +78,7 @@ export interface VerifiedDelivery extends SecretMatch {
 }
 
 /** The active signing secrets, current first (none when the credential cannot be read). */
-export async function activeSigningSecrets(context: IWebhookFunctions): Promise<string[]> {
+export async function activeSigningSecrets(context: CredentialReader): Promise<string[]> {
 	const { secret, previousSecret } = await signingFacts(context);
 	return activeSecrets(secret, previousSecret);
 }

@@ -356,6 +356,35 @@ describe('execute(): a copy that another process let through', () => {
 		expect(keysIn(staticData[DEDUPE_KEY])).toEqual([key]);
 	});
 
+	it('answered by the execution: the key is saved (a save request n8n answers after saving) before the answer', async () => {
+		const order: string[] = [];
+		const accepting = freshTrigger();
+		accepting.dedupe.ownDelivery(['production', 'wf-copies', 'Trigger'].join('\u0000'), key, 's');
+		const saveUrl = 'http://127.0.0.1:5678/webhook/abc/consent-flow';
+		const item = copy('s');
+		item[CARRIER] = { ...(item[CARRIER] as IDataObject), saveUrl };
+		const ctx = {
+			...context([item], []),
+			getNode: () => ({
+				name: 'Trigger',
+				credentials: { consentFlowWebhookSigningApi: { id: 's1' } },
+			}),
+			getCredentials: async () => ({
+				secret: 'dummy-signing-secret-0123456789',
+				signatureHeader: '',
+			}),
+			helpers: {
+				httpRequest: async (options: { url: string; body: Buffer }) => {
+					order.push(`save ${options.url} ${options.body.toString()}`);
+					return Buffer.from('{"saved":true}');
+				},
+			},
+			sendResponse: async () => void order.push('answer'),
+		} as unknown as IExecuteFunctions;
+		await new accepting.ConsentFlowTrigger().execute.call(ctx);
+		expect(order).toEqual([`save ${saveUrl} {"node":"Trigger","keys":["${key}"]}`, 'answer']);
+	});
+
 	it('keeps deliveries without an id or without a nonce, and does not check on a test URL', async () => {
 		const answers: unknown[] = [];
 		await new Trigger().execute.call(context([copy('first')], answers));

@@ -11,6 +11,7 @@ import {
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	SAVE_HEADER,
+	UNREACHABLE_PAUSE_MS,
 	askToSave,
 	takeSaveRequest,
 } from '../../../nodes/ConsentFlowTrigger/save-request';
@@ -43,6 +44,8 @@ function fixture(opts: { answer?: (sent: Sent) => Promise<unknown> } = {}) {
 		once() {},
 	};
 	let req: { headers: Record<string, unknown>; rawBody?: Buffer } = { headers: {} };
+	const url = `http://127.0.0.1:5678/webhook/${randomBytes(4).toString('hex')}/consent-flow`;
+	const warnings: string[] = [];
 	const ctx = {
 		getNode: () => ({
 			name: 'Trigger',
@@ -55,7 +58,8 @@ function fixture(opts: { answer?: (sent: Sent) => Promise<unknown> } = {}) {
 		getWorkflowStaticData: () => staticData,
 		getResponseObject: () => res,
 		getRequestObject: () => req,
-		getNodeWebhookUrl: () => 'http://127.0.0.1:5678/webhook/abc/consent-flow',
+		getNodeWebhookUrl: () => url,
+		logger: { warn: (text: string) => void warnings.push(text) },
 		helpers: {
 			httpRequest: async (options: Sent) => {
 				sent.push(options);
@@ -66,7 +70,7 @@ function fixture(opts: { answer?: (sent: Sent) => Promise<unknown> } = {}) {
 	const receive = (s: Sent) => {
 		req = { headers: { [SAVE_HEADER]: s.headers[SAVE_HEADER] }, rawBody: s.body };
 	};
-	return { ctx, secret, sent, staticData, res, ended, receive };
+	return { ctx, secret, sent, staticData, res, ended, receive, url, warnings };
 }
 
 const delivery = (key: string) =>
@@ -107,6 +111,19 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		expect(f.ended).toEqual([200]);
 	});
 
+	it('a URL that did not answer is not tried again for a while: one delay, one warning without a secret', async () => {
+		const f = fixture({ answer: async () => Promise.reject(new Error('ETIMEDOUT')) });
+		const now = Date.now();
+		expect(await askToSave(f.ctx, f.url, ['k1'], now)).toBe(false);
+		expect(await askToSave(f.ctx, f.url, ['k2'], now + UNREACHABLE_PAUSE_MS - 1)).toBe(false);
+		expect(f.sent).toHaveLength(1);
+		expect(f.warnings).toHaveLength(1);
+		expect(f.warnings[0]).toContain(f.url);
+		expect(f.warnings[0]).not.toContain(f.secret);
+		await askToSave(f.ctx, f.url, ['k3'], now + UNREACHABLE_PAUSE_MS + 1);
+		expect(f.sent).toHaveLength(2);
+	});
+
 	it('nothing is asked for a failed run, nor where the answer came before the run', async () => {
 		const failed = fixture();
 		const slot = slotOf(failed.ctx, delivery(`k-${randomBytes(4).toString('hex')}`))!;
@@ -125,7 +142,7 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 	it('the receiving trigger keeps the keys in static data, where n8n saves them', async () => {
 		const from = fixture();
 		const keys = [`a-${randomBytes(4).toString('hex')}`, `b-${randomBytes(4).toString('hex')}`];
-		expect(await askToSave(from.ctx, keys)).toBe(true);
+		expect(await askToSave(from.ctx, from.url, keys)).toBe(true);
 		from.receive(from.sent[0]);
 		const taken = await takeSaveRequest(from.ctx);
 		expect(taken).toEqual({ keys });
@@ -139,7 +156,7 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 
 	it('refuses a forged, altered or misaddressed request; a delivery has no save header', async () => {
 		const f = fixture();
-		await askToSave(f.ctx, ['k1']);
+		await askToSave(f.ctx, f.url, ['k1']);
 		const s = f.sent[0];
 		const cases: Array<[string, Sent]> = [
 			[
