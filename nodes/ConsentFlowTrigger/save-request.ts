@@ -64,15 +64,19 @@ export async function askToSave(
 			timeout: SAVE_TIMEOUT_MS,
 			json: false,
 		})) as unknown;
-		text = Buffer.isBuffer(answer) ? answer.toString('utf8') : String(answer);
-	} catch {
-		text = '';
+		text = Buffer.isBuffer(answer)
+			? answer.toString('utf8')
+			: typeof answer === 'string'
+				? answer
+				: JSON.stringify(answer);
+	} catch (error) {
+		text = `failed: ${(error as Error).message}`;
 	}
 	if (text.includes('"saved":true')) return true;
 	if (unreachableUntil.size > 100) unreachableUntil.clear();
 	unreachableUntil.set(url, now + UNREACHABLE_PAUSE_MS);
 	ctx.logger?.warn(
-		`Consent Flow Trigger "${ctx.getNode().name}": n8n did not answer the trigger's save request at its production URL ${url}, so a delivery's key reaches the database with the next delivery (a copy after a restart may run again). Check that n8n reaches its WEBHOOK_URL from inside. Not tried again for 10 minutes.`,
+		`Consent Flow Trigger "${ctx.getNode().name}": n8n did not answer the trigger's save request at its production URL ${url}, (${text.slice(0, 120)}), so a delivery's key reaches the database with the next delivery (a copy after a restart may run again). Check that n8n reaches its WEBHOOK_URL from inside. Not tried again for 10 minutes.`,
 	);
 	return false;
 }
