@@ -82,6 +82,22 @@ const IDENTITY_KEYS: ReadonlySet<string> = new Set([
 
 const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '');
 
+// Keys that name an account or a KID, in that comparison (`payoutAccount`, `kontonummer`, `IBAN`,
+// `kid_nr`): a value under them that is only such a number passes as it was (an identity number
+// passes an account number's check by construction, so nothing else can tell them apart).
+const BUSINESS_KEY =
+	/(?:accounts?|konto|kontoer|bankkonto|ibans?|bbans?|kid)(?:numbers?|nummer|nr|no|num)?$/;
+const DIGIT_GROUPS = /^\s*\d+(?:[\s.-]\d+)*\s*$/;
+const IBAN_TEXT = /^\s*[A-Za-z]{2}\d{2}(?: ?[A-Za-z\d])+\s*$/;
+
+const isBusinessScalar = (value: unknown): boolean =>
+	typeof value === 'number' ||
+	(typeof value === 'string' && (DIGIT_GROUPS.test(value) || IBAN_TEXT.test(value)));
+
+/** One number, or a list of them. */
+const isBusinessNumber = (value: unknown): boolean =>
+	Array.isArray(value) ? value.every(isBusinessScalar) : isBusinessScalar(value);
+
 // Anything deeper could not be checked, so it is left out (an empty object or array in its place).
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
 
@@ -109,7 +125,7 @@ interface Walk {
 
 function minimiseScalar(value: unknown, walk: Walk): unknown {
 	if (typeof value === 'string') return walk.text(value);
-	// a number that lost its leading zero; true, false and null never pass the 11-digit check
+	// an 11-digit number only (a number stays a number); true, false and null never pass the check
 	const digits = identityNumberOfNumber(value);
 	if (digits === undefined) return value;
 	const found = { start: 0, end: 0, digits };
@@ -119,6 +135,7 @@ function minimiseScalar(value: unknown, walk: Walk): unknown {
 function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): unknown {
 	const name = keyName(key);
 	if (AUTHORIZATION_CODES.has(name)) return undefined;
+	if (BUSINESS_KEY.test(name) && isBusinessNumber(entry)) return entry;
 	if (!IDENTITY_KEYS.has(name)) return minimiseValue(entry, walk, depth + 1);
 	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
 }
