@@ -309,6 +309,26 @@ describe('masking never merges: keys that mask alike all survive (issue 49)', ()
 		);
 	});
 
+	// keys chosen to collide: one number in several forms, its masked texts, a masked text with (2)
+	const collidingKeys = identityNumber.chain((id) => {
+		const masked = `*********${id.slice(9)}`;
+		const forms = [id, `${id.slice(0, 6)} ${id.slice(6)}`, `${id.slice(0, 6)}-${id.slice(6)}`];
+		const written = [masked, `${masked} (2)`, `${masked} (2) (2)`, '***********', '****** *****'];
+		const pool = [...forms, ...written, `x ${id}`, `x ${masked}`];
+		return fc.shuffledSubarray(pool, { minLength: 2 });
+	});
+
+	test.each(MODES)('%s: any keys that mask alike, in any order, all survive once', (mode) => {
+		fc.assert(
+			fc.property(collidingKeys, (keys) => {
+				const input = Object.fromEntries(keys.map((key, i) => [key, i]));
+				const out = minimiseValues({ byKey: input }, mode).byKey as Record<string, number>;
+				expect(Object.values(out).sort((a, b) => a - b)).toEqual(keys.map((_, i) => i));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
 	test('a key already written as a masked one keeps its place; the masked number gets (2)', () => {
 		const id = syntheticNationalId(1);
 		const masked = `*********${id.slice(-2)}`;
