@@ -200,12 +200,12 @@ const NOT_FOUND = [
 const IDENTITY = [
 	['Identity number', 'plain, other key', () => ['ref', birth()]],
 	['Identity number', 'plain in text', () => ['note', `Skattemelding for ${birth()}, Kari`]],
-	['Identity number', '010170 03689', () => ['note', `fnr ${six5(birth(), ' ')}`]],
-	['Identity number', '010170-03689', () => ['note', six5(birth(), '-')]],
-	['Identity number', '010170.03689', () => ['note', six5(birth(), '.')]],
+	['Identity number', 'DDMMYY NNNNN', () => ['note', `fnr ${six5(birth(), ' ')}`]],
+	['Identity number', 'DDMMYY-NNNNN', () => ['note', six5(birth(), '-')]],
+	['Identity number', 'DDMMYY.NNNNN', () => ['note', six5(birth(), '.')]],
 	[
 		'Identity number',
-		'01.01.70 03689',
+		'DD.MM.YY NNNNN',
 		() => ['note', `født ${groups(birth(), [2, 2, 2, 5], '.').replace(/\.(\d{5})$/, ' $1')}`],
 	],
 	['Identity number', 'under fnr, fødselsnummer, …', () => [pick(ID_KEYS), birth()]],
@@ -224,12 +224,12 @@ const IDENTITY = [
 	],
 	[
 		'Identity number',
-		'grouped 4-2-5 (0101.70.03689)',
+		'grouped 4-2-5 (DDMM.YY.NNNNN)',
 		() => ['note', groups(birth(), [4, 2, 5], '.')],
 	],
 	[
 		'Identity number',
-		'with + %2D : | ; or (010170) 03689',
+		'with + %2D : | ; or (DDMMYY) NNNNN',
 		() => ['note', pick(NOT_FOUND)(birth())],
 	],
 	[
