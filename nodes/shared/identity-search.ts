@@ -126,6 +126,12 @@ function ibanChecks(written: string): boolean {
 	return rest === 1;
 }
 
+const WHOLE_IBAN = new RegExp(`^(?:${IBAN.source})$`, 'iu');
+
+/** Whether a whole text (spaces around it aside) is a valid IBAN. */
+export const isIban = (text: string): boolean =>
+	WHOLE_IBAN.test(text.trim()) && ibanChecks(text.trim());
+
 function ibans(text: string): Array<[number, number]> {
 	return [...text.matchAll(IBAN)]
 		.filter((match) => ibanChecks(match[0]))

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import {
 	type Found,
 	identityNumberOfNumber,
+	isIban,
 	leftOutForm,
 	maskedForm,
 	replaceIdentityNumbers,
@@ -85,14 +86,12 @@ const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '
 // Keys that name an account or a KID, in that comparison (`payoutAccount`, `kontonummer`, `IBAN`,
 // `kid_nr`): a value under them that is only such a number passes as it was (an identity number
 // passes an account number's check by construction, so nothing else can tell them apart).
-const BUSINESS_KEY =
-	/(?:accounts?|konto|kontoer|bankkonto|ibans?|bbans?|kid)(?:numbers?|nummer|nr|no|num)?$/;
+const BUSINESS_KEY = /(?:accounts?|konto|kontoer|ibans?|bbans?|kid)(?:numbers?|nummer|nr|no|num)?$/;
 const DIGIT_GROUPS = /^\s*\d+(?:[\s.-]\d+)*\s*$/;
-const IBAN_TEXT = /^\s*[A-Za-z]{2}\d{2}(?: ?[A-Za-z\d])+\s*$/;
 
 const isBusinessScalar = (value: unknown): boolean =>
 	typeof value === 'number' ||
-	(typeof value === 'string' && (DIGIT_GROUPS.test(value) || IBAN_TEXT.test(value)));
+	(typeof value === 'string' && (DIGIT_GROUPS.test(value) || isIban(value)));
 
 /** One number, or a list of them. */
 const isBusinessNumber = (value: unknown): boolean =>

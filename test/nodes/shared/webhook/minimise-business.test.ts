@@ -68,6 +68,8 @@ describe('a value under a key that names an account or a KID', () => {
 		['kontoEier', BOTH],
 		['kids', BOTH],
 		['konto', `Kari ${BOTH}`],
+		['iban', `NO12 Kari ${BOTH}`],
+		['iban', ibanOf(BOTH).replace(/^NO(\d\d)/, (_, check) => `NO${(Number(check) + 1) % 100}`)],
 		['konto', { nummer: BOTH }],
 		['konto', [BOTH, { nummer: BOTH }]],
 	])('%s: %j is searched as any other value', (key, value) => {
