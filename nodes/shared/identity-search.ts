@@ -220,10 +220,8 @@ export const maskedForm = (found: Found): string =>
 export const leftOutForm = (_found: Found, written: string): string =>
 	written.replace(/\p{Nd}/gu, MASK);
 
-/** A JSON number of 11 digits that is an identity number. */
-// Ten digits (a number that lost its leading zero) are far more often epoch seconds or int32 ids
-// (`1830000000` reads 01.83.00, a synthetic test number): left as they are, a number.
-// Anything else fails the check: a sign, a point, an exponent, another length.
+// An 11-digit JSON number only: ten digits (a lost leading zero) are far more often epoch seconds
+// or int32 ids (`1830000085` reads 01.83.00); a sign, a point or an exponent fail the check.
 export function identityNumberOfNumber(value: unknown): string | undefined {
 	const digits = String(value);
 	return checkNationalId(digits).error === undefined ? digits : undefined;
