@@ -111,32 +111,83 @@ function machineIds(text: string): Array<[number, number]> {
 	]);
 }
 
-/** Whether a span overlaps a machine identifier; spans come in order, so one walk: linear. */
-function machineIdTest(text: string): (start: number, end: number) => boolean {
-	let ids: Array<[number, number]> | undefined;
+// An IBAN (ISO 13616): country, check digits, then the account compact or in groups of four.
+const IBAN =
+	/(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/giu;
+const IBAN_MODULUS = 97;
+
+/** The IBAN check: the first four characters moved to the end, letters as 10–35, mod 97 is 1. */
+function ibanChecks(written: string): boolean {
+	const compact = written.replace(/ /g, '').toUpperCase();
+	const moved = compact.slice(4) + compact.slice(0, 4);
+	const digits = moved.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+	let rest = 0;
+	for (const digit of digits) rest = (rest * 10 + Number(digit)) % IBAN_MODULUS;
+	return rest === 1;
+}
+
+const WHOLE_IBAN = new RegExp(`^(?:${IBAN.source})$`, 'iu');
+
+/** Whether a whole text (spaces around it aside) is a valid IBAN. */
+export const isIban = (text: string): boolean =>
+	WHOLE_IBAN.test(text.trim()) && ibanChecks(text.trim());
+
+function ibans(text: string): Array<[number, number]> {
+	return [...text.matchAll(IBAN)]
+		.filter((match) => ibanChecks(match[0]))
+		.map((match) => [match.index, match.index + match[0].length]);
+}
+
+/** Whether a span overlaps one of the spans `find` gives; spans come in order, so one walk: linear. */
+function overlapTest(
+	text: string,
+	find: (text: string) => Array<[number, number]>,
+): (start: number, end: number) => boolean {
+	let spans: Array<[number, number]> | undefined;
 	let next = 0;
 	return (start, end) => {
-		ids ??= machineIds(text);
-		while (next < ids.length && ids[next][1] <= start) next++;
-		return next < ids.length && ids[next][0] < end;
+		spans ??= find(text);
+		while (next < spans.length && spans[next][1] <= start) next++;
+		return next < spans.length && spans[next][0] < end;
 	};
 }
 
+// The account number's own grouping, 4-2-5 (`1503.12.34567`): the two group starts inside it.
+const ACCOUNT_GROUPS = [4, 6];
+
+function inAccountGroups(run: Run, first: number): boolean {
+	for (let i = 1; i < LENGTH; i++)
+		if (run.opens[first + i] !== ACCOUNT_GROUPS.includes(i)) return false;
+	return true;
+}
+
+export interface SearchRule {
+	/** Items (the default): a number written 4-2-5 or inside a valid IBAN is an account number. */
+	accountForms: 'pass' | 'search';
+}
+
 /** Every valid identity number (birth, D-, H-, synthetic; classic or 2032 control) written as whole groups. */
-export function findIdentityNumbers(text: string): Found[] {
+export function findIdentityNumbers(
+	text: string,
+	rule: SearchRule = { accountForms: 'pass' },
+): Found[] {
 	// most texts have no digit at all: nothing to walk
 	if (!DIGIT.test(text)) return [];
 	// read only once a number is found: most texts with digits hold none
-	const inMachineId = machineIdTest(text);
+	const inMachineId = overlapTest(text, machineIds);
+	const inIban = overlapTest(text, ibans);
+	const accounts = rule.accountForms === 'pass';
 	const found: Found[] = [];
 	forEachRun(text, (run) => {
 		for (let first = 0; first + LENGTH <= run.length; first++) {
 			const last = first + LENGTH - 1;
 			if (!run.opens[first] || !run.closes[last]) continue;
+			if (accounts && inAccountGroups(run, first)) continue;
 			let digits = '';
 			for (let i = first; i <= last; i++) digits += run.values[i];
 			if (checkNationalId(digits).error !== undefined) continue;
 			if (inMachineId(run.starts[first], run.ends[last])) continue;
+			if (accounts && inIban(run.starts[first], run.ends[last])) continue;
 			found.push({ start: run.starts[first], end: run.ends[last], digits });
 			first = last;
 		}
@@ -147,10 +198,11 @@ export function findIdentityNumbers(text: string): Found[] {
 export function replaceIdentityNumbers(
 	text: string,
 	replace: (found: Found, written: string) => string,
+	rule?: SearchRule,
 ): string {
 	let out = '';
 	let from = 0;
-	for (const hit of findIdentityNumbers(text)) {
+	for (const hit of findIdentityNumbers(text, rule)) {
 		out += text.slice(from, hit.start) + replace(hit, text.slice(hit.start, hit.end));
 		from = hit.end;
 	}
@@ -168,9 +220,9 @@ export const maskedForm = (found: Found): string =>
 export const leftOutForm = (_found: Found, written: string): string =>
 	written.replace(/\p{Nd}/gu, MASK);
 
-/** A JSON number that is an identity number without its leading zero (or with it, as 11 digits). */
-// Anything but 10 or 11 digits fails the check: a day 00, a sign, a point, an exponent.
+// An 11-digit JSON number only: ten digits (a lost leading zero) are far more often epoch seconds
+// or int32 ids (`1830000085` reads 01.83.00); a sign, a point or an exponent fail the check.
 export function identityNumberOfNumber(value: unknown): string | undefined {
-	const digits = String(value).padStart(LENGTH, '0');
+	const digits = String(value);
 	return checkNationalId(digits).error === undefined ? digits : undefined;
 }

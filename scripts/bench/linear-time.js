@@ -2,7 +2,8 @@
 'use strict';
 // Time per MB of the searches every delivery and error body goes through (built dist/, outside
 // n8n), for inputs built to make a search go back over what it read: a JWT start with no end, a
-// valid identity number beside a UUID again and again, mathematical digits, a plain body.
+// valid identity number beside a UUID or IBAN-like words again and again, mathematical digits, a
+// plain body.
 // Prints ms per MB at each size: flat from 1 to 16 MB means linear. `npm run bench:linear [-- --min-kb N --max-kb N]`
 const path = require('node:path');
 const dist = path.join(__dirname, '../../dist/nodes/shared');
@@ -28,6 +29,17 @@ const cases = {
 	'delivery: number beside UUID (Mask)': (b) =>
 		minimiseEventItem(
 			{ event: 'consent.data', payload: { note: fill(`${ID} ${UUID} `, b) } },
+			'mask',
+		),
+	// the IBAN rule (issue 49): words that start like an IBAN, long or spaced in fours, and a number
+	'delivery: number beside IBAN-like words (Mask)': (b) =>
+		minimiseEventItem(
+			{
+				event: 'consent.data',
+				payload: {
+					note: fill(`${ID} NO12ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456 NO93 8601 1117 9471 2345 `, b),
+				},
+			},
 			'mask',
 		),
 	'delivery: mathematical digits (Mask)': (b) =>

@@ -4,6 +4,9 @@
 // numbers under keys and in written forms no field-name rule knows, and Include Headers with a
 // proxy's identity token. The stored executions (n8n's public API, includeData=true) hold none of
 // the numbers in any form, nor the token; a bank account number that is no identity number stays.
+// Issue 49: business numbers pass as sent — an account number of register 1503 that is also a valid
+// identity number under accountNumber, bankAccount, kontonummer, payoutAccount and kid, written
+// 1503.xx.xxxxx, as an IBAN, and epoch seconds as a JSON number (the defaults changed 5 of 6).
 const crypto = require('node:crypto');
 const { versions, useN8n } = require('./lib/suite');
 const W = require('./lib/workflows');
@@ -49,6 +52,24 @@ function valid(first9) {
 }
 const NUMBERS = FIRST_NINE.map(valid);
 
+// 15.03.70: a valid identity number, and (its K2 is MOD11) a valid account number of register 1503
+const ACCOUNT_1503 = valid('150370123');
+function iban(bban) {
+	const rest = [...`${bban}232400`].reduce((r, d) => (r * 10 + Number(d)) % 97, 0);
+	return `NO${String(98 - rest).padStart(2, '0')}${bban}`.match(/.{1,4}/g).join(' ');
+}
+const A = ACCOUNT_1503;
+const BUSINESS = {
+	accountNumber: A,
+	bankAccount: A,
+	kontonummer: A,
+	payoutAccount: A,
+	kid: A,
+	iban: iban(A),
+	melding: `Til ${A.slice(0, 4)}.${A.slice(4, 6)}.${A.slice(6)} eller ${iban(A)}`,
+	createdAt: 1830000085,
+};
+
 const fullwidth = (s) => [...s].map((c) => String.fromCharCode(0xff10 + Number(c))).join('');
 const at = (s, ...cuts) => {
 	const parts = [];
@@ -78,6 +99,7 @@ function taxPayload(n) {
 			ektefelle: { norskIdentifikator: fullwidth(n[6]) },
 		},
 		inntekt: { [n[7]]: { arbeidsgiver: '923456783' }, lonn: `${at(n[8], 6).join('%20')}` },
+		forretning: BUSINESS,
 	};
 }
 
@@ -115,7 +137,7 @@ describe.each(versions())(
 			['defaults (Mask)', {}],
 			['Leave Out', { minimisePersonalData: 'leaveOut' }],
 		])(
-			'%s: no identity number in any form, no proxy token; the account number stays',
+			'%s: no identity number in any form, no proxy token; the account and business numbers stay',
 			async (_name, parameters) => {
 				const { n8n } = ctx;
 				const trig = W.packageTriggerNode({
@@ -162,6 +184,7 @@ describe.each(versions())(
 					expect(text).toContain(ACCOUNT);
 					const item = L.triggerRun(execution, 'Consent Flow Trigger').items[0].json;
 					expect(item.headers['content-type']).toBe('application/json');
+					expect(item.payload.data.forretning).toEqual(BUSINESS);
 				} finally {
 					await n8n.deactivateWorkflow(wf.id).catch(() => {});
 				}

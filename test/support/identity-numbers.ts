@@ -178,12 +178,19 @@ export const validAccountNumber: fc.Arbitrary<string> = fc
 	.map((digits) => accountNumber(digits.join('')))
 	.filter((value): value is string => value !== undefined);
 
-/** Group sizes numbers are written in (all sum to 11). */
+/** A Norwegian IBAN for an account number (ISO 7064 mod 97-10; N = 23, O = 24), spaced in fours or not. */
+export function ibanOf(bban: string, spaced = true): string {
+	let rest = 0;
+	for (const digit of `${bban}232400`) rest = (rest * 10 + Number(digit)) % 97;
+	const compact = `NO${String(98 - rest).padStart(2, '0')}${bban}`;
+	return spaced ? compact.match(/.{1,4}/g)!.join(' ') : compact;
+}
+
+/** Group sizes identity numbers are written in (all sum to 11). */
 export const GROUPINGS: number[][] = [
 	[11],
 	[6, 5],
 	[6, 3, 2],
-	[4, 2, 5],
 	[5, 6],
 	[3, 3, 5],
 	[2, 2, 2, 5],
@@ -223,6 +230,16 @@ export interface WrittenForm {
 
 export const writtenForm: fc.Arbitrary<WrittenForm> = fc.record({
 	grouping: fc.constantFrom(...GROUPINGS),
+	separator: fc.constantFrom(...SEPARATORS),
+	zero: fc.constantFrom(...ZEROS),
+});
+
+/** An account number's grouping (`1503.12.34567`): items let it pass, error texts do not. */
+export const ACCOUNT_GROUPING = [4, 2, 5];
+
+/** Every form above and the account number's grouping (the search of error texts). */
+export const anyWrittenForm: fc.Arbitrary<WrittenForm> = fc.record({
+	grouping: fc.constantFrom(...GROUPINGS, ACCOUNT_GROUPING),
 	separator: fc.constantFrom(...SEPARATORS),
 	zero: fc.constantFrom(...ZEROS),
 });

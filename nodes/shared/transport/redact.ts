@@ -113,8 +113,10 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 			.replace(NAMED_JSON_STRING, '$1***"')
 			.replace(NAMED_TOKEN, '$1$2***')
 			.replace(JWT, '***');
-		// valid numbers in any written form, then any 11-digit shape (mistyped numbers too)
-		return maskIdentityNumbers(replaceIdentityNumbers(patterns, leftOutForm));
+		// valid numbers in any written form (account forms too), then any 11-digit shape (mistyped too)
+		return maskIdentityNumbers(
+			replaceIdentityNumbers(patterns, leftOutForm, { accountForms: 'search' }),
+		);
 	};
 	return Object.assign(redact, { learn });
 }

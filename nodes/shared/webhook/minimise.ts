@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import {
 	type Found,
 	identityNumberOfNumber,
+	isIban,
 	leftOutForm,
 	maskedForm,
 	replaceIdentityNumbers,
@@ -82,6 +83,20 @@ const IDENTITY_KEYS: ReadonlySet<string> = new Set([
 
 const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '');
 
+// Keys that name an account or a KID, in that comparison (`payoutAccount`, `kontonummer`, `IBAN`,
+// `kid_nr`): a value under them that is only such a number passes as it was (an identity number
+// passes an account number's check by construction, so nothing else can tell them apart).
+const BUSINESS_KEY = /(?:accounts?|konto|kontoer|ibans?|bbans?|kid)(?:numbers?|nummer|nr|no|num)?$/;
+const DIGIT_GROUPS = /^\s*\d+(?:[\s.-]\d+)*\s*$/;
+
+const isBusinessScalar = (value: unknown): boolean =>
+	typeof value === 'number' ||
+	(typeof value === 'string' && (DIGIT_GROUPS.test(value) || isIban(value)));
+
+/** One number, or a list of them. */
+const isBusinessNumber = (value: unknown): boolean =>
+	Array.isArray(value) ? value.every(isBusinessScalar) : isBusinessScalar(value);
+
 // Anything deeper could not be checked, so it is left out (an empty object or array in its place).
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
 
@@ -109,7 +124,7 @@ interface Walk {
 
 function minimiseScalar(value: unknown, walk: Walk): unknown {
 	if (typeof value === 'string') return walk.text(value);
-	// a number that lost its leading zero; true, false and null never pass the 11-digit check
+	// an 11-digit number only (a number stays a number); true, false and null never pass the check
 	const digits = identityNumberOfNumber(value);
 	if (digits === undefined) return value;
 	const found = { start: 0, end: 0, digits };
@@ -119,6 +134,7 @@ function minimiseScalar(value: unknown, walk: Walk): unknown {
 function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): unknown {
 	const name = keyName(key);
 	if (AUTHORIZATION_CODES.has(name)) return undefined;
+	if (BUSINESS_KEY.test(name) && isBusinessNumber(entry)) return entry;
 	if (!IDENTITY_KEYS.has(name)) return minimiseValue(entry, walk, depth + 1);
 	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
 }

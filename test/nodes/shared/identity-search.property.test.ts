@@ -12,6 +12,9 @@ import {
 	replaceIdentityNumbers,
 } from '../../../nodes/shared/identity-search';
 import {
+	ACCOUNT_GROUPING,
+	accountNumber,
+	ibanOf,
 	identityNumber,
 	referenceNationalId,
 	validAccountNumber,
@@ -23,6 +26,7 @@ import {
 const words = fc.string({ maxLength: 30 }).map((text) => `a${text.replace(/\p{Nd}|%/gu, '')}b`);
 
 const RUNS = { numRuns: 400 };
+const SEARCH_ALL = { accountForms: 'search' } as const;
 
 const asciiDigits = (text: string) =>
 	[...text.normalize('NFKC')]
@@ -65,15 +69,45 @@ describe('findIdentityNumbers', () => {
 		);
 	});
 
-	it('keeps a bank account number unless it passes both identity checks (then it is masked too)', () => {
+	it('keeps a plain bank account number unless it passes both identity checks (then it is masked too)', () => {
 		fc.assert(
 			fc.property(validAccountNumber, words, (account, around) => {
-				const text = `${around} ${account.slice(0, 4)}.${account.slice(4, 6)}.${account.slice(6)} ${around}`;
 				const isIdentity = referenceNationalId(account).valid;
-				expect(findIdentityNumbers(text).length).toBe(isIdentity ? 1 : 0);
+				expect(findIdentityNumbers(`${around} ${account} ${around}`).length).toBe(
+					isIdentity ? 1 : 0,
+				);
 				expect(findIdentityNumbers(account).length).toBe(isIdentity ? 1 : 0);
 			}),
 			{ numRuns: 2000 },
+		);
+	});
+
+	// issue 49: 36 % of register 1503's account numbers pass both identity checks
+	it('keeps an account number written 4-2-5 or as a valid IBAN; error texts search them', () => {
+		const accountIds = identityNumber.filter((id) => accountNumber(id.slice(0, 10)) === id);
+		fc.assert(
+			fc.property(
+				accountIds,
+				fc.constantFrom('.', ' ', '\u00a0', '-'),
+				words,
+				(id, sep, around) => {
+					const grouped = write(id, { grouping: ACCOUNT_GROUPING, separator: sep, zero: 0x30 });
+					for (const form of [grouped, ibanOf(id), ibanOf(id, false), `${ibanOf(id)}.`]) {
+						const text = `${around} ${form} ${around}`;
+						expect(findIdentityNumbers(text)).toEqual([]);
+						expect(findIdentityNumbers(text, SEARCH_ALL).length).toBe(
+							form === ibanOf(id, false) ? 0 : 1,
+						);
+					}
+					// a wrong IBAN check: searched as any other text
+					const wrong = ibanOf(id).replace(
+						/^NO(\d\d)/,
+						(_, check) => `NO${(Number(check) + 1) % 100}`,
+					);
+					expect(findIdentityNumbers(wrong).length).toBe(1);
+				},
+			),
+			{ numRuns: 500 },
 		);
 	});
 
@@ -195,13 +229,15 @@ describe('findIdentityNumbers', () => {
 });
 
 describe('identityNumberOfNumber', () => {
-	it('reads a JSON number that lost its leading zero', () => {
+	it('reads a JSON number of 11 digits; one that lost its leading zero is no identity number', () => {
 		fc.assert(
 			fc.property(identityNumber, (id) => {
-				expect(identityNumberOfNumber(Number(id))).toBe(id);
+				expect(identityNumberOfNumber(Number(id))).toBe(id.startsWith('0') ? undefined : id);
 			}),
 			RUNS,
 		);
+		// epoch seconds of 2027-12-28, padded to 01830000085, pass as a synthetic number (month 83)
+		expect(identityNumberOfNumber(1_830_000_085)).toBeUndefined();
 	});
 
 	it('finds nothing in other numbers', () => {
