@@ -45,7 +45,6 @@ import {
 import { previousSecretNote } from '../shared/webhook/rotation';
 import { headersWithoutSecrets } from '../shared/webhook/signature';
 import { signingCredentialCheck } from '../shared/webhook/signing-credential';
-import { ACCEPT_UNSIGNED_OPTION } from '../shared/webhook/signed';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
 import {
 	DEFAULT_REMEMBERED,
@@ -230,7 +229,6 @@ export class ConsentFlowTrigger implements INodeType {
 						description:
 							'Drop deliveries whose signed timestamp is further than this from now (acknowledged with status "stale", not emitted). Envelopes without a timestamp still pass. 0 turns the check off.',
 					},
-					ACCEPT_UNSIGNED_OPTION,
 				],
 			},
 		],
@@ -282,7 +280,6 @@ export class ConsentFlowTrigger implements INodeType {
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const { facts, taken } = await intake(this, 'trigger', {
-			acceptUnsigned: options.acceptUnsignedHeaders === true,
 			maxAgeSeconds: Number(options.maxAgeSeconds ?? 0),
 		});
 		noticeRefused(this, facts);

@@ -11,7 +11,7 @@ import { saveInStaticData, whenAnswered, whenStored } from '../shared/n8n-compat
 import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
-import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../shared/webhook/webhook-id';
+import { MAX_KEY_JSON_BYTES } from '../shared/webhook/webhook-id';
 import { askToSave, saveUrlOf } from './save-request';
 
 export const DEDUPE_KEY = 'consentFlowDeliveries';
@@ -46,18 +46,16 @@ function fitsKey(id: string): boolean {
 	return Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
 }
 
-/** The remembered keys of whatever is stored (or a DedupeState); version 1 held ids, read as keys. */
+/** The remembered keys of what is stored (or of a DedupeState); anything else reads as none. */
 export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
 	if (typeof stored !== 'object' || stored === null) return [];
 	const { ids, keys, version } = stored as { ids?: unknown; keys?: unknown; version?: unknown };
-	const isKey = (id: string) => known?.has(id) === true || fitsKey(id);
-	if (version === DEDUPE_VERSION && typeof keys === 'string') {
-		return keys.split('\n').filter((id) => id !== '' && isKey(id));
-	}
-	if (!Array.isArray(ids)) return [];
-	const strings = ids.filter((id): id is string => typeof id === 'string');
-	if (version === 1) return strings.map(keyOfStringValue);
-	return strings.filter(isKey);
+	if (version !== DEDUPE_VERSION) return [];
+	const listed = typeof keys === 'string' ? keys.split('\n') : Array.isArray(ids) ? ids : [];
+	return listed.filter(
+		(id): id is string =>
+			typeof id === 'string' && id !== '' && (known?.has(id) === true || fitsKey(id)),
+	);
 }
 
 export function clampLimit(limit: unknown): number {
@@ -280,8 +278,6 @@ export interface Slot {
 	/** Its key, and the keys it also has (under the other signing secret): all recorded. */
 	key: string;
 	also: readonly string[];
-	/** Keys earlier versions stored for it: a copy is a duplicate of them, none is recorded. */
-	legacy: readonly string[];
 	limit: number;
 	staticData?: IDataObject;
 }
@@ -296,7 +292,6 @@ export function slotOf(ctx: IWebhookFunctions, delivery: IncomingDelivery): Slot
 		memoryKey: memoryKeyOf(testUrl, ctx.getWorkflow().id, ctx.getNode().name),
 		key,
 		also: delivery.otherKeys?.also ?? [],
-		legacy: delivery.otherKeys?.legacy ?? [],
 		limit: ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number,
 		staticData: testUrl ? undefined : ctx.getWorkflowStaticData('node'),
 	};
@@ -306,10 +301,10 @@ export function lookUp(
 	slot: Slot,
 	now = Date.now(),
 ): { duplicate: boolean; copyInFlight: boolean; flightFull: boolean } {
-	const { memoryKey, key, also, legacy, limit } = slot;
+	const { memoryKey, key, also, limit } = slot;
 	const stored = slot.staticData?.[DEDUPE_KEY];
 	let duplicate = recordDeliveryShared(memoryKey, stored, key, limit, false).duplicate;
-	for (const other of [...also, ...legacy]) {
+	for (const other of also) {
 		duplicate ||= recordDeliveryShared(memoryKey, undefined, other, limit, false).duplicate;
 	}
 	const copyInFlight = [key, ...also].some((k) => flightOf(memoryKey, k, now) !== undefined);

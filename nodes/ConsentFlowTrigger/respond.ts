@@ -75,12 +75,6 @@ function readAck(raw: unknown): Ack | null {
 	};
 }
 
-// carriers written before `answeredBy` (an execution queued across an upgrade)
-function legacyAnswerer(raw: Record<string, unknown>): Answerer {
-	if (raw.respond === 'lastNode') return 'n8n-after-run';
-	return raw.answered === true ? 'n8n-when-stored' : 'execute';
-}
-
 const ANSWERERS: readonly string[] = ['n8n-when-stored', 'execute', 'n8n-after-run'];
 
 /** The carrier of an input item; null when missing or malformed. */
@@ -90,20 +84,13 @@ export function readCarrier(
 ): Carrier | null {
 	const raw = item[CARRIER];
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { option, output, key, answeredBy, nonce, ack, saveUrl } = raw as Record<string, unknown>;
-	const known =
-		typeof option === 'string' && options.includes(option)
-			? option
-			: typeof output === 'number' && Number.isInteger(output)
-				? options[output]
-				: undefined;
-	if (known === undefined) return null;
+	const { option, key, answeredBy, nonce, ack, saveUrl } = raw as Record<string, unknown>;
+	if (typeof option !== 'string' || !options.includes(option)) return null;
+	if (!ANSWERERS.includes(answeredBy as string)) return null;
 	return {
-		option: known,
+		option,
 		key: typeof key === 'string' ? key : null,
-		answeredBy: ANSWERERS.includes(answeredBy as string)
-			? (answeredBy as Answerer)
-			: legacyAnswerer(raw as Record<string, unknown>),
+		answeredBy: answeredBy as Answerer,
 		nonce: typeof nonce === 'string' ? nonce : '',
 		ack: readAck(ack),
 		...(typeof saveUrl === 'string' && { saveUrl }),

@@ -33,9 +33,8 @@ import {
 	signingCredentialCheck,
 } from '../../shared/webhook/signing-credential';
 import { intake, type Intake } from '../../shared/webhook/intake';
-import { ACCEPT_UNSIGNED_OPTION } from '../../shared/webhook/signed';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
-import { legacyFingerprint, matchKey } from '../../shared/webhook/webhook-id';
+import { matchKey } from '../../shared/webhook/webhook-id';
 import { CONNECTION } from '../api';
 import { VALIDATE_ORGANIZATION_NUMBER } from '../validation';
 import {
@@ -64,11 +63,6 @@ import {
 	type Outcome,
 	type WaitState,
 } from './outcome';
-
-// Binary mode keys a delivery on its bytes alone: two outcome events with the same data body would be
-// one delivery, and one signed body could be resent as another outcome (issue 41).
-const UNSIGNED_HEADERS_REFUSED =
-	'Not available with Create and Wait for Outcome: in CloudEvents binary mode the event type is an unsigned header, so two outcome events with the same data body could not be told apart, and one signed body could end the wait on another outcome. Switch it off, or use Flow → Create with the Consent Flow Trigger.';
 
 export const RESUME_KEY = '__sblConsentDelivery';
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
@@ -143,23 +137,9 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
 			},
 			VALIDATE_ORGANIZATION_NUMBER,
-			{ ...ACCEPT_UNSIGNED_OPTION, description: UNSIGNED_HEADERS_REFUSED },
 		],
 	},
 ];
-
-function refuseUnsignedHeaders(ctx: IExecuteFunctions): void {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	if (options.acceptUnsignedHeaders !== true) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		'"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome',
-		{
-			itemIndex: 0,
-			description: UNSIGNED_HEADERS_REFUSED,
-		},
-	);
-}
 
 /** The node's outputs as an n8n expression: four outcomes, and Wait Timed Out when limited. */
 export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{ $parameter.operation === 'createAndWait' ? ${JSON.stringify(
@@ -288,7 +268,6 @@ async function start(
 	const fields = new Fields(ctx.getNode(), properties);
 	try {
 		const secret = await checkSigningCredential(ctx);
-		refuseUnsignedHeaders(ctx);
 		const resumeUrl = resumeUrlOf(ctx, connection.production);
 		const deadline = waitDeadline(ctx, resumeUrl);
 		const state = await createFlow(ctx, { connection, fields }, resumeUrl, deadline, secret);
@@ -472,8 +451,7 @@ interface KnownEvent {
 async function settleResume(
 	ctx: IWebhookFunctions,
 ): Promise<{ answer: Answer; run: { items: INodeExecutionData[] } }> {
-	// binary mode is never taken here, whatever a wait saved before version 41 has set (UNSIGNED_HEADERS_REFUSED)
-	const taken = await intake(ctx, 'resume', { acceptUnsigned: false, maxAgeSeconds: 0 });
+	const taken = await intake(ctx, 'resume', { maxAgeSeconds: 0 });
 	noticeRefused(ctx, taken.facts);
 	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
 	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
@@ -500,11 +478,9 @@ function atVersion(
 	return { facts: { ...facts, delivery: unknown } };
 }
 
-/** Saved with the execution: never a signature, so earlier versions' keys go as fingerprints. */
+/** Saved with the execution: the delivery's keys under the other active secret. */
 function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
-	if (otherKeys === undefined) return {};
-	const legacy = otherKeys.legacy.map(legacyFingerprint);
-	return { [RESUME_OTHER_KEYS]: { also: otherKeys.also, legacy } };
+	return otherKeys === undefined ? {} : { [RESUME_OTHER_KEYS]: { also: otherKeys.also } };
 }
 
 /** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */

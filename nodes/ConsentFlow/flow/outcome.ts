@@ -1,5 +1,4 @@
 import type { ConsentEvent } from '../../shared/webhook/events';
-import { legacyFingerprint } from '../../shared/webhook/webhook-id';
 import { isObject } from '../../shared/json';
 
 // Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
@@ -116,10 +115,9 @@ function text(value: unknown): string | null {
 	return null;
 }
 
-/** A delivery's keys beside its own (dedupe.ts Slot): under the other secret, and as earlier versions stored them. */
+/** A delivery's keys beside its own (dedupe.ts Slot): under the other active secret. */
 export interface OtherKeys {
 	also: string[];
-	legacy: string[];
 }
 
 const strings = (value: unknown): string[] =>
@@ -127,7 +125,7 @@ const strings = (value: unknown): string[] =>
 
 export function readOtherKeys(value: unknown): OtherKeys {
 	const raw = isObject(value) ? value : {};
-	return { also: strings(raw.also), legacy: strings(raw.legacy) };
+	return { also: strings(raw.also) };
 }
 
 function seenEvent(delivery: Json, key?: unknown, also: unknown = delivery.also): SeenEvent {
@@ -156,17 +154,16 @@ export function newWaitState(flow: Json, startedAt: string, deadline: string | n
 	};
 }
 
-// A wait saved in the older form (whole flow, payloads) is read into this one, so its next save keeps only this.
 export function readWaitState(stored: unknown): WaitState | undefined {
-	if (!isObject(stored) || typeof stored.waiting !== 'boolean') return undefined;
-	const legacyFlow = isObject(stored.flow) ? stored.flow : undefined;
-	if (legacyFlow === undefined && !('flowId' in stored)) return undefined;
+	if (!isObject(stored) || typeof stored.waiting !== 'boolean' || !('flowId' in stored)) {
+		return undefined;
+	}
 	return {
 		waiting: stored.waiting,
 		flowId: text(stored.flowId),
-		externalId: text(stored.externalId ?? legacyFlow?.externalId),
+		externalId: text(stored.externalId),
 		externalIdKey: text(stored.externalIdKey),
-		href: text(stored.href ?? legacyFlow?.href),
+		href: text(stored.href),
 		events: Array.isArray(stored.events)
 			? stored.events.filter(isObject).map((seen) => seenEvent(seen))
 			: [],
@@ -240,16 +237,13 @@ function readNotTaken(stored: Json): NotTaken {
 
 // Fail closed: a wait without a flow id matches nothing. `key` is the duplicate key from signed
 // bytes (intake.ts); waits saved before keys existed compare ids.
-// One delivery whoever signed it: any key in common (issue 41); waits saved before keys compare ids.
-function sameDelivery(earlier: SeenEvent, seen: SeenEvent, legacy: readonly string[]): boolean {
+// One delivery whoever signed it: any key in common (issue 41).
+function sameDelivery(earlier: SeenEvent, seen: SeenEvent): boolean {
 	if (seen.key === undefined || earlier.key === undefined) {
 		return seen.webhookId !== null && earlier.webhookId === seen.webhookId;
 	}
-	const incoming = [seen.key, ...(seen.also ?? []), ...legacy];
-	// a wait saved before version 41 holds a signature as its key; the delivery carries its fingerprint
-	return [earlier.key, ...(earlier.also ?? [])].some(
-		(k) => incoming.includes(k) || incoming.includes(legacyFingerprint(k)),
-	);
+	const incoming = [seen.key, ...(seen.also ?? [])];
+	return [earlier.key, ...(earlier.also ?? [])].some((k) => incoming.includes(k));
 }
 
 /** Not this wait's, seen before, recorded (the wait goes on), or the outcome that ends it. */
@@ -259,13 +253,12 @@ export function advanceWait(
 	now: string,
 	match: Match,
 	key?: unknown,
-	other: OtherKeys = { also: [], legacy: [] },
+	other: OtherKeys = { also: [] },
 ): WaitStep {
 	const reason = notThisWait(state, match, delivery.flowId);
 	if (reason !== null) return { kind: 'foreign', reason };
 	const seen = seenEvent(delivery, key, other.also);
-	if (state.events.some((earlier) => sameDelivery(earlier, seen, other.legacy)))
-		return { kind: 'duplicate' };
+	if (state.events.some((earlier) => sameDelivery(earlier, seen))) return { kind: 'duplicate' };
 	const output = outcomeIndex(delivery.event);
 	if (output === null) {
 		const events = [...state.events, seen].slice(-MAX_EVENTS_KEPT);

@@ -10,17 +10,14 @@ import {
 	type UnrecognisedReason,
 } from './envelope';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
-import { deliveryIdOfToken, keyOfStringValue, type DeliveryId } from './webhook-id';
+import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 import { isObject, nonEmptyString } from '../json';
 
 // Not `subject` nor extensions: their content is not published and could be personal data.
 interface CloudEventFacts {
-	mode: 'structured' | 'binary';
 	specversion: string;
 	source: string | null;
 	type: string | null;
-	/** Binary mode: the attributes read from unsigned `ce-` headers (signed.ts). */
-	unsigned?: string[];
 }
 
 /** A parsed delivery, with what is known of it as a CloudEvent (absent for the service's envelope). */
@@ -28,14 +25,10 @@ export type IncomingDelivery = ParsedDelivery & { cloudEvent?: CloudEventFacts }
 
 export interface IncomingRequest {
 	headers?: Record<string, string | string[] | undefined>;
-	/** Name, value, name, value… exactly as received: tells a repeated header from a joined one. */
-	rawHeaders?: string[];
 }
 
 /** The one specversion of CloudEvents 1.0 ("specversion": "1.0" for every 1.0.x release). */
 const SPEC_VERSION = '1.0';
-
-const CE_PREFIX = 'ce-';
 
 export function mediaType(contentType: unknown): string {
 	const value = Array.isArray(contentType) ? contentType[0] : contentType;
@@ -46,59 +39,6 @@ export function mediaType(contentType: unknown): string {
 // "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
 export function isCloudEventsBatch(headers: IncomingRequest['headers']): boolean {
 	return mediaType(headers?.['content-type']).startsWith('application/cloudevents-batch');
-}
-
-/** "3. HTTP Message Mapping": the `application/cloudevents` prefix is structured (or batched). */
-function isCloudEventsContentType(headers: IncomingRequest['headers']): boolean {
-	return mediaType(headers?.['content-type']).startsWith('application/cloudevents');
-}
-
-// rawHeaders where present: Node joins a repeated unknown header with ', ', and `a, b` could be one id.
-export function ceHeaders(req: IncomingRequest): Map<string, string[]> {
-	const found = new Map<string, string[]>();
-	const add = (name: string, value: string) => {
-		const lower = name.toLowerCase();
-		if (!lower.startsWith(CE_PREFIX)) return;
-		const list = found.get(lower) ?? [];
-		list.push(value);
-		found.set(lower, list);
-	};
-	if (Array.isArray(req.rawHeaders)) {
-		for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-			add(String(req.rawHeaders[i]), String(req.rawHeaders[i + 1]));
-		}
-		return found;
-	}
-	for (const [name, value] of Object.entries(req.headers ?? {})) {
-		if (Array.isArray(value)) value.forEach((v) => add(name, String(v)));
-		else if (typeof value === 'string') add(name, value);
-	}
-	return found;
-}
-
-/** "3.1.3.2 HTTP Header Values"; anything invalid (bad `%`, non-ASCII, overlong UTF-8) → null. */
-export function decodeHeaderValue(raw: string): string | null {
-	let value = raw.trim();
-	if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-		value = value.slice(1, -1).replace(/\\(.)/g, '$1');
-	}
-	const bytes: number[] = [];
-	for (let i = 0; i < value.length; i++) {
-		const code = value.charCodeAt(i);
-		if (code === 0x25) {
-			const hex = /^[0-9a-fA-F]{2}/.exec(value.slice(i + 1));
-			if (hex === null) return null;
-			bytes.push(parseInt(hex[0], 16));
-			i += 2;
-		} else if (code >= 0x20 && code <= 0x7e) {
-			bytes.push(code);
-		} else {
-			return null;
-		}
-	}
-	const buffer = Buffer.from(bytes);
-	const text = buffer.toString('utf8');
-	return Buffer.from(text).equals(buffer) ? text : null;
 }
 
 const EVENT_SUFFIXES = CONSENT_EVENTS.map((name) => ({ name, suffix: `.${name.toLowerCase()}` }));
@@ -134,13 +74,11 @@ interface EventData {
 }
 
 function fromAttributes(
-	mode: CloudEventFacts['mode'],
 	attributes: Attributes,
 	read: EventData | UnrecognisedReason,
 ): IncomingDelivery {
 	const type = nonEmptyString(attributes.type);
 	const cloudEvent: CloudEventFacts = {
-		mode,
 		specversion: typeof attributes.specversion === 'string' ? attributes.specversion : '',
 		source: nonEmptyString(attributes.source),
 		type,
@@ -194,14 +132,14 @@ function parseStructured(bytes: Buffer): IncomingDelivery {
 		source: undefined,
 		time: undefined,
 	};
-	if (exceedsDepth(bytes, MAX_DEPTH)) return fromAttributes('structured', attributes, 'too-deep');
+	if (exceedsDepth(bytes, MAX_DEPTH)) return fromAttributes(attributes, 'too-deep');
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(bytes.toString('utf8'));
 	} catch {
-		return fromAttributes('structured', attributes, 'not-json');
+		return fromAttributes(attributes, 'not-json');
 	}
-	if (!isObject(parsed)) return fromAttributes('structured', attributes, 'invalid-cloudevent');
+	if (!isObject(parsed)) return fromAttributes(attributes, 'invalid-cloudevent');
 	attributes.idAttribute = parsed.id;
 	attributes.specversion = parsed.specversion;
 	attributes.type = parsed.type;
@@ -211,57 +149,14 @@ function parseStructured(bytes: Buffer): IncomingDelivery {
 	const hasBase64 = 'data_base64' in parsed;
 	// JSON Event Format, "Handling of data": `data` and `data_base64` MUST NOT both be present.
 	if (hasData && hasBase64) {
-		return fromAttributes('structured', attributes, 'invalid-cloudevent');
+		return fromAttributes(attributes, 'invalid-cloudevent');
 	}
-	return fromAttributes('structured', attributes, { value: parsed.data, base64: hasBase64 });
+	return fromAttributes(attributes, { value: parsed.data, base64: hasBase64 });
 }
 
-/** Binary mode: attributes in `ce-` headers, the body is the data ("3.1 Binary Content Mode"). */
-function parseBinary(bytes: Buffer, headers: Map<string, string[]>): IncomingDelivery {
-	const attribute = (name: string): string | null | undefined => {
-		const values = headers.get(`${CE_PREFIX}${name}`);
-		return values === undefined ? undefined : decodeHeaderValue(values[0]);
-	};
-	const idText = attribute('id');
-	const id = nonBlankString(idText);
-	const attributes: Attributes = {
-		id: id === null ? null : { display: id, key: keyOfStringValue(id) },
-		idAttribute: idText,
-		specversion: attribute('specversion'),
-		type: attribute('type'),
-		source: attribute('source'),
-		time: attribute('time'),
-	};
-	// A header sent twice (an attribute or an extension) has no one value: the CloudEvent is not valid.
-	const repeated = [...headers.values()].some((values) => values.length !== 1);
-	const undecodable = [
-		attributes.specversion,
-		attributes.type,
-		attributes.source,
-		attributes.time,
-	].some((value) => value === null);
-	if (repeated || undecodable || idText === null) {
-		return fromAttributes('binary', { ...attributes, id: null }, 'invalid-cloudevent');
-	}
-	if (bytes.length === 0) return fromAttributes('binary', attributes, {});
-	if (exceedsDepth(bytes, MAX_DEPTH)) return fromAttributes('binary', attributes, 'too-deep');
-	let data: unknown;
-	try {
-		data = JSON.parse(bytes.toString('utf8'));
-	} catch {
-		return fromAttributes('binary', attributes, 'not-json');
-	}
-	return fromAttributes('binary', attributes, { value: data });
-}
-
-// Binary mode needs a `ce-specversion` header with a non-CloudEvents Content-Type; else the signed
-// body alone decides (the Content-Type never picks a form), so headers cannot change what runs.
-export function parseIncoming(rawBody: Buffer, req: IncomingRequest): IncomingDelivery {
+/** The signed body alone decides its form: a top-level `specversion` is a structured CloudEvent. */
+export function parseIncoming(rawBody: Buffer): IncomingDelivery {
 	const bytes = withoutBom(rawBody);
-	const headers = ceHeaders(req);
-	if (headers.has(`${CE_PREFIX}specversion`) && !isCloudEventsContentType(req.headers)) {
-		return parseBinary(bytes, headers);
-	}
 	if (topLevelMembers(bytes, ['specversion']).has('specversion')) return parseStructured(bytes);
 	return parseDelivery(rawBody);
 }
@@ -271,5 +166,5 @@ export const BATCH_ANSWER = {
 	received: false,
 	status: 'unsupported',
 	message:
-		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request, in binary or structured mode. Nothing was run.',
+		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request, as a structured CloudEvent. Nothing was run.',
 } as const;

@@ -1,6 +1,5 @@
 /** Every answer of both webhook entry points, from a delivery's facts (docs/architecture.md, "One decision table"). */
 import { BATCH_ANSWER } from './cloudevents';
-import { UNSIGNED_ANSWERS, type UnsignedReason } from './signed';
 
 export type RespondMode = 'onReceived' | 'lastNode';
 
@@ -30,7 +29,6 @@ export interface Facts {
 	closing: boolean;
 	verified: boolean;
 	batch: boolean;
-	unsigned: UnsignedReason | null;
 	delivery: {
 		event: string | null;
 		webhookId: string | null;
@@ -65,7 +63,6 @@ export const FACTS: Facts = {
 	closing: false,
 	verified: false,
 	batch: false,
-	unsigned: null,
 	delivery: null,
 	stale: false,
 	misconfigured: null,
@@ -194,7 +191,6 @@ export function decide(f: Facts): Answer {
 	if (f.closing) return byNode(503, SHUTTING_DOWN, { 'retry-after': '1', connection: 'close' });
 	if (!f.verified || f.delivery === null) return byNode(401, 'Unauthorized');
 	if (f.batch) return byNode(415, BATCH_ANSWER);
-	if (f.unsigned !== null) return byNode(400, UNSIGNED_ANSWERS[f.unsigned]);
 	if (f.misconfigured !== null) {
 		return byNode(500, { received: false, status: 'misconfigured', message: f.misconfigured });
 	}

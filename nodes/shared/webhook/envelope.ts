@@ -27,7 +27,7 @@ interface DeliveryFields {
 	/** The exact duplicate key of the id (see webhook-id.ts); null: never remembered. */
 	deliveryKey: string | null;
 	/** Keyed on its signed bytes: its keys under the other active secret, and those of earlier versions. */
-	otherKeys?: { also: string[]; legacy: string[] };
+	otherKeys?: { also: string[] };
 	timestamp: string | null;
 	hasTimestamp: boolean;
 }

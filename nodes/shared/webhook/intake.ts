@@ -9,8 +9,18 @@ import {
 } from './cloudevents';
 import { FACTS, type Facts } from './decide';
 import { bodyText, checkFreshness } from './envelope';
-import { unsignedRefusal, withSignedKey, type TrustRules } from './signed';
 import { verifiedDelivery, type VerifiedDelivery } from './verify';
+
+export interface TrustRules {
+	maxAgeSeconds: number;
+}
+
+/** A delivery without a signed id is keyed on its signed bytes, one key per active secret (all recorded). */
+function withSignedKey(delivery: IncomingDelivery, verified: VerifiedDelivery): IncomingDelivery {
+	if (delivery.deliveryKey !== null) return delivery;
+	const [key, ...also] = verified.bodyKeys();
+	return { ...delivery, deliveryKey: key ?? null, otherKeys: { also } };
+}
 
 export interface Intake {
 	facts: Facts;
@@ -28,14 +38,13 @@ export async function intake(
 	if (serverClosing(req)) return { facts: { ...FACTS, entry, closing: true } };
 	const verified = await verifiedDelivery(ctx);
 	if (verified === undefined) return { facts: { ...FACTS, entry } };
-	const parsed = parseIncoming(verified.rawBody, req);
+	const parsed = parseIncoming(verified.rawBody);
 	const freshness = checkFreshness(parsed, rules.maxAgeSeconds, Date.now());
 	const facts: Facts = {
 		...FACTS,
 		entry,
 		verified: true,
 		batch: isCloudEventsBatch(req.headers),
-		unsigned: unsignedRefusal(parsed, verified.rawBody, rules),
 		delivery: {
 			event: parsed.event,
 			webhookId: parsed.webhookId,

@@ -221,7 +221,7 @@ export const ALLOWED_HEADERS: readonly string[] = [
 	'content-length',
 	'content-encoding',
 	'user-agent',
-	// CloudEvents binary mode: unsigned facts; `ce-subject` and extensions are not published
+	// CloudEvents attributes (binary mode is not taken); `ce-subject` and extensions are not published
 	'ce-specversion',
 	'ce-type',
 	'ce-source',

@@ -55,8 +55,6 @@ export const MAX_ACTIVE_SECRETS = 2;
 
 export interface SecretMatch {
 	signedWith: 'current' | 'previous';
-	/** The body's digest under every active secret, current first. */
-	digests: string[];
 }
 
 // The one verifier. Every digest is computed and every candidate compared, without short-circuit:
@@ -84,10 +82,7 @@ export function matchSecret(
 	}
 	if (matched === 0) return null;
 	const index = matched & 1 ? 0 : 1;
-	return {
-		signedWith: index === 0 ? 'current' : 'previous',
-		digests: expected.map((digest) => digest.toString('hex')),
-	};
+	return { signedWith: index === 0 ? 'current' : 'previous' };
 }
 
 // Header names that carry a credential (matched anywhere in the lower-cased name); never output.

@@ -34,7 +34,6 @@ function bounded(key: string): string {
 	return `~h:${createHash('sha256').update(key, 'utf8').digest('hex')}`;
 }
 
-// Also the key of ids stored by version 1.
 export function keyOfStringValue(value: string): string {
 	return bounded(isPlain(value) ? value : `~s:${JSON.stringify(value)}`);
 }
@@ -58,18 +57,6 @@ export function deliveryIdOfToken(token: Buffer): DeliveryId | null {
 	}
 	if (NUMBER.test(text)) return { display: text, key: bounded(`~n:${text}`) };
 	return null;
-}
-
-/** The key earlier versions stored for a delivery without a signed id: its signature under one secret. */
-export function legacyKeyOfSignedBytes(digestHex: string): string {
-	return `~d:${digestHex}`;
-}
-
-/** A legacy key in a form that is no signature, to carry it where n8n saves it (Create and Wait). */
-export function legacyFingerprint(key: string): string {
-	return key.startsWith('~d:')
-		? `~f:${createHash('sha256').update(key, 'utf8').digest('hex')}`
-		: key;
 }
 
 const BODY_KEY_LABEL = 'n8n-nodes-sbl delivery key v1';

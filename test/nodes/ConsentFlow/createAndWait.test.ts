@@ -512,20 +512,6 @@ describe('refused before any request', () => {
 		await expectNoRequest(ctx);
 	});
 
-	test('issue 41: Accept Unsigned CloudEvents Headers is refused before any flow is created, and says why', async () => {
-		const ctx = waitContext({
-			parameters: waitParams({ options: { acceptUnsignedHeaders: true } }),
-		});
-		const error = await executeError(ctx);
-		expect(error.message).toBe(
-			'"Accept Unsigned CloudEvents Headers" cannot be used with Create and Wait for Outcome',
-		);
-		expect(String((error as { description?: string }).description)).toMatch(
-			/could not be told apart/,
-		);
-		await expectNoRequest(ctx);
-	});
-
 	test('without Limit Wait Time an n8n 1.x resume URL is fine', async () => {
 		const ctx = waitContext({ resumeUrl: RESUME_URL_1X });
 		const outputs = await execute(ctx);
@@ -1024,54 +1010,6 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(stack[0].node?.disabled).toBe(true);
 	});
 
-	// issue 31: the type in binary mode is an unsigned header; the signed body alone cannot say
-	// "consent.data", so a relabelled consent.created never resumes the wait
-	const ceHeaders = (type: string, id: string) => ({
-		'content-type': 'application/json',
-		'ce-specversion': '1.0',
-		'ce-type': type,
-		'ce-id': id,
-		'ce-source': '/sbl',
-	});
-
-	test('CloudEvents binary mode, option off: 400 unsigned, not resumed', async () => {
-		const secret = signingSecret();
-		for (const body of [envelopeOf('consent.created'), JSON.stringify({ flow: 'flow-1' })]) {
-			const stack = waitingStack();
-			const { ctx, res } = webhookContext({
-				body,
-				secret,
-				stack,
-				headers: { ...ceHeaders('consent.data', 'x'), [SIGNATURE_HEADER]: hmac(body, secret) },
-			});
-			const result = await callWebhook(ctx);
-			expect([res.status, (res.json as IDataObject).reason]).toEqual([400, 'binary-mode']);
-			expect(result.workflowData).toBeUndefined();
-			expect(stack[0].node?.disabled).toBe(true);
-		}
-	});
-
-	test('issue 41: CloudEvents binary mode is refused (400) at the resume URL even where a saved wait has the option on: two outcomes with one body are never one delivery', async () => {
-		const secret = signingSecret();
-		const parameters = waitParams({ options: { acceptUnsignedHeaders: true } });
-		const data = JSON.stringify({ flow: 'flow-1' });
-		for (const event of ['consent.accepted', 'user.timedOut', 'consent.timedOut']) {
-			const { ctx, res } = webhookContext({
-				body: data,
-				secret,
-				stack: waitingStack(),
-				parameters,
-				headers: { ...ceHeaders(event, `ce-${event}`), [SIGNATURE_HEADER]: hmac(data, secret) },
-			});
-			expect((await callWebhook(ctx)).workflowData).toBeUndefined();
-			expect([event, res.status, (res.json as IDataObject).reason]).toEqual([
-				event,
-				400,
-				'binary-mode',
-			]);
-		}
-	});
-
 	test('issue 41: a body without a signed id carries keys that are no signature, the same under either secret', async () => {
 		const current = signingSecret();
 		const previous = `${current}-old`;
@@ -1444,39 +1382,6 @@ describe('personal data in what resumes the execution (Minimise Personal Data)',
 		});
 		expect(JSON.stringify(json)).not.toContain(APPLICANT_ID);
 		expect(ctx.nodeContext).toEqual({});
-	});
-
-	test('a wait saved in the earlier form (whole flow, payloads) resumes and is saved without them', async () => {
-		const token = resumeToken();
-		const earlier = carried('consent.created');
-		const legacy = {
-			waiting: true,
-			flow: {
-				...FLOW,
-				nationalId: APPLICANT_ID,
-				webhookUrl: resumeUrl2x(token),
-			},
-			flowId: FLOW.id,
-			events: [earlier],
-			seenIds: [earlier.webhookId],
-			startedAt: STARTED,
-			deadline: null,
-		};
-		const delivery = carried('consent.accepted');
-		const ctx = waitContext({
-			items: [{ json: { [RESUME_KEY]: delivery, [RESUME_MATCH_KEY]: matchOf(delivery) } }],
-			nodeContext: { [STATE_KEY]: JSON.parse(JSON.stringify(legacy)) },
-			oauth: { ...credentialsFor(sim), apiBaseUrl: 'http://127.0.0.1:9/consent' },
-		});
-		const outputs = await execute(ctx);
-		expect(ctx.putExecutionToWait).toHaveBeenCalledTimes(1);
-		expect(readWaitState(ctx.nodeContext[STATE_KEY])?.events).toEqual([
-			seen(earlier),
-			seen(delivery),
-		]);
-		expectNothingPersonal(ctx.nodeContext, token);
-		expectNothingPersonal(outputs, token);
-		expect(outputs[0][0].json).toMatchObject({ href: FLOW.href, externalId: FLOW.externalId });
 	});
 });
 

@@ -733,43 +733,6 @@ describe('readWaitState', () => {
 		});
 	});
 
-	test('a wait saved before issue 25 (the whole flow, payloads) is read without them', () => {
-		const signature = 'a'.repeat(64);
-		const created = delivery('consent.created');
-		const legacy = {
-			waiting: true,
-			flow: {
-				...flow(),
-				nationalId: NATIONAL_ID,
-				webhookUrl: `http://127.0.0.1:5678/webhook-waiting/4711?signature=${signature}`,
-			},
-			flowId: FLOW_ID,
-			events: [created],
-			seenIds: [created.webhookId],
-			startedAt: STARTED,
-			deadline: null,
-		};
-		const state = readWaitState(JSON.parse(JSON.stringify(legacy)))!;
-		expect(state).toEqual({
-			waiting: true,
-			flowId: FLOW_ID,
-			externalId: 'loan-42',
-			externalIdKey: null,
-			href: 'https://consent.example/flows/x',
-			events: [seen(created)],
-			startedAt: STARTED,
-			deadline: null,
-		});
-		expectNothingPersonal(state);
-		expect(JSON.stringify(state)).not.toContain(signature);
-		// its events still count as seen
-		expect(advance(state, delivery('consent.data', { webhookId: created.webhookId }), NOW)).toEqual(
-			{
-				kind: 'duplicate',
-			},
-		);
-	});
-
 	test('property: never throws; undefined or a state of the right shape', () => {
 		const hostileState = fc.record(
 			{

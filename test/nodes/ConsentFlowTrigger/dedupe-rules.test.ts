@@ -13,7 +13,7 @@ import {
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { maxStateBytes, recordDelivery } from './helpers';
-import { MAX_KEY_JSON_BYTES, keyOfStringValue } from '../../../nodes/shared/webhook/webhook-id';
+import { MAX_KEY_JSON_BYTES } from '../../../nodes/shared/webhook/webhook-id';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
@@ -54,7 +54,7 @@ describe('maxStateBytes', () => {
 });
 
 describe('readRememberedIds: which stored strings are keys (JSON at most MAX_KEY_JSON_BYTES)', () => {
-	const v2 = (ids: unknown[]) => ({ version: 2, ids });
+	const stored = (ids: unknown[]) => ({ version: 3, ids });
 	/** Independent rule: a string is a key iff its JSON text fits. */
 	const fits = (id: string) => jsonBytes(id) <= MAX_KEY_JSON_BYTES;
 
@@ -84,7 +84,7 @@ describe('readRememberedIds: which stored strings are keys (JSON at most MAX_KEY
 	it.each(cases.map((id) => [id.length, JSON.stringify(id).slice(0, 24), id] as const))(
 		'a string of %i characters (%s…) is kept iff its JSON fits',
 		(_length, _shown, id) => {
-			expect(readRememberedIds(v2([id]))).toEqual(fits(id) ? [id] : []);
+			expect(readRememberedIds(stored([id]))).toEqual(fits(id) && id !== '' ? [id] : []);
 		},
 	);
 
@@ -95,7 +95,7 @@ describe('readRememberedIds: which stored strings are keys (JSON at most MAX_KEY
 				for (const at of [0, length - 1]) {
 					const chars = Array.from({ length }, (_, i) => (i === at ? odd : 'b'));
 					const id = chars.join('');
-					expect([id, readRememberedIds(v2([id]))]).toEqual([id, fits(id) ? [id] : []]);
+					expect([id, readRememberedIds(stored([id]))]).toEqual([id, fits(id) ? [id] : []]);
 				}
 			}
 		}
@@ -104,32 +104,19 @@ describe('readRememberedIds: which stored strings are keys (JSON at most MAX_KEY
 	it('keeps known keys whatever their size, and checks the others', () => {
 		const long = 'x'.repeat(200);
 		const known = new Set([long]);
-		expect(readRememberedIds(v2([long, 'k', 'y'.repeat(200)]), known)).toEqual([long, 'k']);
-		expect(readRememberedIds(v2([long]), new Set())).toEqual([]);
-		expect(readRememberedIds(v2([long]))).toEqual([]);
+		expect(readRememberedIds(stored([long, 'k', 'y'.repeat(200)]), known)).toEqual([long, 'k']);
+		expect(readRememberedIds(stored([long]), new Set())).toEqual([]);
+		expect(readRememberedIds(stored([long]))).toEqual([]);
 	});
 
-	it('turns version 1 ids into keys (long ones hashed, never dropped)', () => {
-		const long = 'x'.repeat(200);
-		const ids = ['plain', '~tilde', 'a\u0001b', long];
-		const read = readRememberedIds({ version: 1, ids });
-		expect(read).toEqual(ids.map(keyOfStringValue));
-		expect(read[0]).toBe('plain');
-		expect(read[1]).not.toBe('~tilde');
-		expect(read[3]).toMatch(/^~h:[0-9a-f]{64}$/);
-		// the same strings stored as version 2 are taken as keys (the long one is dropped)
-		expect(readRememberedIds({ version: 2, ids })).toEqual(['plain', '~tilde', 'a\u0001b']);
-		// any version other than 1 stores keys
-		expect(readRememberedIds({ ids: ['~tilde'] })).toEqual(['~tilde']);
-		expect(readRememberedIds({ version: '1', ids: ['~tilde'] })).toEqual(['~tilde']);
-	});
-
-	it('drops non-strings in every version, reads nothing from non-objects', () => {
-		expect(readRememberedIds({ version: 1, ids: [1, 'a', null, {}] })).toEqual(['a']);
+	it('drops non-strings, reads nothing from non-objects nor from another version', () => {
+		expect(readRememberedIds({ version: 2, ids: ['a'] })).toEqual([]);
+		expect(readRememberedIds({ version: 1, ids: ['a'] })).toEqual([]);
+		expect(readRememberedIds({ version: 3, ids: [1, 'a', null, {}] })).toEqual(['a']);
 		expect(readRememberedIds(undefined)).toEqual([]);
 		expect(readRememberedIds(42)).toEqual([]);
 		expect(readRememberedIds({})).toEqual([]);
-		expect(readRememberedIds({ version: 2, ids: { 0: 'a', length: 1 } })).toEqual([]);
+		expect(readRememberedIds({ version: 3, ids: { 0: 'a', length: 1 } })).toEqual([]);
 	});
 });
 
@@ -172,16 +159,16 @@ describe('recordDelivery windows (compared with a plain slice)', () => {
 	});
 
 	it('a duplicate changes nothing and returns no state', () => {
-		const stored = { version: 2, ids: ['a', 'b', 'c'] };
+		const stored = { version: 3, ids: ['a', 'b', 'c'] };
 		expect(recordDelivery(stored, 'b', 2)).toEqual({ duplicate: true, next: null });
 		expect(stored.ids).toEqual(['a', 'b', 'c']);
 	});
 
 	it('uses the clamped limit (junk limit: the default)', () => {
 		const ids = Array.from({ length: DEFAULT_REMEMBERED }, (_, i) => `k${i}`);
-		const next = recordDelivery({ version: 2, ids }, 'new', Number.NaN).next;
+		const next = recordDelivery({ version: 3, ids }, 'new', Number.NaN).next;
 		expect(next?.ids).toEqual([...ids.slice(1), 'new']);
-		expect(recordDelivery({ version: 2, ids: ['a'] }, 'b', 0).next?.ids).toEqual(['b']);
+		expect(recordDelivery({ version: 3, ids: ['a'] }, 'b', 0).next?.ids).toEqual(['b']);
 	});
 });
 
@@ -195,13 +182,13 @@ describe('recordDeliveryShared', () => {
 	beforeEach(newProcess);
 
 	it('merges database ids the process lacks after its own (they are seen now), once each, and trims to the limit', () => {
-		const first = recordDeliveryShared('m', { version: 2, ids: ['a', 'a', 'b'] }, 'c', 10);
+		const first = recordDeliveryShared('m', { version: 3, ids: ['a', 'a', 'b'] }, 'c', 10);
 		expect(first).toEqual({
 			duplicate: false,
 			state: { version: DEDUPE_VERSION, ids: ['a', 'b', 'c'] },
 		});
 		// database ids the process already has are not repeated
-		const second = recordDeliveryShared('m', { version: 2, ids: ['z', 'c', 'a'] }, 'd', 10);
+		const second = recordDeliveryShared('m', { version: 3, ids: ['z', 'c', 'a'] }, 'd', 10);
 		expect(second.state.ids).toEqual(['a', 'b', 'c', 'z', 'd']);
 	});
 
@@ -217,26 +204,26 @@ describe('recordDeliveryShared', () => {
 
 	it('a duplicate still merges what the database had, within the limit', () => {
 		recordDeliveryShared('d', undefined, 'x', 3);
-		const dup = recordDeliveryShared('d', { version: 2, ids: ['p', 'q', 'x'] }, 'x', 3);
+		const dup = recordDeliveryShared('d', { version: 3, ids: ['p', 'q', 'x'] }, 'x', 3);
 		expect(dup.duplicate).toBe(true);
 		expect(dup.state.ids).toEqual(['x', 'p', 'q']);
-		const dup2 = recordDeliveryShared('d', { version: 2, ids: ['r'] }, 'q', 2);
+		const dup2 = recordDeliveryShared('d', { version: 3, ids: ['r'] }, 'q', 2);
 		expect(dup2.duplicate).toBe(true);
 		expect(dup2.state.ids).toEqual(['q', 'r']);
 	});
 
 	it('a key only in the database is a duplicate; one only in the process too', () => {
 		recordDeliveryShared('e', undefined, 'mine', 10);
-		expect(recordDeliveryShared('e', { version: 2, ids: ['theirs'] }, 'theirs', 10).duplicate).toBe(
+		expect(recordDeliveryShared('e', { version: 3, ids: ['theirs'] }, 'theirs', 10).duplicate).toBe(
 			true,
 		);
-		expect(recordDeliveryShared('e', { version: 2, ids: [] }, 'mine', 10).duplicate).toBe(true);
+		expect(recordDeliveryShared('e', { version: 3, ids: [] }, 'mine', 10).duplicate).toBe(true);
 		expect(recordDeliveryShared('e', undefined, 'new', 10).duplicate).toBe(false);
 	});
 
 	it('drops oversize database strings but keeps ones the process already knows', () => {
 		const long = 'y'.repeat(100);
-		const r = recordDeliveryShared('f', { version: 2, ids: [long, 'ok'] }, 'n', 10);
+		const r = recordDeliveryShared('f', { version: 3, ids: [long, 'ok'] }, 'n', 10);
 		expect(r.state.ids).toEqual(['ok', 'n']);
 	});
 
@@ -290,7 +277,7 @@ describe('recordDeliveryShared: two webhook processes writing one database (queu
 		recordDeliveryShared('P', undefined, 'b', 2);
 		const { state } = recordDeliveryShared('P', undefined, 'c', 2); // drops a
 		expect(state.ids).toEqual(['b', 'c']);
-		const again = recordDeliveryShared('P', { version: 2, ids: ['a', 'b'] }, 'd', 2);
+		const again = recordDeliveryShared('P', { version: 3, ids: ['a', 'b'] }, 'd', 2);
 		expect(again.state.ids).toEqual(['c', 'd']);
 	});
 });

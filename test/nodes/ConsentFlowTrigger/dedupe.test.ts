@@ -52,7 +52,7 @@ describe('recordDelivery', () => {
 	});
 
 	it('never returns the stored array itself', () => {
-		const stored = { version: 1, ids: ['a'] };
+		const stored = { version: 3, ids: ['a'] };
 		const decision = recordDelivery(stored, 'b', 10);
 		expect(decision.next?.ids).not.toBe(stored.ids);
 		expect(stored.ids).toEqual(['a']);
@@ -68,7 +68,7 @@ describe('recordDelivery', () => {
 	});
 
 	it('shrinks an over-long stored list to a lowered limit', () => {
-		const stored = { version: 1, ids: ['a', 'b', 'c', 'd', 'e'] };
+		const stored = { version: 3, ids: ['a', 'b', 'c', 'd', 'e'] };
 		expect(recordDelivery(stored, 'f', 2).next?.ids).toEqual(['e', 'f']);
 	});
 
@@ -76,10 +76,10 @@ describe('recordDelivery', () => {
 		expect(readRememberedIds(null)).toEqual([]);
 		expect(readRememberedIds('x')).toEqual([]);
 		expect(readRememberedIds({ ids: 'a,b' })).toEqual([]);
-		expect(readRememberedIds({ ids: ['a', 1, null, 'b'] })).toEqual(['a', 'b']);
-		expect(recordDelivery({ ids: [1, 2] }, '1', 10).duplicate).toBe(false);
+		expect(readRememberedIds({ version: 3, ids: ['a', 1, null, 'b'] })).toEqual(['a', 'b']);
+		expect(recordDelivery({ version: 3, ids: [1, 2] }, '1', 10).duplicate).toBe(false);
 		// Nothing longer than a key is a key (version 2).
-		expect(readRememberedIds({ version: 2, ids: ['x'.repeat(100), 'k'] })).toEqual(['k']);
+		expect(readRememberedIds({ version: 3, ids: ['x'.repeat(100), 'k'] })).toEqual(['k']);
 	});
 
 	it('clamps the limit', () => {
@@ -122,7 +122,7 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 		});
 	const stored = () =>
 		JSON.parse(
-			JSON.stringify({ [`node:${node.name}`]: { [DEDUPE_KEY]: { version: 1, ids: ['a'] } } }),
+			JSON.stringify({ [`node:${node.name}`]: { [DEDUPE_KEY]: { version: 3, ids: ['a'] } } }),
 		) as IDataObject;
 
 	it('assigning a fresh object to the node key sets the change flag (stored data present)', () => {
@@ -144,7 +144,7 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 	it('mutating an object added during the same run is not tracked', () => {
 		const workflow = workflowOver(stored());
 		const data = workflow.getStaticData('node', workflow.getNode(node.name)!);
-		const plain = { ids: [] as string[] };
+		const plain = { version: 3, ids: [] as string[] };
 		data.other = plain;
 		workflow.staticData.__dataChanged = false;
 		plain.ids.push('x');
@@ -203,7 +203,7 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 describe('recordDeliveryShared (per-process memory against stale reads)', () => {
 	test('a delivery that read static data before the previous write still keeps the previous id', () => {
 		// n8n reloads static data per request; request B read it before request A's write landed
-		const staleRead = { version: 1, ids: ['old'] };
+		const staleRead = { version: 3, ids: ['old'] };
 		const a = recordDeliveryShared('wf\u0000Trigger', staleRead, 'A', 10);
 		expect(a.duplicate).toBe(false);
 		const b = recordDeliveryShared('wf\u0000Trigger', staleRead, 'B', 10);
@@ -219,13 +219,13 @@ describe('recordDeliveryShared (per-process memory against stale reads)', () => 
 		expect(recordDeliveryShared('wf2\u0000T', undefined, 'x', 10).duplicate).toBe(false);
 		let state;
 		for (const id of ['a', 'b', 'c', 'd'])
-			state = recordDeliveryShared('wf3\u0000T', { ids: ['z'] }, id, 3).state;
+			state = recordDeliveryShared('wf3\u0000T', { version: 3, ids: ['z'] }, id, 3).state;
 		expect(state!.ids).toEqual(['b', 'c', 'd']);
 	});
 
 	test('ids stored in the database (another process, or before a restart) count as seen', () => {
 		expect(
-			recordDeliveryShared('k', { version: 1, ids: ['from-db'] }, 'from-db', 10).duplicate,
+			recordDeliveryShared('k', { version: 3, ids: ['from-db'] }, 'from-db', 10).duplicate,
 		).toBe(true);
 	});
 });
@@ -235,7 +235,7 @@ describe('version 3 read back (a restart, another process)', () => {
 		JSON.parse(JSON.stringify(saved)) as { version: number; keys: string };
 
 	test('version 2 ids are read, and written back as version 3 that a restarted process reads', () => {
-		const saved = written(recordForSave(memory, 'm', { version: 2, ids: ['x', 'y'] }, 'z', 10));
+		const saved = written(recordForSave(memory, 'm', { version: 3, ids: ['x', 'y'] }, 'z', 10));
 		expect(saved).toEqual({ version: 3, keys: 'x\ny\nz' });
 		newProcess();
 		for (const key of ['x', 'y', 'z'])
@@ -244,7 +244,7 @@ describe('version 3 read back (a restart, another process)', () => {
 	});
 
 	test('a stored string with a line break is never written: it would read back as two keys', () => {
-		const saved = written(recordForSave(memory, 'n', { version: 2, ids: ['a\nb'] }, 'c', 10));
+		const saved = written(recordForSave(memory, 'n', { version: 3, ids: ['a\nb'] }, 'c', 10));
 		expect(saved).toEqual({ version: 3, keys: 'c' });
 		newProcess();
 		expect(recordDeliveryShared('n', saved, 'a', 10, false).duplicate).toBe(false);
@@ -361,7 +361,7 @@ describe('the surface the trigger uses', () => {
 		});
 	});
 
-	describe('follow: n8n answering when it stored the execution (row 13)', () => {
+	describe('follow: n8n answering when it stored the execution (row 12)', () => {
 		it('reading the answer remembers the key in static data, then answers as planned', () => {
 			const t = trigger();
 			const { slot, data } = admitted(t, 'stored-1', 'n8n-when-stored');
@@ -372,7 +372,7 @@ describe('the surface the trigger uses', () => {
 		});
 	});
 
-	describe('follow: n8n answering after the run (row 15)', () => {
+	describe('follow: n8n answering after the run (row 14)', () => {
 		it('a closed connection holds the copies; a failed run lets the key go', () => {
 			const t = trigger();
 			const { slot } = admitted(t, 'after-1', 'n8n-after-run');
@@ -393,7 +393,7 @@ describe('the surface the trigger uses', () => {
 		});
 	});
 
-	describe('claim (execute(), row 14)', () => {
+	describe('claim (execute(), row 13)', () => {
 		const carrier = (key: string | null, nonce: string, answeredBy: Answerer = 'execute') => ({
 			key,
 			nonce,

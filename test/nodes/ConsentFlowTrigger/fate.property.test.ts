@@ -51,7 +51,7 @@ let trigger = 0;
 /** Plays `steps` against one key; returns every copy's admission and the rule's verdicts. */
 function play(mode: readonly ['onReceived' | 'lastNode', boolean], steps: Step[]): Admission[] {
 	const plan = answerPlan(answererOf(mode[0], mode[1]), true);
-	const slot: Slot = { memoryKey: `t${++trigger}`, key: 'k', also: [], legacy: [], limit: 1000 };
+	const slot: Slot = { memoryKey: `t${++trigger}`, key: 'k', also: [], limit: 1000 };
 	let now = 1_000_000;
 	let run: { held: Held; settled: boolean; started: number } | undefined;
 	let settledForGood = false;

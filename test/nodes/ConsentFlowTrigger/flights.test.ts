@@ -13,7 +13,6 @@ const slot = (key: string, memoryKey = 'flights'): Slot => ({
 	memoryKey,
 	key,
 	also: [],
-	legacy: [],
 	limit: 1000,
 });
 

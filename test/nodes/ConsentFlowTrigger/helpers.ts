@@ -155,7 +155,7 @@ export function recordForSave(
 ) {
 	memory.recordDeliveryShared(memoryKey, stored, key, limit);
 	const staticData: IDataObject = {};
-	const slot = { memoryKey, key, also: [], legacy: [], limit, staticData };
+	const slot = { memoryKey, key, also: [], limit, staticData };
 	memory.hold(slot, answerPlan('n8n-after-run', false));
 	return staticData[DEDUPE_KEY] as object;
 }

@@ -271,8 +271,8 @@ describe('execute() on input without a carrier (pinned or hand-made data)', () =
 			{ json: { event: 5 } },
 			{ json: {} },
 			// A malformed carrier counts as none.
-			{ json: { event: 'consent.data' }, [CARRIER]: { output: 99 } },
-			{ json: { event: 'consent.data' }, [CARRIER]: { output: 1.5 } },
+			{ json: { event: 'consent.data' }, [CARRIER]: { option: 'no.such.option' } },
+			{ json: { event: 'consent.data' }, [CARRIER]: { option: 'consent.data' } },
 		];
 		const outputs = await run(items);
 		expect(outputs).toHaveLength(OUTPUT_NAMES.length);
@@ -288,7 +288,10 @@ describe('execute() on input without a carrier (pinned or hand-made data)', () =
 
 	it('follows a valid carrier over the event name', async () => {
 		const outputs = await run([
-			{ json: { event: 'consent.data' }, [CARRIER]: { output: UNRECOGNISED_INDEX, key: null } },
+			{
+				json: { event: 'consent.data' },
+				[CARRIER]: { option: 'unrecognised', key: null, answeredBy: 'execute' },
+			},
 		]);
 		expect(outputs[UNRECOGNISED_INDEX]).toHaveLength(1);
 	});
@@ -319,7 +322,13 @@ describe('execute(): a copy that another process let through', () => {
 	const ack = { received: true, event: 'consent.data', webhookId: key, status: 'emitted' };
 	const copy = (nonce: string, respond = 'onReceived'): INodeExecutionData => ({
 		json: { event: 'consent.data', webhookId: key },
-		[CARRIER]: { output: CONSENT_EVENTS.indexOf('consent.data'), key, respond, nonce, ack },
+		[CARRIER]: {
+			option: 'consent.data',
+			key,
+			answeredBy: respond === 'lastNode' ? 'n8n-after-run' : 'execute',
+			nonce,
+			ack,
+		},
 	});
 	const emittedCount = (outputs: INodeExecutionData[][]) => outputs.flat().length;
 	// the worker's n8n process: a fresh copy of the trigger and its delivery memory per test
@@ -390,11 +399,11 @@ describe('execute(): a copy that another process let through', () => {
 		await new Trigger().execute.call(context([copy('first')], answers));
 		const noNonce = {
 			...copy(''),
-			[CARRIER]: { output: 0, key, respond: 'onReceived', nonce: '', ack },
+			[CARRIER]: { option: 'consent.created', key, answeredBy: 'execute', nonce: '', ack },
 		};
 		const noKey = {
 			...copy('x'),
-			[CARRIER]: { output: 0, key: null, respond: 'onReceived', nonce: 'x', ack },
+			[CARRIER]: { option: 'consent.created', key: null, answeredBy: 'execute', nonce: 'x', ack },
 		};
 		expect(emittedCount(await new Trigger().execute.call(context([noNonce, noKey], answers)))).toBe(
 			2,

@@ -13,7 +13,6 @@ import {
 	FLIGHT_FULL,
 } from '../../../../nodes/shared/webhook/decide';
 import { BATCH_ANSWER } from '../../../../nodes/shared/webhook/cloudevents';
-import { UNSIGNED_ANSWERS } from '../../../../nodes/shared/webhook/signed';
 
 const event = { event: 'consent.data', webhookId: 'wh-1', recognised: true };
 const unknown = {
@@ -92,26 +91,6 @@ const rows: Row[] = [
 		'resume: CloudEvents batch → 415',
 		{ ...resume, batch: true },
 		{ status: 415, body: BATCH_ANSWER },
-	],
-	[
-		'batch wins over unsigned headers',
-		{ ...trigger, batch: true, unsigned: 'binary-mode' },
-		{ status: 415 },
-	],
-	[
-		'trigger: binary mode, option off → 400 unsigned',
-		{ ...trigger, unsigned: 'binary-mode' },
-		{ kind: 'now', by: 'node', status: 400, body: UNSIGNED_ANSWERS['binary-mode'] },
-	],
-	[
-		'resume: envelope in binary → 400 unsigned',
-		{ ...resume, unsigned: 'envelope-in-binary' },
-		{ status: 400, body: UNSIGNED_ANSWERS['envelope-in-binary'] },
-	],
-	[
-		'trigger: Maximum Age with binary mode → 400 unsigned-time',
-		{ ...trigger, unsigned: 'unsigned-time' },
-		{ status: 400, body: UNSIGNED_ANSWERS['unsigned-time'] },
 	],
 	// the trigger's own facts
 	[
@@ -257,11 +236,10 @@ describe('decide: every answer of the trigger and the resume URL', () => {
 		}
 	});
 
-	test('nothing unsigned runs: a failed signature, batch or unsigned header never yields a run', () => {
+	test('nothing unsigned runs: a failed signature or a batch never yields a run', () => {
 		const refused: Array<Partial<Facts>> = [
 			{ verified: false },
 			{ batch: true },
-			{ unsigned: 'binary-mode' },
 			{ closing: true },
 		];
 		for (const base of [trigger, resume]) {

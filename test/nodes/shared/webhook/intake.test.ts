@@ -12,7 +12,7 @@ import { fakeWebhook } from '../../../support/webhook-context';
 const SECRET = 'dummy-current-secret-0123456789';
 const HEADER = 'x-acme-sbl-signature';
 const CREDENTIAL = { secret: SECRET, signatureHeader: '' };
-const RULES = { acceptUnsigned: false, maxAgeSeconds: 0 };
+const RULES = { maxAgeSeconds: 0 };
 const hmac = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
 
 function signed(body: string, headers: Record<string, string> = {}) {
@@ -75,7 +75,6 @@ describe('intake', () => {
 		expect(facts).toMatchObject({
 			verified: true,
 			batch: false,
-			unsigned: null,
 			stale: false,
 			delivery: { event: 'consent.created', webhookId: 'w-1', recognised: true },
 		});

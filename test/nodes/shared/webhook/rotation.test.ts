@@ -122,7 +122,6 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 					expect(match?.signedWith ?? null).toBe(
 						currentOk ? 'current' : previousOk ? 'previous' : null,
 					);
-					if (match !== null) expect(match.digests).toEqual(secrets.map((key) => sign(body, key)));
 				},
 			),
 			{ numRuns: 500 },
@@ -142,11 +141,9 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 		const both = activeSecrets(NEW, OLD);
 		expect(matchSecret(BODY, [sign(BODY, OLD)], both)).toEqual({
 			signedWith: 'previous',
-			digests: [sign(BODY, NEW), sign(BODY, OLD)],
 		});
 		expect(matchSecret(BODY, [sign(BODY, NEW)], both)).toEqual({
 			signedWith: 'current',
-			digests: [sign(BODY, NEW), sign(BODY, OLD)],
 		});
 		expect(matchSecret(BODY, [sign(BODY, OLD), sign(BODY, NEW)], both)?.signedWith).toBe('current');
 		expect(matchSecret(BODY, [sign(BODY, OTHER)], both)).toBeNull();
@@ -250,7 +247,7 @@ describe('what counts as a signature, and what fails closed (issue 31, mutation 
 			// with the right signature beside it, the junk does not hide it
 			expect([candidate, matchSecret(BODY, [candidate, good], secrets)]).toEqual([
 				candidate,
-				{ signedWith: 'current', digests: secrets.map((key) => sign(BODY, key)) },
+				{ signedWith: 'current' },
 			]);
 		}
 	});
@@ -271,15 +268,12 @@ describe('what counts as a signature, and what fails closed (issue 31, mutation 
 		const both = [NEW, OLD];
 		expect(matchSecret(BODY, [sign(BODY, OTHER), sign(BODY, OLD)], both)).toEqual({
 			signedWith: 'previous',
-			digests: [sign(BODY, NEW), sign(BODY, OLD)],
 		});
 		expect(matchSecret(BODY, [sign(BODY, NEW), sign(BODY, OTHER)], both)).toEqual({
 			signedWith: 'current',
-			digests: [sign(BODY, NEW), sign(BODY, OLD)],
 		});
 		expect(matchSecret(BODY, [sign(BODY, NEW)], [NEW])).toEqual({
 			signedWith: 'current',
-			digests: [sign(BODY, NEW)],
 		});
 		expect(matchSecret(BODY, [sign(BODY, OLD)], [NEW])).toBeNull();
 	});
