@@ -1,13 +1,13 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 import { clientCredentialsFields } from './clientCredentialsFields';
-import { fetchAccessToken } from './consentFlowToken';
+import { checkBeforeSending, fetchAccessToken } from './consentFlowToken';
 
 /** Country codes of the loan application scopes. */
 const LOAN_APPLICATION_COUNTRIES = [
@@ -169,15 +169,28 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 		return await fetchAccessToken(this, credentials);
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
-	};
+	// Bearer token. Also the credential Test's first step: n8n runs preAuthentication there only while
+	// no token is held, so an empty Realm or an http identity provider in Production typed into the
+	// form is refused here, before anything is sent.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		checkBeforeSending(credentials);
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
+			},
+		};
+	}
 
 	// The Test proves what is published and nothing more: the token endpoint issues a token for this
-	// client with the requested scopes. n8n first runs preAuthentication (always, in a Test), whose
+	// client with the requested scopes. While no token is held n8n first runs preAuthentication, whose
 	// refusal is the Test's message; this request then asks the token endpoint again with the client as
-	// form fields whatever Client Authentication says (published as accepted).
+	// form fields whatever Client Authentication says (published as accepted), so that a held token
+	// does not pass the Test for a changed secret (its refusals: the rules below).
 	test: ICredentialTestRequest = {
 		request: {
 			url: `={{ ${tokenUrl('$credentials')} }}`,

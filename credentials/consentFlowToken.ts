@@ -110,7 +110,7 @@ function accessTokenIn(body: unknown): string | undefined {
 }
 
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
-function checkBeforeSending(data: Data): void {
+export function checkBeforeSending(data: Data): void {
 	if (data.service !== 'loanApplication' && realmOf(data) === '') {
 		throw refused(
 			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,

@@ -143,10 +143,34 @@ describe('Consent Flow OAuth2 API credential', () => {
 				default: '',
 			},
 		]);
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
+	});
+
+	test('sends the held token as Bearer; refuses an empty Realm and an http identity provider in Production before anything is sent (the Test runs it too)', async () => {
+		const options = {
+			method: 'POST' as const,
+			url: 'https://api.example/api/x',
+			headers: { Accept: 'application/json' },
+		};
+		await expect(
+			credential.authenticate(full({ ...base, realm: 'flows', accessToken: 'tok-9' }), options),
+		).resolves.toEqual({
+			...options,
+			headers: { Accept: 'application/json', Authorization: 'Bearer tok-9' },
 		});
+		await expect(
+			credential.authenticate(full({ ...base, accessToken: 'tok-9' }), options),
+		).rejects.toThrow(/Realm is empty/);
+		await expect(
+			credential.authenticate(
+				full({
+					...base,
+					realm: 'flows',
+					environment: 'production',
+					identityProviderUrl: 'http://a',
+				}),
+				options,
+			),
+		).rejects.toThrow(/must use https/);
 	});
 
 	const TOKEN = (realm: string) =>
