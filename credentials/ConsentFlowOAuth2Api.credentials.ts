@@ -161,6 +161,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			displayName: 'Access Token Fetched For',
 			name: 'accessTokenFor',
 			type: 'hidden',
+			typeOptions: { password: true },
 			default: '',
 		},
 	];

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
 // The Consent Flow credential fetches its own token (n8n's preAuthentication), so that a refusal is
@@ -153,12 +154,15 @@ function statusAdvice(status: number, error: string | undefined, data: Data): st
 	return '';
 }
 
-/** What a token was fetched for: the values that decide which token the endpoint issues. */
+/** What a token was fetched for: the values that decide whether it can be had (the secret as a hash). */
 function fetchedFor(data: Data): string {
 	return JSON.stringify([
 		identityProviderUrl(data),
 		realmOf(data),
 		String(data.clientId ?? ''),
+		createHash('sha256')
+			.update(String(data.clientSecret ?? ''))
+			.digest('base64'),
 		scopeOf(data),
 		String(data.environment ?? ''),
 	]);

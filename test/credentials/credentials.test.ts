@@ -140,6 +140,7 @@ describe('Consent Flow OAuth2 API credential', () => {
 				displayName: 'Access Token Fetched For',
 				name: 'accessTokenFor',
 				type: 'hidden',
+				typeOptions: { password: true },
 				default: '',
 			},
 		]);
@@ -251,15 +252,17 @@ describe('Consent Flow OAuth2 API credential', () => {
 		const held: INodeParameters = { ...flow, ...(first.result as INodeParameters) };
 		const kept = await fetchWith(held, answer(200, { access_token: 'tok-2', expires_in: 60 }));
 		expect([kept.sent, kept.result]).toEqual([[], {}]);
-		// Client Secret and Client Authentication do not decide which token is issued
+		expect(String(held.accessTokenFor)).not.toContain(String(base.clientSecret));
+		// Client Authentication does not decide whether a token can be had
 		const sameClient = await fetchWith(
-			{ ...held, clientSecret: 'other-secret-99', authentication: 'body' },
+			{ ...held, authentication: 'body' },
 			answer(200, { access_token: 'tok-2' }),
 		);
 		expect(sameClient.sent).toEqual([]);
 		for (const changed of [
 			{ realm: 'other' },
 			{ clientId: 'other' },
+			{ clientSecret: 'other-secret-99' },
 			{ identityProviderUrl: 'https://other.example' },
 			{ additionalScopes: 'extra:one' },
 			{ environment: 'production' },

@@ -256,9 +256,10 @@ describe.each(versions())(
 			expect(fail.message).toMatch(DECIDES);
 
 			// Same stored credential, a wrong secret typed into the form (not saved) before "Retry".
-			// The token fetched above is still held (the secret does not decide which token is issued),
-			// but the Test's own token request carries the typed secret: refused (with 0.1.0's
-			// GET /api/resource the wrong secret passed).
+			// The token fetched above is still held, so n8n skips the credential's token request; the
+			// Test's own carries the typed secret and is refused, then n8n asks the credential again,
+			// which fetches with the typed secret (the token was fetched for another): refused, in its
+			// words on both majors (with 0.1.0's GET /api/resource the wrong secret passed).
 			const typed = await ctx.n8n.testCredential(good.id, {
 				clientSecret: 'typed-wrong-secret-1234',
 			});
@@ -271,7 +272,7 @@ describe.each(versions())(
 			// The test talks to the identity provider only (issue 43: no GET /api/resource, which the
 			// service lists only as an example). Good: the credential's token request (Basic), then the
 			// Test's own with the form fields. Bad: the credential's token request, refused. Typed: the
-			// token held is kept, the Test's own request with the typed secret is refused.
+			// Test's own request, then the credential's, both with the typed secret, refused.
 			const log = await simRequests(ctx.sim, { since: mark });
 			const statuses = log.map((r) => `${r.method} ${r.path} ${r.status}`);
 			const ok200 = `POST ${TOKEN_PATH('sbl')} 200`;
