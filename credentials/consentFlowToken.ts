@@ -168,9 +168,9 @@ function fetchedFor(data: Data): string {
 	]);
 }
 
-// n8n calls preAuthentication when Access Token is empty, after a 401 (httpRequestWithAuthentication),
-// in every credential Test, and in n8n's HTTP Request node after ANY failed request, which it then
-// sends again when a new token comes back. So the token is kept while it is unexpired and was
+// n8n calls preAuthentication when Access Token is empty (also in the credential Test), after a 401
+// (httpRequestWithAuthentication), and in n8n's HTTP Request node after ANY failed request, which it
+// then sends again when a new token comes back. So the token is kept while it is unexpired and was
 // fetched for the same values: a write that failed for another reason is not sent again.
 function stillValid(data: Data): boolean {
 	if (typeof data.accessToken !== 'string' || data.accessToken === '') return false;

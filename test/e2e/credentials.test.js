@@ -218,6 +218,29 @@ describe.each(versions())(
 			});
 		});
 
+		// n8n's HTTP Request node asks the credential for a token again after ANY failed request and
+		// sends the request again when a new one comes back: the token held (unexpired, fetched for
+		// these values) is kept, so a request that failed for another reason is not sent twice.
+		test('a request that failed with 500 is not sent again with a new token', async () => {
+			const cred = await credential('no-resend');
+			const wf = await resourceWorkflow(cred);
+			const warm = await run(wf);
+			expect([warm.res.status, warm.tokenCalls.length]).toEqual([200, 1]);
+			await simFault(ctx.sim, {
+				status: 500,
+				count: 1,
+				match: { pathPrefix: '/consent/api/resource' },
+			});
+			try {
+				const failed = await run(wf);
+				expect(failed.res.status).toBe(500);
+				expect(failed.tokenCalls).toEqual([]);
+				expect(failed.apiCalls.map((c) => c.status)).toEqual([500]);
+			} finally {
+				await request('DELETE', `${ctx.sim.url}/__sim/faults`);
+			}
+		});
+
 		test('a wrong client secret fails the run with a clear error, and no secret leaks', async () => {
 			const wrong = `wrong-secret-${Date.now()}-Qz7`;
 			const cred = await credential('wrong', { clientSecret: wrong });
