@@ -189,7 +189,7 @@ const HOOKS = [
 	{
 		key: 'oauthPrefix',
 		name: 'n8n-core prefixes token errors with "Failed to acquire OAuth2 access token"',
-		use: "nodes/shared/transport/failure.ts: recognises the OAuth2 client's error texts (with or without the prefix; the estimate credential)",
+		use: "nodes/shared/transport/failure.ts: recognises the OAuth2 client's error texts (with or without the prefix)",
 		file: 'node_modules/n8n-core/dist',
 		text: 'Failed to acquire OAuth2 access token',
 	},
@@ -203,7 +203,7 @@ const HOOKS = [
 	{
 		key: 'clientAuthText',
 		name: '@n8n/client-oauth2\'s "Client authentication failed" text',
-		use: "nodes/shared/transport/failure.ts: the estimate credential's wrong-client-secret message",
+		use: 'nodes/shared/transport/failure.ts: the wrong-client-secret message',
 		file: 'node_modules/@n8n/client-oauth2/dist',
 		text: 'Client authentication failed',
 	},
