@@ -3,7 +3,7 @@
  * them with n8n-workflow's own expression engine, the way n8n's CredentialsHelper does
  * (defaults applied with NodeHelpers.getNodeParameters, then `$self` = the credential data).
  */
-import type { ICredentialType, INodeParameters } from 'n8n-workflow';
+import type { ICredentialType } from 'n8n-workflow';
 import { ConsentFlowOAuth2Api } from '../../credentials/ConsentFlowOAuth2Api.credentials';
 import { ConsentFlowWebhookSigningApi } from '../../credentials/ConsentFlowWebhookSigningApi.credentials';
 import { RealEstateEstimateOAuth2Api } from '../../credentials/RealEstateEstimateOAuth2Api.credentials';
