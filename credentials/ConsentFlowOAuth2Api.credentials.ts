@@ -1,9 +1,13 @@
-import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
-import {
-	clientCredentialsFields,
-	clientCredentialsGrant,
-	hiddenAuthorizationCodeFields,
-} from './clientCredentialsFields';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { clientCredentialsFields } from './clientCredentialsFields';
+import { checkBeforeSending, fetchAccessToken } from './consentFlowToken';
 
 /** Country codes of the loan application scopes. */
 const LOAN_APPLICATION_COUNTRIES = [
@@ -20,17 +24,14 @@ const loanApplicationScopeOptions = LOAN_APPLICATION_COUNTRIES.flatMap((country)
 	})),
 );
 
-// Service decides the token endpoint: the flow service's realm is fixed by the operator (Realm);
-// the loan application service's is agents-<environment> (both in consent-flow-service.md). In
-// Production an identity provider address that is not https becomes a reserved .invalid host
-// (RFC 6761: never resolves), and so does an empty Realm: nothing is sent, and the host names the
-// field to fix.
+// The Test's request, as n8n expressions: the same realm and scope as consentFlowToken.ts (a unit
+// test holds the two together).
 function realmOf(ref: string): string {
 	return `(${ref}.service === 'loanApplication' ? (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test') : String(${ref}.realm || '').trim())`;
 }
 
 function tokenUrl(ref: string): string {
-	return `(${ref}.service !== 'loanApplication' && ${realmOf(ref)} === '' ? 'https://realm-is-empty-enter-the-realm-from-the-operator.invalid' : ${ref}.environment === 'production' && !/^https:\\/\\//i.test(String(${ref}.identityProviderUrl || '').trim()) ? 'https://identity-provider-url-must-use-https-in-production.invalid' : String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '')) + '/realms/' + ${realmOf(ref)} + '/protocol/openid-connect/token'`;
+	return `String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '') + '/realms/' + ${realmOf(ref)} + '/protocol/openid-connect/token'`;
 }
 
 function scope(ref: string): string {
@@ -41,14 +42,13 @@ const DECIDES =
 	'Realm (consent flows: the realm from the operator; a realm that does not know the client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
 
 /**
- * OAuth2 client credentials for the consent flow service (SBL) and the loan application API.
- * n8n's own OAuth2 machinery fetches, caches and refreshes the token; the token URL and the
- * space-joined scope are computed from the visible fields.
+ * OAuth2 client credentials for the consent flow service (SBL) and the loan application API. The
+ * credential fetches its token itself (preAuthentication, n8n's pattern for session tokens): n8n
+ * keeps it in the hidden Access Token field; after a 401 n8n asks again and sends the request once
+ * more, and a new token is fetched when the one held has expired or was fetched for other values.
  */
 export class ConsentFlowOAuth2Api implements ICredentialType {
 	name = 'consentFlowOAuth2Api';
-
-	extends = ['oAuth2Api'];
 
 	displayName = 'Consent Flow OAuth2 API';
 
@@ -65,7 +65,6 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 	};
 
 	properties: INodeProperties[] = [
-		clientCredentialsGrant,
 		{
 			displayName: 'Service',
 			name: 'service',
@@ -119,7 +118,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			displayOptions: { show: { service: ['consentFlow'] } },
 			placeholder: 'from the operator',
 			description:
-				'The realm of the flow service, from the operator (it is fixed by the operator). A realm that does not know this client refuses it as an unknown client: if the Test says "Client authentication failed", check Realm as well as Client ID and Client Secret.',
+				'The realm of the flow service, from the operator (it is fixed by the operator). A realm that does not know this client refuses it as an unknown client (invalid_client), as a wrong Client ID or Client Secret would.',
 		},
 		{
 			displayName: 'API Base URL',
@@ -152,25 +151,47 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 				'More scopes to request, separated by spaces or commas (added to sbl for Consent Flows, to the selected scopes for the loan application service)',
 		},
 		{
-			displayName: 'Access Token URL',
-			name: 'accessTokenUrl',
+			displayName: 'Access Token',
+			name: 'accessToken',
 			type: 'hidden',
-			default: `={{ ${tokenUrl('$self')} }}`,
+			typeOptions: { expirable: true, password: true },
+			default: '',
 		},
 		{
-			displayName: 'Scope',
-			name: 'scope',
+			displayName: 'Access Token Fetched For',
+			name: 'accessTokenFor',
 			type: 'hidden',
-			default: `={{ ${scope('$self')} }}`,
+			typeOptions: { password: true },
+			default: '',
 		},
-		...hiddenAuthorizationCodeFields,
 	];
 
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		return await fetchAccessToken(this, credentials);
+	}
+
+	// Bearer token. Also the credential Test's first step: n8n runs preAuthentication there only while
+	// no token is held, so an empty Realm or an http identity provider in Production typed into the
+	// form is refused here, before anything is sent.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		checkBeforeSending(credentials);
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.accessToken ?? '')}`,
+			},
+		};
+	}
+
 	// The Test proves what is published and nothing more: the token endpoint issues a token for this
-	// client with the requested scopes. n8n first fetches a token its own way (when that fails, the
-	// Test shows n8n's message); this request then asks the token endpoint again with the form the test sends
-	// whatever Client Authentication says (client_id and client_secret as form fields, published as
-	// accepted), so that a token n8n stored earlier does not pass the Test for a changed secret.
+	// client with the requested scopes. While no token is held n8n first runs preAuthentication, whose
+	// refusal is the Test's message; this request then asks the token endpoint again with the client as
+	// form fields whatever Client Authentication says (published as accepted), so that a held token
+	// does not pass the Test for a changed secret (its refusals: the rules below).
 	test: ICredentialTestRequest = {
 		request: {
 			url: `={{ ${tokenUrl('$credentials')} }}`,

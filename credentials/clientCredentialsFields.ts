@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * Fields both OAuth2 client-credentials credentials share: client ID, secret and how the token
- * request authenticates the client (oAuth2Api's `authentication`: Basic header or form body).
+ * request authenticates the client (`authentication`, as oAuth2Api names it: Basic header or form body).
  */
 export const clientCredentialsFields: INodeProperties[] = [
 	{

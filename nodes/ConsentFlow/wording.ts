@@ -39,7 +39,7 @@ function tokenText(facts: FailureFacts): ErrorText {
 		default:
 			break;
 	}
-	if (facts.status === 404) return realmText(said);
+	if (facts.status === 404 || facts.tokenStatus === 404) return realmText(said);
 	if (isNotSent(facts.code)) {
 		return {
 			message: `Cannot reach the identity provider to get an access token: ${facts.networkWords}`,
@@ -48,7 +48,7 @@ function tokenText(facts: FailureFacts): ErrorText {
 	}
 	return {
 		message: 'Could not get an access token from the identity provider',
-		description: `Check the credential's Realm, Client ID and Client Secret, Environment, Identity Provider URL and Additional Scopes, then save the credential to reconnect.${said}`,
+		description: `Check the credential's Realm, Client ID and Client Secret, Environment, Identity Provider URL and Additional Scopes, then save the credential to reconnect.${said}${facts.tokenDetail ? ` (${facts.tokenDetail})` : ''}`,
 	};
 }
 
@@ -150,7 +150,7 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 	'token-refused': (facts) => tokenText(facts),
 	'not-authenticated': (_facts, _call, said) => ({
 		message: 'The Consent Flow API rejected the access token (401)',
-		description: `n8n fetched a new token and the API still refused it, so the token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (they must belong to the same environment as the API Base URL), then save the credential to reconnect.${said}`,
+		description: `The token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (they must belong to the same environment as the API Base URL); the credential fetches a new token when one of them changes or the token it holds expires.${said}`,
 	}),
 	forbidden: (_facts, _call, said) => ({
 		message: 'The Consent Flow API refused the request (403)',

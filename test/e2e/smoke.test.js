@@ -89,10 +89,17 @@ describe.each(versions())('n8n %s.x: the package as a community package', (major
 		const names = creds.map((c) => c.name);
 		for (const c of EXPECTED_CREDENTIALS) expect(names).toContain(c);
 		expect(declaredTypes().credentials.sort()).toEqual([...EXPECTED_CREDENTIALS].sort());
-		// The OAuth2 ones extend n8n's oAuth2Api, so n8n's OAuth2 machinery handles their tokens.
-		for (const c of ['consentFlowOAuth2Api', 'realEstateEstimateOAuth2Api']) {
-			expect(creds.find((x) => x.name === c).extends).toEqual(['oAuth2Api']);
-		}
+		// The estimate credential extends n8n's oAuth2Api (n8n's OAuth2 machinery handles its token);
+		// the Consent Flow credential fetches its own (issue 48) into a hidden expirable field.
+		expect(creds.find((x) => x.name === 'realEstateEstimateOAuth2Api').extends).toEqual([
+			'oAuth2Api',
+		]);
+		const consent = creds.find((x) => x.name === 'consentFlowOAuth2Api');
+		expect(consent.extends).toBeUndefined();
+		expect(consent.properties.find((p) => p.name === 'accessToken')).toMatchObject({
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+		});
 	});
 
 	test("require('zod') from inside the installed package resolves to n8n's copy via n8n's NODE_PATH", () => {

@@ -3,6 +3,9 @@
  * simulator with undici, fetches OAuth2 client-credentials tokens the way n8n does (Basic header or
  * body, cached per credential, one refresh on 401) and throws what n8n throws (a NodeApiError
  * wrapping an axios-shaped error). The real-n8n suite (test/e2e) covers n8n's own helpers.
+ * The Consent Flow credential fetches its own token in n8n (preAuthentication); here both
+ * credentials get theirs as n8n's OAuth2 client would (the credential's own path:
+ * test/credentials, test/nodes/ConsentFlow/own-token-failure.test.ts and the e2e suite).
  */
 import { request } from 'undici';
 import { NodeApiError } from 'n8n-workflow';

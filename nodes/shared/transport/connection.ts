@@ -77,7 +77,8 @@ export async function loadConnection(
 	};
 }
 
-// n8n's OAuth2 helper saves a token it fetched during the request: read again, the redactor learns it.
+// n8n saves a token fetched during the request (the Consent Flow credential's Access Token field, or
+// n8n's OAuth2 token data): read again, the redactor learns it.
 export async function learnCredentials(
 	ctx: IExecuteFunctions,
 	connection: Connection,

@@ -1,5 +1,6 @@
 // Whatever n8n threw → an HttpFailure without request headers (no token can leak) → one FailureKind.
 import { mentionsTokenFailure, oauthErrorFromText } from '../n8n-compat';
+import { tokenFailureOf } from '../../../credentials/consentFlowToken';
 
 export interface HttpFailure {
 	status?: number;
@@ -9,6 +10,8 @@ export interface HttpFailure {
 	message: string;
 	tokenFailure: boolean;
 	oauthError?: string;
+	/** The Consent Flow credential's own token request failed (its message names the fields). */
+	ownToken?: { status?: number; message: string };
 	attempts?: number;
 	cancelled?: boolean;
 }
@@ -143,11 +146,17 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 	}
 	const message = typeof record.message === 'string' ? record.message : String(error);
 	const causeMessage = asRecord(record.cause)?.message;
+	const ownText = [message, causeMessage].find(
+		(text): text is string => typeof text === 'string' && tokenFailureOf(text) !== undefined,
+	);
+	const own = ownText === undefined ? undefined : tokenFailureOf(ownText);
 	const oauthError =
 		findOAuthError(error) ??
+		own?.error ??
 		(status === undefined ? oauthErrorFromText([message, causeMessage]) : undefined);
-	const tokenFailure = oauthError !== undefined || mentionsTokenFailure([message, causeMessage]);
-	return {
+	const tokenFailure =
+		own !== undefined || oauthError !== undefined || mentionsTokenFailure([message, causeMessage]);
+	const failure: HttpFailure = {
 		status: Number.isFinite(status) ? status : undefined,
 		headers: lowerCaseHeaders(response?.headers),
 		// n8n 1.x's NodeApiError drops the wrapped error (and its response) but keeps the response
@@ -158,6 +167,8 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 		tokenFailure,
 		oauthError,
 	};
+	if (ownText !== undefined) failure.ownToken = { status: own?.status, message: ownText };
+	return failure;
 }
 
 export function isHttpFailure(value: unknown): value is HttpFailure {

@@ -52,6 +52,9 @@ export interface FailureFacts {
 	networkWords: string;
 	oauthError?: string;
 	tokenReason?: string;
+	/** The Consent Flow credential's own token request failed: the token endpoint's status, its message. */
+	tokenStatus?: number;
+	tokenDetail?: string;
 	retryAfter?: string;
 	retryAfterMs?: number;
 	retryAfterTooLong: string;
@@ -110,7 +113,10 @@ export function failureFacts(
 		oauthError: failure.oauthError,
 		retryAfterTooLong: retryAfterTooLong(failure, policy),
 	};
-	if (kind === 'token-refused') {
+	if (kind === 'token-refused' && failure.ownToken) {
+		if (failure.ownToken.status !== undefined) facts.tokenStatus = failure.ownToken.status;
+		facts.tokenDetail = redact(failure.ownToken.message);
+	} else if (kind === 'token-refused') {
 		const reason = facts.service ?? redact(tokenFailureReason(failure.message));
 		if (reason) facts.tokenReason = reason;
 	}

@@ -123,7 +123,8 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 
 export const redactPatterns: Redactor = makeRedactor([]);
 
-// Also the Basic value n8n's OAuth2 client sends to the token endpoint (raw and form-encoded).
+// The client secret, the tokens (the Consent Flow credential's Access Token field, n8n's OAuth2
+// token data), and the Basic value sent to the token endpoint (raw and form-encoded).
 export function credentialSecrets(credentials: Record<string, unknown> | undefined): string[] {
 	if (!credentials) return [];
 	const out: string[] = [];
@@ -131,6 +132,7 @@ export function credentialSecrets(credentials: Record<string, unknown> | undefin
 		if (typeof value === 'string' && value !== '') out.push(value);
 	};
 	add(credentials.clientSecret);
+	add(credentials.accessToken);
 	const tokens = credentials.oauthTokenData;
 	if (tokens !== null && typeof tokens === 'object') {
 		const data = tokens as Record<string, unknown>;

@@ -60,7 +60,7 @@ describe('Consent Flow: errors from the API', () => {
 			'401',
 		);
 		expect(error.description).toMatch(/Check Environment, Identity Provider URL and Realm/);
-		expect(error.description).toMatch(/save the credential to reconnect/);
+		expect(error.description).toMatch(/fetches a new token when one of them changes/);
 		expect(error.description).toMatch(/The service said: token issuer .* is not accepted here/);
 		const posts = await apiRequests(sim, 'POST');
 		expect(posts.map((r) => r.status)).toEqual([401, 401]);

@@ -14,6 +14,7 @@ test('a credential: its client secret, stored tokens and both Basic header value
 	const secrets = credentialSecrets({
 		clientId,
 		clientSecret,
+		accessToken: 'own-token-1234',
 		oauthTokenData: {
 			access_token: 'access-1234',
 			refresh_token: 'refresh-1234',
@@ -24,6 +25,7 @@ test('a credential: its client secret, stored tokens and both Basic header value
 	const form = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
 	expect(secrets).toEqual([
 		clientSecret,
+		'own-token-1234',
 		'access-1234',
 		'refresh-1234',
 		'id-1234',

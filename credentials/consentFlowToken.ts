@@ -1,0 +1,259 @@
+import { createHash } from 'crypto';
+import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+
+// The Consent Flow credential fetches its own token (n8n's preAuthentication), so that a refusal is
+// worded by this package and names the fields that decide it, in the credential Test too.
+
+type Data = ICredentialDataDecryptedObject;
+
+/** Service decides the realm: the operator's (Realm) for consent flows, agents-<environment> for the loan application service. */
+export function realmOf(data: Data): string {
+	if (data.service === 'loanApplication') {
+		return data.environment === 'production' ? 'agents-prod' : 'agents-test';
+	}
+	return String(data.realm ?? '').trim();
+}
+
+/** sbl (consent flows) or the selected loan application scopes, then Additional Scopes; no duplicates. */
+export function scopeOf(data: Data): string {
+	const chosen: unknown[] =
+		data.service === 'loanApplication'
+			? [].concat((data.loanApplicationScopes || []) as [])
+			: ['sbl'];
+	const all = [...chosen.map(String), ...String(data.additionalScopes ?? '').split(/[\s,]+/)];
+	return all.filter((scope, i) => !!scope && all.indexOf(scope) === i).join(' ');
+}
+
+function identityProviderUrl(data: Data): string {
+	return String(data.identityProviderUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+export function tokenUrlOf(data: Data): string {
+	return `${identityProviderUrl(data)}/realms/${realmOf(data)}/protocol/openid-connect/token`;
+}
+
+/** What decides whether a token can be had, in the words of the form. */
+export function decides(data: Data): string {
+	return data.service === 'loanApplication'
+		? 'Service and Environment (the realm is agents-test or agents-prod), Client ID and Client Secret (test and production have different clients) and Identity Provider URL'
+		: 'Realm (the realm the operator gave you; a realm that does not know this client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
+}
+
+const MESSAGE_START = 'Could not get an access token';
+// RFC 6749 §5.2: error is %x20-21 / %x23-5B / %x5D-7E; here also without ( ) , so it reads back
+const OAUTH_ERROR = /^[\x20\x21\x23-\x27\x2A\x2B\x2D-\x5B\x5D-\x7E]{1,80}$/;
+// In words, not codes: n8n replaces a message that contains ECONNREFUSED & co. with its own text.
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+	ETIMEDOUT: 'the connection timed out',
+	ECONNABORTED: 'the connection timed out',
+	ECONNRESET: 'the connection was reset',
+};
+
+const REFUSED = /^Could not get an access token \((?:([^(),]+), )?HTTP (\d{3})\)/;
+
+export interface TokenFailure {
+	/** The OAuth2 error code the token endpoint answered (RFC 6749 §5.2). */
+	error?: string;
+	/** The token endpoint's HTTP status. */
+	status?: number;
+}
+
+/** What a message of fetchAccessToken says (its own words, not n8n's), or undefined for any other text. */
+export function tokenFailureOf(message: string): TokenFailure | undefined {
+	if (!message.startsWith(MESSAGE_START)) return undefined;
+	const out: TokenFailure = {};
+	const refusal = REFUSED.exec(message);
+	if (refusal) {
+		if (refusal[1] !== undefined) out.error = refusal[1];
+		out.status = Number(refusal[2]);
+	}
+	return out;
+}
+
+// A plain Error without response or code: n8n's credential Test then shows its message as it is.
+function refused(text: string): Error {
+	return new Error(text);
+}
+
+function oauthErrorIn(body: unknown, secrets: string[]): string | undefined {
+	let parsed = body;
+	if (typeof parsed === 'string') {
+		try {
+			parsed = JSON.parse(parsed);
+		} catch {
+			return undefined;
+		}
+	}
+	if (parsed === null || typeof parsed !== 'object') return undefined;
+	const error = (parsed as Record<string, unknown>).error;
+	if (typeof error !== 'string' || !OAUTH_ERROR.test(error)) return undefined;
+	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
+}
+
+function accessTokenIn(body: unknown): string | undefined {
+	let parsed = body;
+	if (typeof parsed === 'string') {
+		try {
+			parsed = JSON.parse(parsed);
+		} catch {
+			return undefined;
+		}
+	}
+	if (parsed === null || typeof parsed !== 'object') return undefined;
+	const token = (parsed as Record<string, unknown>).access_token;
+	return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
+export function checkBeforeSending(data: Data): void {
+	if (data.service !== 'loanApplication' && realmOf(data) === '') {
+		throw refused(
+			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
+		);
+	}
+	const url = identityProviderUrl(data);
+	if (!/^https?:\/\/[^/]/i.test(url)) {
+		throw refused(
+			`${MESSAGE_START}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
+		);
+	}
+	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
+		throw refused(
+			`${MESSAGE_START}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
+		);
+	}
+}
+
+function form(fields: Record<string, string>): string {
+	return Object.entries(fields)
+		.map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+		.join('&');
+}
+
+// As the description shows it (and as n8n's OAuth2 client sends it): base64 of clientId:clientSecret
+function basic(clientId: string, clientSecret: string): string {
+	return Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+}
+
+function statusAdvice(status: number, error: string | undefined, data: Data): string {
+	if (error === 'invalid_scope' || (status === 400 && error === undefined)) {
+		return ` This client may not request one of the scopes "${scopeOf(data)}": check Loan Application Scopes and Additional Scopes, or ask the operator.`;
+	}
+	if (status === 404) {
+		return ' No token endpoint at this address: the realm does not exist there, or the Identity Provider URL is wrong (the base address, without /realms/…).';
+	}
+	if (error === 'unauthorized_client' || error === 'unsupported_grant_type') {
+		return ' Ask the operator to allow this client the client credentials grant.';
+	}
+	return '';
+}
+
+/** What a token was fetched for: the values that decide whether it can be had (the secret as a hash). */
+function fetchedFor(data: Data): string {
+	return JSON.stringify([
+		identityProviderUrl(data),
+		realmOf(data),
+		String(data.clientId ?? ''),
+		createHash('sha256')
+			.update(String(data.clientSecret ?? ''))
+			.digest('base64'),
+		scopeOf(data),
+		String(data.environment ?? ''),
+	]);
+}
+
+// n8n calls preAuthentication when Access Token is empty (also in the credential Test), after a 401
+// (httpRequestWithAuthentication), and in n8n's HTTP Request node after ANY failed request, which it
+// then sends again when a new token comes back. So the token is kept while it is unexpired and was
+// fetched for the same values: a write that failed for another reason is not sent again.
+function stillValid(data: Data): boolean {
+	if (typeof data.accessToken !== 'string' || data.accessToken === '') return false;
+	let kept: unknown;
+	try {
+		kept = JSON.parse(String(data.accessTokenFor ?? ''));
+	} catch {
+		return false;
+	}
+	const { forValues, until } = (kept ?? {}) as { forValues?: unknown; until?: unknown };
+	return forValues === fetchedFor(data) && typeof until === 'number' && Date.now() < until;
+}
+
+function expiresIn(body: unknown): number | undefined {
+	let parsed = body;
+	if (typeof parsed === 'string') {
+		try {
+			parsed = JSON.parse(parsed);
+		} catch {
+			return undefined;
+		}
+	}
+	const seconds = Number((parsed as Record<string, unknown> | null)?.expires_in);
+	return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** n8n's preAuthentication: a client credentials token from the token endpoint Service decides. */
+export async function fetchAccessToken(
+	helper: IHttpRequestHelper,
+	data: Data,
+): Promise<{ accessToken?: string; accessTokenFor?: string }> {
+	if (stillValid(data)) return {};
+	checkBeforeSending(data);
+	const clientId = String(data.clientId ?? '');
+	const clientSecret = String(data.clientSecret ?? '');
+	const realm = realmOf(data);
+	const fields: Record<string, string> = { grant_type: 'client_credentials' };
+	const scope = scopeOf(data);
+	if (scope) fields.scope = scope;
+	const headers: Record<string, string> = {
+		'Content-Type': 'application/x-www-form-urlencoded',
+		Accept: 'application/json',
+	};
+	if (data.authentication === 'body') {
+		fields.client_id = clientId;
+		fields.client_secret = clientSecret;
+	} else {
+		headers.Authorization = `Basic ${basic(clientId, clientSecret)}`;
+	}
+	const where = `from realm "${realm}"`;
+	let response: { statusCode?: number; body?: unknown };
+	const asked = Date.now();
+	try {
+		response = (await helper.helpers.httpRequest({
+			method: 'POST',
+			url: tokenUrlOf(data),
+			headers,
+			body: form(fields),
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as { statusCode?: number; body?: unknown };
+	} catch (error) {
+		const code = String((error as { code?: unknown } | null)?.code ?? '');
+		throw refused(
+			`${MESSAGE_START} ${where}: the identity provider could not be reached (${NETWORK_WORDS[code] ?? 'the connection failed'}). Check Identity Provider URL and that the identity provider is up.`,
+		);
+	}
+	const status = Number(response.statusCode);
+	const token = status >= 200 && status < 300 ? accessTokenIn(response.body) : undefined;
+	if (token !== undefined) {
+		const seconds = expiresIn(response.body);
+		// without a lifetime the token is fetched again whenever n8n asks (as n8n intends)
+		const until = seconds === undefined ? 0 : asked + seconds * 1000;
+		return {
+			accessToken: token,
+			accessTokenFor: JSON.stringify({ forValues: fetchedFor(data), until }),
+		};
+	}
+	const error = oauthErrorIn(response.body, [clientSecret, basic(clientId, clientSecret)]);
+	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
+	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
+	throw refused(
+		`${MESSAGE_START} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
+	);
+}
