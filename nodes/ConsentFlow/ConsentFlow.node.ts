@@ -14,11 +14,8 @@ import type { Operation } from '../shared/runner';
 import { flowDescription, flowOperations } from './flow';
 import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, createsAgain } from './flow/common';
 import { refuseRetryOnFail } from '../shared/retry-on-fail';
-import {
-	CONFIGURED_OUTPUTS,
-	createAndWaitWebhook,
-	executeCreateAndWait,
-} from './flow/createAndWait';
+import { CONFIGURED_OUTPUTS, executeCreateAndWait } from './flow/createAndWait';
+import { createAndWaitWebhook } from './flow/resume-webhook';
 import { SIGNING_CREDENTIAL } from '../shared/webhook/signing-credential';
 import { CONNECTION } from './api';
 

@@ -182,7 +182,7 @@ const HOOKS = [
 	{
 		key: 'waitingStack',
 		name: "the webhook context's `runExecutionData.executionData.nodeExecutionStack`",
-		use: 'nodes/ConsentFlow/flow/createAndWait.ts: un-disables the waiting node so execute() routes the outcome',
+		use: 'nodes/ConsentFlow/flow/resume-webhook.ts: un-disables the waiting node so execute() routes the outcome',
 		file: 'node_modules/n8n-core/dist/execution-engine/node-execution-context/webhook-context.js',
 		text: 'nodeExecutionStack',
 	},

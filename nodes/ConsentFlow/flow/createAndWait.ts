@@ -6,22 +6,14 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { asNodeError, errorJson, type RunEnv } from '../../shared/runner';
 import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
-import { validateHttpUrl } from '../../shared/identifiers';
-import { bodyText, eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
-import { apply } from '../../shared/webhook/apply';
-import { noticeRefused } from '../../shared/webhook/refusal-notice';
-import { decide, type Answer, type Facts } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
-	minimiseEventItem,
 	minimiseMode,
 	minimiseProperties,
 	minimiseValues,
@@ -32,18 +24,19 @@ import {
 	SIGNING_CREDENTIAL,
 	signingCredentialCheck,
 } from '../../shared/webhook/signing-credential';
-import { intake, type Intake } from '../../shared/webhook/intake';
-import type { VerifiedDelivery } from '../../shared/webhook/verify';
 import { matchKey } from '../../shared/webhook/webhook-id';
 import { CONNECTION } from '../api';
 import { VALIDATE_ORGANIZATION_NUMBER } from '../validation';
-import {
-	canRunWaitingNodeAgain,
-	keepAsWaitingInput,
-	resumesWithAllOutputs,
-	runWaitingNodeAgain,
-} from '../../shared/n8n-compat';
+import { keepAsWaitingInput, resumesWithAllOutputs } from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
+import {
+	RESUME_DELIVERY_KEY,
+	RESUME_KEY,
+	RESUME_MATCH_KEY,
+	RESUME_OTHER_KEYS,
+	lastNameOf,
+	resumeUrlOf,
+} from './resume-webhook';
 import { retryOptions } from './common';
 import {
 	FAILED_INDEX,
@@ -57,18 +50,10 @@ import {
 	readOtherKeys,
 	readWaitState,
 	waitTimeExceededJson,
-	waitEventAt,
 	waitingJson,
-	type Match,
-	type Outcome,
 	type WaitState,
 } from './outcome';
 
-export const RESUME_KEY = '__sblConsentDelivery';
-export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
-/** What the delivery is matched by, taken before minimising (outcome.ts Match). */
-export const RESUME_MATCH_KEY = '__sblMatch';
-export const RESUME_OTHER_KEYS = '__sblOtherKeys';
 export const STATE_KEY = 'sblWait';
 
 const showOnlyForCreateAndWait = {
@@ -156,29 +141,10 @@ function emptyOutputs(count: number): INodeExecutionData[][] {
 	return Array.from({ length: count }, () => []);
 }
 
-/** The resume URL without its query (n8n 2.x puts the execution's resume token there). */
-function shownUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.origin}${parsed.pathname}`;
-	} catch {
-		return '(not a URL)';
-	}
-}
-
 interface Minimising {
 	mode: MinimiseMode;
 	/** The applicant's names where this run knows them (the input item, Last Name). */
 	names: string[];
-}
-
-/** The Last Name parameter as `read` gets it; an expression that fails has no name to mask. */
-function lastNameOf(read: () => unknown): unknown {
-	try {
-		return read();
-	} catch {
-		return undefined;
-	}
 }
 
 // At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
@@ -289,22 +255,6 @@ async function checkSigningCredential(ctx: IExecuteFunctions): Promise<string> {
 			itemIndex: 0,
 			description:
 				'Every delivery to the resume URL is verified with it; fix the credential before any flow is created.',
-		},
-	);
-}
-
-/** This execution's resume URL, where the service sends the events. */
-function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string {
-	const resumeUrl = String(ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-	const urlProblem = validateHttpUrl(resumeUrl, production);
-	if (urlProblem === undefined) return resumeUrl;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`n8n's resume URL of this execution (${shownUrl(resumeUrl)}) ${urlProblem}`,
-		{
-			itemIndex: 0,
-			description:
-				'The service sends the events to it. Set WEBHOOK_URL of your n8n to its public https address (the one the service can reach), then run again.',
 		},
 	);
 }
@@ -431,83 +381,4 @@ export async function executeCreateAndWait(
 		return await resume(ctx, state, carried as IDataObject, items[0].json);
 	}
 	return await start(ctx, properties);
-}
-
-/** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
-export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const { answer, run } = await settleResume(this);
-	if (answer.kind === 'run') runWaitingNodeAgain(this);
-	return apply(this, answer, run);
-}
-
-/** A verified event this node's version knows, and the outcome it ends the wait on (null: none). */
-interface KnownEvent {
-	delivery: RecognisedDelivery;
-	verified: VerifiedDelivery;
-	ends: Outcome | null;
-}
-
-/** decide's answer, and what a run resumes the execution with (nothing unless the event is known). */
-async function settleResume(
-	ctx: IWebhookFunctions,
-): Promise<{ answer: Answer; run: { items: INodeExecutionData[] } }> {
-	const taken = await intake(ctx, 'resume', { maxAgeSeconds: 0 });
-	noticeRefused(ctx, taken.facts);
-	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
-	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
-	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known) }];
-	return { answer, run: { items } };
-}
-
-/** An event added after the saved node's version is unknown to it, as before it was added (issue 44). */
-function atVersion(
-	{ facts, taken }: Intake,
-	nodeVersion: number,
-): { facts: Facts; known?: KnownEvent } {
-	if (taken === undefined || taken.delivery.kind !== 'event') return { facts };
-	const { delivery, verified } = taken;
-	const entry = waitEventAt(delivery.event, nodeVersion);
-	if (entry !== undefined) return { facts, known: { delivery, verified, ends: entry.ends } };
-	const unknown: Facts['delivery'] = {
-		event: delivery.event,
-		webhookId: delivery.webhookId,
-		recognised: false,
-		reason: 'unknown-event',
-		size: bodyText(verified.rawBody).length,
-	};
-	return { facts: { ...facts, delivery: unknown } };
-}
-
-/** Saved with the execution: the delivery's keys under the other active secret. */
-function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
-	return otherKeys === undefined ? {} : { [RESUME_OTHER_KEYS]: { also: otherKeys.also } };
-}
-
-/** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
-function namesOf(ctx: IWebhookFunctions): string[] {
-	return personalValuesOf({ lastName: lastNameOf(() => ctx.getNodeParameter('lastName')) }).names;
-}
-
-/** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
-function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
-	const item = eventItem(delivery, new Date().toISOString());
-	const match: Match = {
-		flowId: typeof item.flowId === 'string' ? item.flowId : null,
-		externalIdKeys: typeof item.externalId === 'string' ? verified.matchKeys(item.externalId) : [],
-	};
-	item.signedWith = verified.signedWith;
-	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
-	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
-	const names = namesOf(ctx);
-	// saved with the execution: an externalId may be the applicant's number or name
-	const carried =
-		ends === null
-			? minimiseValues({ event, webhookId, timestamp, flowId, externalId, receivedAt }, mode, names)
-			: minimiseEventItem(item, mode, names);
-	return {
-		[RESUME_KEY]: carried as IDataObject,
-		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
-		[RESUME_MATCH_KEY]: match as unknown as IDataObject,
-		...otherKeysCarried(delivery),
-	};
 }

@@ -50,7 +50,7 @@ jest.mock('../../../nodes/ConsentFlow/flow/outcome', () => {
 });
 
 import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
-import { RESUME_KEY } from '../../../nodes/ConsentFlow/flow/createAndWait';
+import { RESUME_KEY } from '../../../nodes/ConsentFlow/flow/resume-webhook';
 import { createParams } from './helpers';
 
 const SIGNATURE_HEADER = 'x-acme-sbl-signature';

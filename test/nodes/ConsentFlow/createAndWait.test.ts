@@ -24,14 +24,16 @@ import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { matchKey } from '../../../nodes/shared/webhook/webhook-id';
 import {
 	CONFIGURED_OUTPUTS,
+	STATE_KEY,
+	executeCreateAndWait,
+} from '../../../nodes/ConsentFlow/flow/createAndWait';
+import {
 	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
 	RESUME_MATCH_KEY,
 	RESUME_OTHER_KEYS,
-	STATE_KEY,
 	createAndWaitWebhook,
-	executeCreateAndWait,
-} from '../../../nodes/ConsentFlow/flow/createAndWait';
+} from '../../../nodes/ConsentFlow/flow/resume-webhook';
 import {
 	newWaitState,
 	readWaitState,
