@@ -14,20 +14,20 @@ export const CONNECTION: ConnectionSpec = {
 };
 
 /** Reads, and an estimate sent with storeEstimate false, change nothing: safe to send again. */
-export const RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
+export const RESEND_ANY_FAILURE: RetryPolicy = { ...DEFAULT_RETRY, idempotent: true };
 
 /**
  * An estimate the service may store (storeEstimate not false) is a write: sent again only when the
  * answer shows the service did not act (429, or 503 asking to come back with Retry-After).
  */
-const STORING_RETRY_POLICY: RetryPolicy = {
+const RESEND_WHEN_NOT_ACTED: RetryPolicy = {
 	...DEFAULT_RETRY,
 	idempotent: false,
 	onlyWithRetryAfter: [503],
 };
 
 export function estimateRetryPolicy(body: { storeEstimate?: unknown } | undefined): RetryPolicy {
-	return body?.storeEstimate === false ? RETRY_POLICY : STORING_RETRY_POLICY;
+	return body?.storeEstimate === false ? RESEND_ANY_FAILURE : RESEND_WHEN_NOT_ACTED;
 }
 
 export async function apiJson(
@@ -36,7 +36,7 @@ export async function apiJson(
 	itemIndex: number,
 	request: ApiRequest,
 	subject: Subject,
-	policy: RetryPolicy = RETRY_POLICY,
+	policy: RetryPolicy,
 ): Promise<unknown> {
 	const response = await apiRequest(ctx, env.connection, request, {
 		itemIndex,

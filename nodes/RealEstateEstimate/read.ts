@@ -6,7 +6,7 @@ import { describeObject, objectPath } from './identity';
 import type { ObjectIdentity } from './identity';
 import { readIdentity } from './parameters';
 import { dataToResults } from './results';
-import { apiJson } from './api';
+import { RESEND_ANY_FAILURE, apiJson } from './api';
 
 interface ReadOperationSpec {
 	suffix: string;
@@ -35,6 +35,7 @@ export function readOperation(spec: ReadOperationSpec): EstimateOperation<Object
 					notFound: spec.notFound(target),
 					badRequestHint: spec.badRequestHint,
 				},
+				RESEND_ANY_FAILURE,
 			);
 			return dataToResults(data);
 		},

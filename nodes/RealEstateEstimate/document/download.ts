@@ -6,7 +6,7 @@ import { releaseBody } from '../../shared/transport/retry';
 import { checkPositiveInteger, itemLabel } from '../../shared/validation';
 import type { EstimateOperation } from '../read';
 import { checkBinaryPropertyName } from '../validators';
-import { RETRY_POLICY } from '../api';
+import { RESEND_ANY_FAILURE } from '../api';
 import { estimateWording } from '../wording';
 import type { Subject } from '../wording';
 
@@ -157,7 +157,7 @@ async function receive(d: Download, connection: Connection) {
 		ctx,
 		connection,
 		{ method: 'GET', path, accept: MIME_TYPE },
-		{ itemIndex: d.itemIndex, policy: RETRY_POLICY, wording: estimateWording(subject) },
+		{ itemIndex: d.itemIndex, policy: RESEND_ANY_FAILURE, wording: estimateWording(subject) },
 	);
 	const contentType = (headers['content-type'] ?? '').toLowerCase();
 	if (!body || /json|^text\//.test(contentType)) {

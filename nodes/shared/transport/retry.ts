@@ -18,12 +18,13 @@ export interface RetryPolicy {
 	onlyWithRetryAfter?: number[];
 }
 
+/** The timing every policy starts from; it resends only what never reached the service. */
 export const DEFAULT_RETRY: RetryPolicy = {
 	maxRetries: 3,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
 	retryStatuses: [429, 503],
-	idempotent: true,
+	idempotent: false,
 };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

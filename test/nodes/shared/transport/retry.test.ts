@@ -571,13 +571,13 @@ describe('sendWithRetry', () => {
 		expect(body.destroy).toHaveBeenCalledTimes(1);
 	});
 
-	test('the default policy retries 429 and 503 three times', async () => {
+	test('the default policy retries 429 and 503 three times, and resends nothing that may have acted', async () => {
 		expect(DEFAULT_RETRY).toEqual({
 			maxRetries: 3,
 			baseDelayMs: 500,
 			maxDelayMs: 30_000,
 			retryStatuses: [429, 503],
-			idempotent: true,
+			idempotent: false,
 		});
 		const { ctx, calls } = context([httpError(429, { 'retry-after': '0' })]);
 		await expect(sendWithRetry(ctx, 'c', options, DEFAULT_RETRY)).rejects.toMatchObject({
@@ -601,7 +601,13 @@ describe('parseRetryAfter', () => {
 });
 
 describe('retryDelay', () => {
-	const policy = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 5000, maxRetries: 3 };
+	const policy = {
+		...DEFAULT_RETRY,
+		idempotent: true,
+		baseDelayMs: 100,
+		maxDelayMs: 5000,
+		maxRetries: 3,
+	};
 
 	test('429 and 503 back off exponentially and stop at the bound', () => {
 		expect(retryDelay(failure({ status: 429 }), 0, policy)).toBe(100);
