@@ -1,9 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ConnectionSpec } from '../shared/transport';
+import { passwordFieldsOf } from '../shared/transport/redact';
 import { isObject } from '../shared/json';
+import { ConsentFlowOAuth2Api } from '../../credentials/ConsentFlowOAuth2Api.credentials';
 
 export const CONNECTION: ConnectionSpec = {
 	credentialType: 'consentFlowOAuth2Api',
+	passwordFields: passwordFieldsOf(new ConsentFlowOAuth2Api().properties),
 	baseUrlHint:
 		'Open the Consent Flow OAuth2 API credential and enter the base address of the consent flow API, for example https://api.example.com (without /api/…).',
 	// The flow service's realm is fixed by the operator: the token endpoint is never guessed.

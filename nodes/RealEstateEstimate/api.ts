@@ -4,11 +4,14 @@ import type { RunEnv } from '../shared/runner';
 import { apiRequest, DEFAULT_RETRY } from '../shared/transport';
 import type { ApiRequest, ConnectionSpec, RetryPolicy } from '../shared/transport';
 import { itemLabel } from '../shared/validation';
+import { passwordFieldsOf } from '../shared/transport/redact';
+import { RealEstateEstimateOAuth2Api } from '../../credentials/RealEstateEstimateOAuth2Api.credentials';
 import { estimateWording } from './wording';
 import type { Subject } from './wording';
 
 export const CONNECTION: ConnectionSpec = {
 	credentialType: 'realEstateEstimateOAuth2Api',
+	passwordFields: passwordFieldsOf(new RealEstateEstimateOAuth2Api().properties),
 	baseUrlHint:
 		'Set API Base URL to the address of the estimate API including its path prefix, e.g. https://api.example.com/estimate/v1',
 };

@@ -7,6 +7,8 @@ import type { Pacer } from '../pacer';
 
 export interface ConnectionSpec {
 	credentialType: string;
+	/** The credential type's secret fields (typeOptions.password, redact.ts passwordFieldsOf). */
+	passwordFields: readonly string[];
 	baseUrlHint: string;
 	/** A credential field the token endpoint needs, checked before any request: what to fix, or undefined. */
 	credentialProblem?: (
@@ -16,6 +18,7 @@ export interface ConnectionSpec {
 
 export interface Connection {
 	credentialType: string;
+	passwordFields: readonly string[];
 	baseUrl: string;
 	host: string;
 	production: boolean;
@@ -67,9 +70,10 @@ export async function loadConnection(
 			}
 		}
 	}
-	const redact = makeRedactor(credentialSecrets(credentials as IDataObject));
+	const redact = makeRedactor(credentialSecrets(credentials as IDataObject, spec.passwordFields));
 	return {
 		credentialType: spec.credentialType,
+		passwordFields: spec.passwordFields,
 		baseUrl,
 		host: new URL(baseUrl).host,
 		production,
@@ -85,7 +89,9 @@ export async function learnCredentials(
 ): Promise<void> {
 	try {
 		const credentials = await ctx.getCredentials(connection.credentialType);
-		connection.redact.learn(...credentialSecrets(credentials as IDataObject));
+		connection.redact.learn(
+			...credentialSecrets(credentials as IDataObject, connection.passwordFields),
+		);
 	} catch {
 		// the request's own headers (retry.ts) still taught it the token that was sent
 	}

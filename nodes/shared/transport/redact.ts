@@ -125,14 +125,23 @@ export const redactPatterns: Redactor = makeRedactor([]);
 
 // The client secret, the tokens (the Consent Flow credential's Access Token field, n8n's OAuth2
 // token data), and the Basic value sent to the token endpoint (raw and form-encoded).
-export function credentialSecrets(credentials: Record<string, unknown> | undefined): string[] {
+/** The fields a credential type marks as secret (typeOptions.password): their values are redacted. */
+export function passwordFieldsOf(
+	properties: ReadonlyArray<{ name: string; typeOptions?: { password?: boolean } }>,
+): string[] {
+	return properties.filter((p) => p.typeOptions?.password === true).map((p) => p.name);
+}
+
+export function credentialSecrets(
+	credentials: Record<string, unknown> | undefined,
+	passwordFields: readonly string[],
+): string[] {
 	if (!credentials) return [];
 	const out: string[] = [];
 	const add = (value: unknown) => {
 		if (typeof value === 'string' && value !== '') out.push(value);
 	};
-	add(credentials.clientSecret);
-	add(credentials.accessToken);
+	for (const field of passwordFields) add(credentials[field]);
 	const tokens = credentials.oauthTokenData;
 	if (tokens !== null && typeof tokens === 'object') {
 		const data = tokens as Record<string, unknown>;

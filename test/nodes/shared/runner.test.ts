@@ -26,7 +26,11 @@ const CREDENTIALS = {
 		clientSecret: SECRET,
 	},
 };
-const CONNECTION = { credentialType: 'testApi', baseUrlHint: 'Check API Base URL.' };
+const CONNECTION = {
+	credentialType: 'testApi',
+	passwordFields: ['clientSecret'],
+	baseUrlHint: 'Check API Base URL.',
+};
 const OPTIONS: RunOptions = { connection: CONNECTION, properties: [], concurrency: 2 };
 
 /** An operation that fails validation on `bad`, fails its request on `boom`, and logs each step. */

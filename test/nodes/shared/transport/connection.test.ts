@@ -8,7 +8,11 @@ import { createExecuteContext } from '../../../support/execute-context';
 
 // built from parts: a literal would read as a hard-coded secret to the linter
 const SECRET = ['client-secret', 'value-41c2'].join('-');
-const SPEC = { credentialType: 'testApi', baseUrlHint: 'Check API Base URL.' };
+const SPEC = {
+	credentialType: 'testApi',
+	passwordFields: ['clientSecret'],
+	baseUrlHint: 'Check API Base URL.',
+};
 
 function contextWith(credential: ICredentialDataDecryptedObject) {
 	return createExecuteContext({

@@ -5,23 +5,35 @@
  * to the token endpoint (RFC 6749 §2.3.1: form-encoded client id and secret, base64 of `id:secret`).
  */
 import { credentialsCarriedBy } from '../../../../nodes/shared/n8n-compat';
-import { credentialSecrets, makeRedactor } from '../../../../nodes/shared/transport/redact';
+import {
+	credentialSecrets,
+	makeRedactor,
+	passwordFieldsOf,
+} from '../../../../nodes/shared/transport/redact';
+import { CONNECTION as CONSENT } from '../../../../nodes/ConsentFlow/api';
+import { CONNECTION as ESTIMATE } from '../../../../nodes/RealEstateEstimate/api';
+import { ConsentFlowOAuth2Api } from '../../../../credentials/ConsentFlowOAuth2Api.credentials';
+import { RealEstateEstimateOAuth2Api } from '../../../../credentials/RealEstateEstimateOAuth2Api.credentials';
 
 const clientId = 'client id+ø';
 const clientSecret = 'se/cr"et&value ø';
 
 test('a credential: its client secret, stored tokens and both Basic header values', () => {
-	const secrets = credentialSecrets({
-		clientId,
-		clientSecret,
-		accessToken: 'own-token-1234',
-		oauthTokenData: {
-			access_token: 'access-1234',
-			refresh_token: 'refresh-1234',
-			id_token: 'id-1234',
-			token_type: 'bearer',
+	const fields = ['clientSecret', 'accessToken'];
+	const secrets = credentialSecrets(
+		{
+			clientId,
+			clientSecret,
+			accessToken: 'own-token-1234',
+			oauthTokenData: {
+				access_token: 'access-1234',
+				refresh_token: 'refresh-1234',
+				id_token: 'id-1234',
+				token_type: 'bearer',
+			},
 		},
-	});
+		fields,
+	);
 	const form = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
 	expect(secrets).toEqual([
 		clientSecret,
@@ -32,11 +44,36 @@ test('a credential: its client secret, stored tokens and both Basic header value
 		Buffer.from(`${clientId}:${clientSecret}`).toString('base64'),
 		Buffer.from(`${form(clientId)}:${form(clientSecret)}`).toString('base64'),
 	]);
-	expect(credentialSecrets(undefined)).toEqual([]);
+	expect(credentialSecrets(undefined, fields)).toEqual([]);
 	expect(
-		credentialSecrets({ clientId, clientSecret: '', oauthTokenData: 'not an object' }),
+		credentialSecrets({ clientId, clientSecret: '', oauthTokenData: 'not an object' }, fields),
 	).toEqual([]);
 });
+
+// A new secret field of a credential is redacted because it is one (typeOptions.password), not by its name.
+test.each([
+	['Consent Flow', CONSENT, new ConsentFlowOAuth2Api()],
+	['Real Estate Estimate', ESTIMATE, new RealEstateEstimateOAuth2Api()],
+])(
+	'%s: every password field of the credential is redacted, and only those',
+	(_, spec, credential) => {
+		const password = credential.properties.filter((p) => p.typeOptions?.password === true);
+		expect(password.length).toBeGreaterThan(0);
+		expect([...spec.passwordFields].sort()).toEqual(password.map((p) => p.name).sort());
+		const values = Object.fromEntries(password.map((p) => [p.name, `value-of-${p.name}-0123`]));
+		const added = { name: 'throwawaySecret', typeOptions: { password: true } };
+		const fields = passwordFieldsOf([...credential.properties, added]);
+		const secrets = credentialSecrets(
+			{ ...values, throwawaySecret: 'new-field-4567', realm: 'r' },
+			fields,
+		);
+		const redact = makeRedactor(secrets);
+		expect(redact(`${Object.values(values).join(' ')} new-field-4567 realm r`)).not.toMatch(
+			/value-of|new-field/,
+		);
+		expect(secrets).not.toContain('r');
+	},
+);
 
 test('a request: the Authorization values it carried, whole and without the scheme, from the options and the error', () => {
 	expect(

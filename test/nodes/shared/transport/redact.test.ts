@@ -75,7 +75,7 @@ describe('credentialSecrets', () => {
 		[{ oauthTokenData: 'text' }, []],
 		[{ oauthTokenData: null }, []],
 	])('%j: %j', (credentials, secrets) => {
-		expect(credentialSecrets(credentials)).toEqual(secrets);
+		expect(credentialSecrets(credentials, ['clientSecret'])).toEqual(secrets);
 	});
 });
 
