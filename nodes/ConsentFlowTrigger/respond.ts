@@ -3,7 +3,6 @@ import type { Answerer, Ack, RespondMode } from '../shared/webhook/decide';
 import { answererOf } from '../shared/webhook/decide';
 import { resolvesNatively, withNativeResolvers } from '../shared/n8n-compat';
 
-export { resetNativeResolution } from '../shared/n8n-compat';
 export type { RespondMode } from '../shared/webhook/decide';
 
 export const DEFAULT_RESPOND: RespondMode = 'onReceived';

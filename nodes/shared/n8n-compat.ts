@@ -19,12 +19,8 @@ interface DescriptionField {
 	resolve: (parameters: Record<string, unknown>) => unknown;
 }
 
-// One n8n process runs one n8n version: set once, never unset (tests reset it).
+// One n8n process runs one n8n version: set once, never unset (a test file starts with it unset).
 let nativeResolution = false;
-
-export function resetNativeResolution(): void {
-	nativeResolution = false;
-}
 
 export function withNativeResolvers<K extends string>(
 	fields: Record<K, DescriptionField>,

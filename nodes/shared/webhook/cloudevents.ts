@@ -1,14 +1,13 @@
 // CloudEvents 1.0 onto the envelope's delivery, after the signature check: docs/architecture.md#cloudevents
 
 import {
-	CONSENT_EVENTS,
 	MAX_DEPTH,
 	canonicalEvent,
 	parseDelivery,
-	type ConsentEvent,
 	type ParsedDelivery,
 	type UnrecognisedReason,
 } from './envelope';
+import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 import { isObject, nonEmptyString } from '../json';
@@ -114,7 +113,6 @@ function fromAttributes(
 	return {
 		kind: 'event',
 		event,
-		outputIndex: CONSENT_EVENTS.indexOf(event),
 		...fields,
 		payload: isObject(data.value) ? data.value : null,
 	};

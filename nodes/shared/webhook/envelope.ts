@@ -6,8 +6,6 @@ import { parseTimestamp } from './timestamp';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
 
-export { CONSENT_EVENTS, OUTPUT_NAMES, UNRECOGNISED_INDEX, type ConsentEvent } from './events';
-
 export type UnrecognisedReason =
 	| 'not-json'
 	| 'unknown-event'
@@ -35,7 +33,6 @@ interface DeliveryFields {
 export interface RecognisedDelivery extends DeliveryFields {
 	kind: 'event';
 	event: ConsentEvent;
-	outputIndex: number;
 	payload: JsonObject | null;
 }
 
@@ -126,7 +123,6 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 	return {
 		kind: 'event',
 		event,
-		outputIndex: CONSENT_EVENTS.indexOf(event),
 		...fields,
 		payload: isObject(parsed.payload) ? parsed.payload : null,
 	};

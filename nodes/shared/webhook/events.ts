@@ -270,14 +270,7 @@ export const EVENTS: EventCatalogue = eventCatalogue(EVENT_TABLE);
 
 export const CONSENT_EVENTS: readonly ConsentEvent[] = EVENT_TABLE.map((entry) => entry.value);
 
-/** Every possible output, in output order: the events, then Unrecognised. */
-export const OUTPUT_TABLE: readonly OutputEntry[] = EVENTS.outputTable();
-
-export const OUTPUT_NAMES: readonly string[] = OUTPUT_TABLE.map((output) => output.name);
-
 export const CONFIGURED_OUTPUTS = EVENTS.configuredOutputs;
-
-export const UNRECOGNISED_INDEX = EVENT_TABLE.length;
 
 export const ALL_EVENT_OPTIONS: readonly string[] = EVENTS.allOptions();
 

@@ -13,7 +13,7 @@ import {
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/envelope';
+import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY, envelope, nextId, post, postSigned, savedKeys, sign } from './helpers';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { resolveWebhookDescriptionField, type IWebhookDescription } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { answersAtEnqueue, resetNativeResolution } from '../../../nodes/ConsentFlowTrigger/respond';
+import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 
 const hook = new ConsentFlowTrigger().description.webhooks![0] as unknown as IWebhookDescription;
 
@@ -44,7 +44,6 @@ const parameters = fc.record(
 );
 
 it('answersAtEnqueue agrees with n8n-workflow 2.41 resolving responseMode to onReceived, on any parameters', () => {
-	resetNativeResolution();
 	// One native resolution in the process first (what n8n 2.x does on its first request).
 	expect(resolveWebhookDescriptionField({ parameters: {} } as never, hook, 'responseMode')).toEqual(
 		{

@@ -11,11 +11,8 @@ import {
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { DEDUPE_KEY, FLIGHT_BOUND_MS } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import {
-	CONSENT_EVENTS,
-	OUTPUT_NAMES,
-	UNRECOGNISED_INDEX,
-} from '../../../nodes/shared/webhook/envelope';
+import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
+import { OUTPUT_NAMES, UNRECOGNISED_INDEX } from '../../support/outputs';
 import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
 import { freshTrigger, type TriggerProcess } from '../../support/fresh-modules';
 import { createDatabase, postInTwoParts } from './http-harness';

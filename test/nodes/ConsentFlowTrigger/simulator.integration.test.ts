@@ -4,7 +4,7 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/envelope';
+import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import {
 	control,
 	controlResponse,

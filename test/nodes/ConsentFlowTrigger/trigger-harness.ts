@@ -2,7 +2,7 @@
 // file; every test runs in a new n8n process (fresh modules), and every harness is closed after it.
 import type { IDataObject } from 'n8n-workflow';
 
-import { OUTPUT_NAMES } from '../../../nodes/shared/webhook/envelope';
+import { OUTPUT_NAMES } from '../../support/outputs';
 import { freshTrigger, type TriggerProcess } from '../../support/fresh-modules';
 import { startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY } from './helpers';

@@ -21,7 +21,6 @@ import {
 	mentionsTokenFailure,
 	oauthErrorFromText,
 	requestRawBody,
-	resetNativeResolution,
 	resolvesNatively,
 	resumesWithAllOutputs,
 	runWaitingNodeAgain,
@@ -45,7 +44,6 @@ describe('1. native webhook-description resolvers, as n8n-workflow resolves them
 	} as unknown as IWebhookDescription;
 
 	test('the field reads as its template; n8n-workflow takes the resolver for static parameters only', () => {
-		resetNativeResolution();
 		expect(described.responseMode).toBe('={{ "responseNode" }}');
 		expect(resolvesNatively({})).toBe(false); // nothing resolved in this process yet
 		expect(

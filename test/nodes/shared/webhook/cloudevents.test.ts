@@ -79,10 +79,10 @@ describe('structured mode (3.2 Structured Content Mode)', () => {
 			const envelope = parseDelivery(Buffer.from(JSON.stringify({ webhookId: 'x', event })));
 			for (const type of [event, event.toUpperCase(), `no.example.sbl.${event}`]) {
 				const d = parse(structured({ type }));
-				expect([type, d.kind, d.kind === 'event' && d.outputIndex]).toEqual([
+				expect([type, d.kind, d.kind === 'event' && d.event]).toEqual([
 					type,
 					'event',
-					envelope.kind === 'event' && envelope.outputIndex,
+					envelope.kind === 'event' && envelope.event,
 				]);
 			}
 		}

@@ -5,7 +5,6 @@
  * and RFC 3339 for timestamps. Expected values are written out here, not read from the code.
  */
 import {
-	CONSENT_EVENTS,
 	MAX_DEPTH,
 	TOO_DEEP_RAW_LIMIT,
 	bodyText,
@@ -17,6 +16,7 @@ import {
 	type RecognisedDelivery,
 	type UnrecognisedDelivery,
 } from '../../../../nodes/shared/webhook/envelope';
+import { CONSENT_EVENTS } from '../../../../nodes/shared/webhook/events';
 
 const recognised = (body: string | Buffer): RecognisedDelivery => {
 	const parsed = parseDelivery(body);
@@ -62,7 +62,6 @@ describe('parseDelivery: the whole result', () => {
 		).toEqual({
 			kind: 'event',
 			event: 'consent.created',
-			outputIndex: 0,
 			webhookId: 'w-1',
 			deliveryKey: 'w-1',
 			timestamp: '2026-11-22T10:00:00Z',

@@ -1,5 +1,4 @@
 import {
-	CONSENT_EVENTS,
 	bodyText,
 	canonicalEvent,
 	checkFreshness,
@@ -9,6 +8,7 @@ import {
 	type RecognisedDelivery,
 	type UnrecognisedDelivery,
 } from '../../../../nodes/shared/webhook/envelope';
+import { CONSENT_EVENTS } from '../../../../nodes/shared/webhook/events';
 
 const recognised = (body: string): RecognisedDelivery => {
 	const parsed = parseDelivery(body);
@@ -30,7 +30,7 @@ describe('parseDelivery', () => {
 				JSON.stringify({ webhookId: 'w', event, timestamp: '2026-11-22T10:00:00Z', payload: {} }),
 			);
 			expect(parsed.event).toBe(event);
-			expect(parsed.outputIndex).toBe(index);
+			expect(CONSENT_EVENTS[index]).toBe(parsed.event);
 		},
 	);
 

@@ -6,22 +6,20 @@ import type { INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { n8nComputedOutputs } from '../../../support/computed-outputs';
-import { CONSENT_EVENTS } from '../../../../nodes/shared/webhook/envelope';
 import {
 	ALL_EVENT_OPTIONS,
+	CONSENT_EVENTS,
 	CONFIGURED_OUTPUTS,
 	EVENTS,
 	EVENT_TABLE,
-	OUTPUT_NAMES,
-	OUTPUT_TABLE,
 	SINGLE_OUTPUT_NAME,
 	UNRECOGNISED_ENTRY,
-	UNRECOGNISED_INDEX,
 	eventCatalogue,
 	normaliseEventSelection,
 	outputsOf,
 	readEvents,
 } from '../../../../nodes/shared/webhook/events';
+import { OUTPUT_NAMES, OUTPUT_TABLE, UNRECOGNISED_INDEX } from '../../../support/outputs';
 import { PUBLISHED_EVENTS } from '../../ConsentFlowTrigger/helpers';
 
 const PUBLISHED = PUBLISHED_EVENTS;
