@@ -38,8 +38,13 @@ export const WAIT_EVENTS = {
 
 export const WAIT_TIME_EXCEEDED = { name: 'Wait Timed Out', outcome: 'waitTimeExceeded' };
 
+/** The output of an outcome, found by its value: a new outcome shifts no other. */
+export function outputOf(outcome: Outcome): number {
+	return OUTCOME_OUTPUTS.findIndex((output) => output.outcome === outcome);
+}
+
 // Also where items of a refused input go with Continue On Fail.
-export const FAILED_INDEX = 3;
+export const FAILED_INDEX = outputOf('failedOrTimedOut');
 
 export const MAX_EVENTS_KEPT = 20;
 
@@ -59,10 +64,6 @@ export function waitEventAt(
 	}
 	const entry = table[event];
 	return nodeVersion === undefined || entry.since <= nodeVersion ? entry : undefined;
-}
-
-export function outputOf(outcome: Outcome): number {
-	return OUTCOME_OUTPUTS.findIndex((output) => output.outcome === outcome);
 }
 
 export function outcomeIndex(event: unknown): number | null {

@@ -15,6 +15,7 @@ import {
 	notThisWait,
 	outcomeIndex,
 	outcomeJson,
+	FAILED_INDEX,
 	outputNames,
 	readWaitState,
 	waitEventAt,
@@ -197,6 +198,8 @@ describe('outputs and the event → output rule', () => {
 	test('output names, in order, with and without Limit Wait Time', () => {
 		expect(outputNames(false)).toEqual(OUTPUTS);
 		expect(outputNames(true)).toEqual([...OUTPUTS, WAIT_TIME_EXCEEDED]);
+		// refused items go to Failed/Expired, found by its outcome, not by a number
+		expect(outputNames(false)[FAILED_INDEX]).toBe('Failed/Expired');
 	});
 
 	test.each(PUBLISHED_EVENTS.map((event) => [event, RULE[event]]))('%s → %s', (event, name) => {
