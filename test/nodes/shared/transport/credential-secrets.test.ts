@@ -61,10 +61,10 @@ test.each([
 		expect(password.length).toBeGreaterThan(0);
 		expect([...spec.passwordFields].sort()).toEqual(password.map((p) => p.name).sort());
 		const values = Object.fromEntries(password.map((p) => [p.name, `value-of-${p.name}-0123`]));
-		const added = { name: 'throwawaySecret', typeOptions: { password: true } };
+		const added = { name: 'addedLaterSecret', typeOptions: { password: true } };
 		const fields = passwordFieldsOf([...credential.properties, added]);
 		const secrets = credentialSecrets(
-			{ ...values, throwawaySecret: 'new-field-4567', realm: 'r' },
+			{ ...values, addedLaterSecret: 'new-field-4567', realm: 'r' },
 			fields,
 		);
 		const redact = makeRedactor(secrets);
