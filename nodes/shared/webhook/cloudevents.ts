@@ -1,14 +1,8 @@
 // CloudEvents 1.0 onto the envelope's delivery, after the signature check: docs/architecture.md#cloudevents
 
-import {
-	MAX_DEPTH,
-	canonicalEvent,
-	parseDelivery,
-	type ParsedDelivery,
-	type UnrecognisedReason,
-} from './envelope';
+import { canonicalEvent, type ParsedDelivery, type UnrecognisedReason } from './envelope';
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
-import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
+import type { ScannedBody } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 import { isObject, nonEmptyString } from '../json';
 
@@ -119,8 +113,9 @@ function fromAttributes(
 }
 
 /** Structured mode: the whole CloudEvent in the JSON body ("3.2 Structured Content Mode"). */
-function parseStructured(bytes: Buffer): IncomingDelivery {
-	const token = topLevelMembers(bytes, ['id']).get('id');
+export function parseStructured(body: ScannedBody): IncomingDelivery {
+	const { bytes } = body;
+	const token = body.members.get('id');
 	const id = token === undefined ? null : deliveryIdOfToken(token);
 	const attributes: Attributes = {
 		id,
@@ -130,7 +125,7 @@ function parseStructured(bytes: Buffer): IncomingDelivery {
 		source: undefined,
 		time: undefined,
 	};
-	if (exceedsDepth(bytes, MAX_DEPTH)) return fromAttributes(attributes, 'too-deep');
+	if (body.tooDeep) return fromAttributes(attributes, 'too-deep');
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(bytes.toString('utf8'));
@@ -150,13 +145,6 @@ function parseStructured(bytes: Buffer): IncomingDelivery {
 		return fromAttributes(attributes, 'invalid-cloudevent');
 	}
 	return fromAttributes(attributes, { value: parsed.data, base64: hasBase64 });
-}
-
-/** The signed body alone decides its form: a top-level `specversion` is a structured CloudEvent. */
-export function parseIncoming(rawBody: Buffer): IncomingDelivery {
-	const bytes = withoutBom(rawBody);
-	if (topLevelMembers(bytes, ['specversion']).has('specversion')) return parseStructured(bytes);
-	return parseDelivery(rawBody);
 }
 
 /** The answer to a batch: 415, nothing run (the body says why, and what to send instead). */

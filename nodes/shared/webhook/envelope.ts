@@ -1,7 +1,7 @@
 // The service's envelope, read tolerantly; its forms and why: docs/architecture.md#envelope
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
-import { exceedsDepth, topLevelMembers, withoutBom } from './json-scan';
+import type { ScannedBody } from './json-scan';
 import { parseTimestamp } from './timestamp';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
@@ -53,9 +53,11 @@ function trimmed(value: unknown): unknown {
 	return typeof value === 'string' ? value.trim() : value;
 }
 
+/** The top-level members a delivery's form and id are read from (intake.ts scans them once). */
+export const SCANNED_MEMBERS = ['specversion', 'webhookId', 'id'] as const;
+
 /** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
-function deliveryIdOf(bytes: Buffer): DeliveryId | null {
-	const members = topLevelMembers(bytes, ['webhookId', 'id']);
+function deliveryIdOf(members: Map<string, Buffer>): DeliveryId | null {
 	for (const name of ['webhookId', 'id']) {
 		const token = members.get(name);
 		const id = token === undefined ? null : deliveryIdOfToken(token);
@@ -74,9 +76,9 @@ export function bodyText(rawBody: Buffer): string {
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Parses a (verified) body. Never throws. */
-export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
-	const bytes = withoutBom(Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8'));
+/** Parses a (verified) body in the service's envelope. Never throws. */
+export function parseEnvelope(body: ScannedBody): ParsedDelivery {
+	const { bytes, members } = body;
 	const unrecognised = (
 		reason: UnrecognisedReason,
 		fields: Partial<DeliveryFields> = {},
@@ -93,25 +95,21 @@ export function parseDelivery(rawBody: Buffer | string): ParsedDelivery {
 	});
 
 	// An unparsed body's id is still remembered, so that a copy does not run again (issue 26).
-	const rawId = () => {
-		const id = deliveryIdOf(bytes);
-		return { webhookId: id?.display ?? null, deliveryKey: id?.key ?? null };
-	};
+	const id = deliveryIdOf(members);
+	const ids = { webhookId: id?.display ?? null, deliveryKey: id?.key ?? null };
 	// Checked on the bytes before JSON.parse.
-	if (exceedsDepth(bytes, MAX_DEPTH)) return unrecognised('too-deep', rawId());
+	if (body.tooDeep) return unrecognised('too-deep', ids);
 
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(bytes.toString('utf8'));
 	} catch {
-		return unrecognised('not-json', rawId());
+		return unrecognised('not-json', ids);
 	}
 	if (!isObject(parsed)) return unrecognised('no-event');
 
-	const id = deliveryIdOf(bytes);
 	const fields: DeliveryFields = {
-		webhookId: id?.display ?? null,
-		deliveryKey: id?.key ?? null,
+		...ids,
 		timestamp: typeof parsed.timestamp === 'string' ? parsed.timestamp : null,
 		hasTimestamp: parsed.timestamp !== undefined && parsed.timestamp !== null,
 	};

@@ -3,13 +3,20 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { serverClosing } from '../n8n-compat';
 import {
 	isCloudEventsBatch,
-	parseIncoming,
+	parseStructured,
 	type IncomingDelivery,
 	type IncomingRequest,
 } from './cloudevents';
 import { FACTS, type Facts } from './decide';
-import { bodyText, checkFreshness } from './envelope';
+import { MAX_DEPTH, SCANNED_MEMBERS, bodyText, checkFreshness, parseEnvelope } from './envelope';
+import { scanBody } from './json-scan';
 import { verifiedDelivery, type VerifiedDelivery } from './verify';
+
+/** The one parser: bytes scanned once; a top-level `specversion` is a structured CloudEvent. */
+export function parseIncoming(rawBody: Buffer): IncomingDelivery {
+	const body = scanBody(rawBody, SCANNED_MEMBERS, MAX_DEPTH);
+	return body.members.has('specversion') ? parseStructured(body) : parseEnvelope(body);
+}
 
 export interface TrustRules {
 	maxAgeSeconds: number;
@@ -24,7 +31,7 @@ function withSignedKey(delivery: IncomingDelivery, verified: VerifiedDelivery): 
 
 export interface Intake {
 	facts: Facts;
-	/** Verified; its duplicate key comes from signed bytes only (signed.ts). */
+	/** Verified; its duplicate key comes from signed bytes only. */
 	taken?: { delivery: IncomingDelivery; verified: VerifiedDelivery };
 }
 

@@ -117,3 +117,19 @@ export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<st
 	}
 	return found;
 }
+
+/** A body read once: its bytes without a BOM, the named top-level members, whether it is too deep. */
+export interface ScannedBody {
+	bytes: Buffer;
+	members: Map<string, Buffer>;
+	tooDeep: boolean;
+}
+
+export function scanBody(raw: Buffer, names: readonly string[], maxDepth: number): ScannedBody {
+	const bytes = withoutBom(raw);
+	return {
+		bytes,
+		members: topLevelMembers(bytes, names),
+		tooDeep: exceedsDepth(bytes, maxDepth),
+	};
+}

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 
 import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { parseDelivery } from '../../../nodes/shared/webhook/envelope';
+import { parseDelivery } from '../../support/parse';
 import { nestingDepth, postSigned } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';
 

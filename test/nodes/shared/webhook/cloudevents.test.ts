@@ -13,10 +13,10 @@ import {
 	eventOfType,
 	isCloudEventsBatch,
 	mediaType,
-	parseIncoming,
 	type IncomingDelivery,
 } from '../../../../nodes/shared/webhook/cloudevents';
-import { parseDelivery } from '../../../../nodes/shared/webhook/envelope';
+import { parseIncoming } from '../../../../nodes/shared/webhook/intake';
+import { parseDelivery } from '../../../support/parse';
 import { PUBLISHED_EVENTS, post, sign } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 

@@ -3,11 +3,11 @@ import {
 	canonicalEvent,
 	checkFreshness,
 	eventItem,
-	parseDelivery,
 	unrecognisedItem,
 	type RecognisedDelivery,
 	type UnrecognisedDelivery,
 } from '../../../../nodes/shared/webhook/envelope';
+import { parseDelivery } from '../../../support/parse';
 import { CONSENT_EVENTS } from '../../../../nodes/shared/webhook/events';
 
 const recognised = (body: string): RecognisedDelivery => {

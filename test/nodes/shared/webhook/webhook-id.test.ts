@@ -4,7 +4,7 @@
 import * as fc from 'fast-check';
 
 import { MAX_REMEMBERED, recordDeliveryShared } from '../../../../nodes/ConsentFlowTrigger/dedupe';
-import { parseDelivery } from '../../../../nodes/shared/webhook/envelope';
+import { parseDelivery } from '../../../support/parse';
 import { maxStateBytes, postSigned } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 
