@@ -1,6 +1,6 @@
-// Jest config for mutation/stryker.issue42.mjs only (issue 42): the tests written for the module under
-// mutation, chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger), so that each mutant run,
-// static ones included, takes seconds (docs/mutation-issue42.md).
+// Jest config for mutation/stryker.guard.mjs only: the tests written for the module under mutation,
+// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger), so
+// that each mutant run, static ones included, takes seconds.
 const mutation = require('./jest.config');
 
 const SETS = {
@@ -8,12 +8,13 @@ const SETS = {
 	minimise: [
 		'<rootDir>/test/nodes/shared/webhook/minimise.test.ts',
 		'<rootDir>/test/nodes/shared/webhook/minimise-values.property.test.ts',
+		'<rootDir>/test/nodes/shared/webhook/minimise-business.test.ts',
 	],
 	redact: [
 		'<rootDir>/test/nodes/shared/transport/{redaction,redaction-forms,redaction-values,redact,credential-secrets}.test.ts',
 	],
 	personal: ['<rootDir>/test/nodes/shared/personal{,.property}.test.ts'],
-	// the minimising lines of Create and Wait and of the trigger (ranges in docs/mutation-issue42.md)
+	// the minimising lines of Create and Wait and of the trigger
 	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
 	trigger: [
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{minimise,ConsentFlowTrigger.node}.integration.test.ts',

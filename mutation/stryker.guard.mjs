@@ -1,6 +1,6 @@
-// Mutation testing of the modules issue 42 adds or changes (figures: docs/mutation-issue42.md), one
-// module at a time with its own tests (mutation/jest.issue42.config.js):
-//   SBL_MUTATION_SET=identity nice -n 10 npx stryker run mutation/stryker.issue42.mjs --mutate nodes/shared/identity-search.ts
+// Mutation testing of the personal-data guard (figures: CONTRIBUTING.md, "Mutation testing"), one
+// module at a time with its own tests (mutation/jest.guard.config.js):
+//   SBL_MUTATION_SET=identity nice -n 10 npx stryker run mutation/stryker.guard.mjs --mutate nodes/shared/identity-search.ts
 //   SBL_MUTATION_SET=minimise … --mutate nodes/shared/webhook/minimise.ts
 //   SBL_MUTATION_SET=redact … --mutate nodes/shared/transport/redact.ts
 // rotation.ts and cloudevents.ts: stryker.webhook-intake.mjs.
@@ -14,9 +14,9 @@ export default {
 		'nodes/shared/webhook/minimise.ts',
 		'nodes/shared/transport/redact.ts',
 	],
-	jest: { ...base.jest, configFile: 'mutation/jest.issue42.config.js' },
-	htmlReporter: { fileName: `reports/mutation/issue42-${process.env.SBL_MUTATION_SET}.html` },
-	tempDirName: '.stryker-tmp/issue42',
+	jest: { ...base.jest, configFile: 'mutation/jest.guard.config.js' },
+	htmlReporter: { fileName: `reports/mutation/guard-${process.env.SBL_MUTATION_SET}.html` },
+	tempDirName: '.stryker-tmp/guard',
 	concurrency: 2,
 	// a mutant that loops forever is found sooner (these tests take 1-5 s; Stryker adds this to the measured time)
 	timeoutMS: 5000,
