@@ -4,7 +4,11 @@
 const mutation = require('./jest.config');
 
 const SETS = {
-	identity: ['<rootDir>/test/nodes/shared/identity-search.property.test.ts'],
+	// isIban (identity-search.ts) is what Minimise's account rule calls
+	identity: [
+		'<rootDir>/test/nodes/shared/identity-search.property.test.ts',
+		'<rootDir>/test/nodes/shared/webhook/minimise-business.test.ts',
+	],
 	minimise: [
 		'<rootDir>/test/nodes/shared/webhook/minimise.test.ts',
 		'<rootDir>/test/nodes/shared/webhook/minimise-values.property.test.ts',

@@ -9,6 +9,7 @@ import { syntheticNationalId } from '../../support/synthetic-ids';
 import {
 	findIdentityNumbers,
 	identityNumberOfNumber,
+	isIban,
 	leftOutForm,
 	maskedForm,
 	replaceIdentityNumbers,
@@ -133,6 +134,26 @@ describe('findIdentityNumbers', () => {
 		const text = `af ${glued!} xb`;
 		expect(findIdentityNumbers(text)).toHaveLength(1);
 		expect(asciiDigits(replaceIdentityNumbers(text, leftOutForm))).toBe('');
+	});
+
+	it('isIban: a whole Norwegian IBAN, compact or 4-4-4-3, any case, with space around; nothing else', () => {
+		for (const iban of [
+			'NO93 8601 1117 947',
+			'NO9386011117947',
+			'no93 8601 1117 947',
+			' \tNO93 8601 1117 947\n',
+		]) {
+			expect([iban, isIban(iban)]).toEqual([iban, true]);
+		}
+		// 100000000000083 passes the mod-97 check read as an IBAN, but has no IBAN's shape
+		for (const other of [
+			'NO94 8601 1117 947',
+			'DE93 8601 1117 947',
+			'100000000000083',
+			'x NO9386011117947',
+		]) {
+			expect([other, isIban(other)]).toEqual([other, false]);
+		}
 	});
 
 	it('does not cut a number out of a longer digit group', () => {
