@@ -81,7 +81,8 @@ function refused(text: string): Error {
 	return new Error(text);
 }
 
-function oauthErrorIn(body: unknown, secrets: string[]): string | undefined {
+/** The token endpoint's answer as a JSON object (n8n hands it over parsed or as text), else undefined. */
+function answerObject(body: unknown): Record<string, unknown> | undefined {
 	let parsed = body;
 	if (typeof parsed === 'string') {
 		try {
@@ -90,23 +91,22 @@ function oauthErrorIn(body: unknown, secrets: string[]): string | undefined {
 			return undefined;
 		}
 	}
-	if (parsed === null || typeof parsed !== 'object') return undefined;
-	const error = (parsed as Record<string, unknown>).error;
+	return parsed !== null && typeof parsed === 'object'
+		? (parsed as Record<string, unknown>)
+		: undefined;
+}
+
+function oauthErrorIn(
+	answer: Record<string, unknown> | undefined,
+	secrets: string[],
+): string | undefined {
+	const error = answer?.error;
 	if (typeof error !== 'string' || !OAUTH_ERROR.test(error)) return undefined;
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
-function accessTokenIn(body: unknown): string | undefined {
-	let parsed = body;
-	if (typeof parsed === 'string') {
-		try {
-			parsed = JSON.parse(parsed);
-		} catch {
-			return undefined;
-		}
-	}
-	if (parsed === null || typeof parsed !== 'object') return undefined;
-	const token = (parsed as Record<string, unknown>).access_token;
+function accessTokenIn(answer: Record<string, unknown> | undefined): string | undefined {
+	const token = answer?.access_token;
 	return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
@@ -184,16 +184,8 @@ function stillValid(data: Data): boolean {
 	return forValues === fetchedFor(data) && typeof until === 'number' && Date.now() < until;
 }
 
-function expiresIn(body: unknown): number | undefined {
-	let parsed = body;
-	if (typeof parsed === 'string') {
-		try {
-			parsed = JSON.parse(parsed);
-		} catch {
-			return undefined;
-		}
-	}
-	const seconds = Number((parsed as Record<string, unknown> | null)?.expires_in);
+function expiresIn(answer: Record<string, unknown> | undefined): number | undefined {
+	const seconds = Number(answer?.expires_in);
 	return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
@@ -240,9 +232,10 @@ export async function fetchAccessToken(
 		);
 	}
 	const status = Number(response.statusCode);
-	const token = status >= 200 && status < 300 ? accessTokenIn(response.body) : undefined;
+	const answer = answerObject(response.body);
+	const token = status >= 200 && status < 300 ? accessTokenIn(answer) : undefined;
 	if (token !== undefined) {
-		const seconds = expiresIn(response.body);
+		const seconds = expiresIn(answer);
 		// without a lifetime the token is fetched again whenever n8n asks (as n8n intends)
 		const until = seconds === undefined ? 0 : asked + seconds * 1000;
 		return {
@@ -250,7 +243,7 @@ export async function fetchAccessToken(
 			accessTokenFor: JSON.stringify({ forValues: fetchedFor(data), until }),
 		};
 	}
-	const error = oauthErrorIn(response.body, [clientSecret, basic(clientId, clientSecret)]);
+	const error = oauthErrorIn(answer, [clientSecret, basic(clientId, clientSecret)]);
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
 	throw refused(
