@@ -16,6 +16,18 @@ import type {
 } from 'n8n-workflow';
 import { ConsentFlowOAuth2Api } from '../../credentials/ConsentFlowOAuth2Api.credentials';
 
+/** A credential's data with the defaults of its form applied, as n8n applies them. */
+function withDefaults(credential: ICredentialType, data: INodeParameters): INodeParameters {
+	return NodeHelpers.getNodeParameters(
+		credential.properties,
+		data,
+		true,
+		false,
+		null,
+		null,
+	) as INodeParameters;
+}
+
 export function resolve(credential: ICredentialType, data: INodeParameters): INodeParameters {
 	const nodeTypes = {
 		getByName: () => ({ description: { properties: [] } }),
@@ -31,14 +43,7 @@ export function resolve(credential: ICredentialType, data: INodeParameters): INo
 		parameters: {},
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const full = NodeHelpers.getNodeParameters(
-		credential.properties,
-		data,
-		true,
-		false,
-		null,
-		null,
-	) as INodeParameters;
+	const full = withDefaults(credential, data);
 	return workflow.expression.getParameterValue(
 		full,
 		null,
@@ -86,14 +91,7 @@ export const base = {
 };
 /** The credential data as n8n hands it to preAuthentication: defaults applied. */
 export const full = (data: INodeParameters) =>
-	NodeHelpers.getNodeParameters(
-		credential.properties,
-		data,
-		true,
-		false,
-		null,
-		null,
-	) as ICredentialDataDecryptedObject;
+	withDefaults(credential, data) as ICredentialDataDecryptedObject;
 
 interface Sent {
 	url: string;
