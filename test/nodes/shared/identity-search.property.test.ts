@@ -202,6 +202,14 @@ describe('findIdentityNumbers', () => {
 		);
 	});
 
+	it('a character just before a number takes its own width: U+FFFF one unit, an emoji two', () => {
+		const id = syntheticNationalId(3);
+		for (const before of ['\uffff', '\u{1F600}', '\u{10FFFF}', 'a\uffff'])
+			expect(findIdentityNumbers(`${before}${id}`)).toEqual([
+				{ start: before.length, end: before.length + 11, digits: id },
+			]);
+	});
+
 	it('leaves machine identifiers alone: UUIDs and hex words of 32 or more', () => {
 		// a flow id of a CI run whose digits 17-4433-9428-1 pass both checks (stop 45)
 		const flow = '4f7f1c59-1a17-4433-9428-1c16d43577ea';
