@@ -94,7 +94,7 @@ const FEATURES = [
 		key: 'estimate',
 		name: 'Real Estate Estimate node (estimates, documents, binary, 404/429/500)',
 		file: 'estimate.test.js',
-		// n8n-workflow up to 2.20 drops a failed request's headers (test/e2e/compat/diagnosis.md)
+		// n8n-workflow up to 2.20 drops a failed request's headers (docs/compatibility.md, "What degrades")
 		degrades: {
 			when: (v) => compareVersions(v, '2.21.0') < 0,
 			tests: /Retry-After/,
@@ -154,7 +154,7 @@ const FEATURES = [
 ];
 
 /**
- * The n8n internals the package relies on (see test/e2e/compat/diagnosis.md), looked up in an
+ * The n8n internals the package relies on (see docs/compatibility.md, "What degrades"), looked up in an
  * installed version's files: true = found, false = not found, null = file missing.
  */
 const HOOKS = [

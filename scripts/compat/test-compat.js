@@ -5,7 +5,7 @@
 // (SBL_E2E_VERSIONS=<exact version>), and on the versions marked `queue` the queue-mode
 // webhook-process restarts of test/e2e/queue/production.test.js. Results per version × feature go
 // to docs/compatibility.json (merged with the versions not run this time) and are rendered into
-// docs/compatibility.md together with the hand-written diagnosis in test/e2e/compat/diagnosis.md.
+// docs/compatibility.md, whose hand-written "What degrades, and why" is kept.
 //
 //   npm run test:compat                                   # the whole matrix
 //   npm run test:compat -- --versions 2.20.12,2.41.1      # some versions (others kept from the JSON)

@@ -152,7 +152,7 @@ describeV2(
 	'n8n 2.x queue mode (main + 2 webhook processes + 2 workers): nothing answered is lost',
 	() => {
 		// SBL_QUEUE_N8N_ENV='NAME=value,…' adds n8n settings to every process (for measuring, e.g.
-		// N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true; see docs/queue-mode.md).
+		// N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true; see BENCHMARKS.md).
 		const extraEnv = Object.fromEntries(
 			(process.env.SBL_QUEUE_N8N_ENV || '')
 				.split(',')

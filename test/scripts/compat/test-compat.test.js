@@ -113,3 +113,10 @@ describe('the table around the cells', () => {
 		for (const [mark, meaning] of C.MARKS) expect(intro.join('\n')).toContain(`${mark} ${meaning}`);
 	});
 });
+
+test('a new rendering keeps the hand-written part: "What degrades, and why" to the end', () => {
+	const { handWritten } = require('../../../scripts/compat/render');
+	const doc = '# C\n\n| table |\n\n## What degrades, and why\n\nBy hand.\n\n### More\n';
+	expect(handWritten(doc)).toBe('## What degrades, and why\n\nBy hand.\n\n### More');
+	expect(handWritten('# C\n\n## Failures\n\nNone.\n')).toBe('');
+});
