@@ -35,15 +35,38 @@ function digitValue(code: number): number {
 	return value;
 }
 
-/** The digits of one run (digits joined by separators), kept in arrays reused from run to run. */
+/** The digits of one run (digits joined by separators), in typed arrays reused from run to run. */
 interface Run {
 	length: number;
-	values: number[];
-	starts: number[];
-	ends: number[];
-	/** First digit of its group (a separator or the start of the run before it). */
-	opens: boolean[];
-	closes: boolean[];
+	values: Uint8Array;
+	starts: Int32Array;
+	ends: Int32Array;
+	/** 1 for the first digit of its group (a separator or the start of the run before it). */
+	opens: Uint8Array;
+	closes: Uint8Array;
+}
+
+function runOf(capacity: number): Run {
+	return {
+		length: 0,
+		values: new Uint8Array(capacity),
+		starts: new Int32Array(capacity),
+		ends: new Int32Array(capacity),
+		opens: new Uint8Array(capacity),
+		closes: new Uint8Array(capacity),
+	};
+}
+
+/** The same run with room for twice as many digits. */
+function grown(run: Run): Run {
+	const next = runOf(run.values.length * 2);
+	next.values.set(run.values);
+	next.starts.set(run.starts);
+	next.ends.set(run.ends);
+	next.opens.set(run.opens);
+	next.closes.set(run.closes);
+	next.length = run.length;
+	return next;
 }
 
 /** The end of the separators at `at` (at most MAX_SEPARATORS of them), or `at` when there are none. */
@@ -59,7 +82,7 @@ function separatorsEnd(text: string, at: number): number {
 
 /** Visits each run of digits joined by separators that is long enough to hold a number. */
 function forEachRun(text: string, visit: (run: Run) => void): void {
-	const run: Run = { length: 0, values: [], starts: [], ends: [], opens: [], closes: [] };
+	let run = runOf(64);
 	let at = 0;
 	let opens = true;
 	const close = () => {
@@ -72,13 +95,14 @@ function forEachRun(text: string, visit: (run: Run) => void): void {
 		const width = code > 0xffff ? 2 : 1;
 		const value = digitValue(code);
 		if (value !== NOT_A_DIGIT) {
+			if (run.length === run.values.length) run = grown(run);
 			const i = run.length++;
-			if (!opens) run.closes[i - 1] = false;
+			if (!opens) run.closes[i - 1] = 0;
 			run.values[i] = value;
 			run.starts[i] = at;
 			run.ends[i] = at + width;
-			run.opens[i] = opens;
-			run.closes[i] = true;
+			run.opens[i] = opens ? 1 : 0;
+			run.closes[i] = 1;
 			opens = false;
 			at += width;
 			continue;
@@ -157,7 +181,7 @@ const ACCOUNT_GROUPS = [4, 6];
 
 function inAccountGroups(run: Run, first: number): boolean {
 	for (let i = 1; i < LENGTH; i++)
-		if (run.opens[first + i] !== ACCOUNT_GROUPS.includes(i)) return false;
+		if ((run.opens[first + i] === 1) !== ACCOUNT_GROUPS.includes(i)) return false;
 	return true;
 }
 
@@ -181,7 +205,7 @@ export function findIdentityNumbers(
 	forEachRun(text, (run) => {
 		for (let first = 0; first + LENGTH <= run.length; first++) {
 			const last = first + LENGTH - 1;
-			if (!run.opens[first] || !run.closes[last]) continue;
+			if (run.opens[first] === 0 || run.closes[last] === 0) continue;
 			if (accounts && inAccountGroups(run, first)) continue;
 			let digits = '';
 			for (let i = first; i <= last; i++) digits += run.values[i];
