@@ -9,6 +9,7 @@ import {
 	redactDeep,
 	redactPatterns,
 } from '../../../../nodes/shared/transport/redact';
+import { syntheticNationalId } from '../../../support/synthetic-ids';
 
 const SECRET = ['Secret', 'Word'].join('');
 
@@ -137,5 +138,40 @@ describe('tokens found by name, whatever their characters, and Authorization wit
 		const redact = makeRedactor([secret]);
 		expect(redact(`echo ${hex} end`)).toBe('echo *** end');
 		expect(redact(`echo ${hex.toUpperCase()} end`)).toBe('echo *** end');
+	});
+});
+
+describe('every spelling of a secret name, and the exact text around the mask', () => {
+	// values with a space or a sign: only the JSON-string rule takes them whole
+	test.each([
+		'idtoken',
+		'accesstoken',
+		'clientsecret',
+		'api-key',
+		'sessionid',
+		'authcode',
+		'authorizationcode',
+	])('{"%s":"a b!"} masks the whole string', (name) => {
+		expect(redactPatterns(`{"${name}":"a b!"}`)).toBe(`{"${name}":"***"}`);
+	});
+
+	test.each([
+		['{"password" : "a b!"}', '{"password" : "***"}'],
+		['api_key=abcdefgh12', 'api_key=***'],
+		['"authorization": "Token ab cd"', '"authorization": "Token ***'],
+		['authorization : Token ab cd', 'authorization : Token ***'],
+		['Authorization: "Token ab cd"', 'Authorization: "Token ***'],
+		['Cookie: sid=abc', 'Cookie: ***'],
+		['cookie:sid=abc', 'cookie:***'],
+		['cookie : sid=abc', 'cookie : ***'],
+		['"cookie": "sid=abc"', '"cookie": "***"'],
+	])('%s', (text, redacted) => {
+		expect(redactPatterns(text)).toBe(redacted);
+	});
+
+	test('an identity number written as an account number (4-2-5) is masked in an error text', () => {
+		const id = syntheticNationalId(5);
+		const grouped = `${id.slice(0, 4)}.${id.slice(4, 6)}.${id.slice(6)}`;
+		expect(redactPatterns(`no flow for ${grouped}`)).toBe('no flow for ****.**.*****');
 	});
 });
