@@ -130,8 +130,11 @@ async function downloadChild({ credential, mode, documentIds }) {
 	const storagePath = await bench.initBinaryData(mode);
 	const ctx = bench.createBenchContext({
 		parameters: documentIds.map((documentId) => ({
-			...{ resource: 'document', operation: 'download', documentId },
-			...{ binaryPropertyName: 'data', options: { concurrency: documentIds.length } },
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+			options: { concurrency: documentIds.length },
 		})),
 		itemCount: documentIds.length,
 		credentials: { realEstateEstimateOAuth2Api: credential },
@@ -166,12 +169,8 @@ async function downloadChild({ credential, mode, documentIds }) {
 async function download() {
 	const { startSimulator } = require('../../test/simulator');
 	const sim = await startSimulator({ port: 0 });
-	const credential = {
-		accessTokenUrl: sim.realms.estimate.tokenUrl,
-		apiBaseUrl: sim.estimateBaseUrl,
-		...{ clientId: sim.clients.estimate.clientId, clientSecret: sim.clients.estimate.clientSecret },
-		...{ authentication: 'header', scope: 'estimate:read', grantType: 'clientCredentials' },
-	};
+	const { estimateCredentialData } = require('../../test/e2e/lib/scenarios');
+	const credential = { ...estimateCredentialData(sim), grantType: 'clientCredentials' };
 	const rows = [];
 	try {
 		for (const [mode, documentIds] of [

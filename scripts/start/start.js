@@ -25,6 +25,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const { cacheDir, ensureN8n, log } = require('../../test/e2e/lib/install');
 const { packPackage } = require('../../test/e2e/lib/pkg');
 const { N8n, freePort, portFree } = require('../../test/e2e/lib/n8n');
+const S = require('../../test/e2e/lib/scenarios');
 const W = require('../../test/e2e/lib/workflows');
 const { startSimulator } = require('../../test/simulator');
 
@@ -56,33 +57,14 @@ const EXAMPLE_HEADER = {
 };
 
 function demoCredentials(sim) {
-	const consent = sim.clients.consent;
-	const estimate = sim.clients.estimate;
 	return {
 		consentFlowOAuth2Api: {
 			name: 'SBL Consent Flow (simulator)',
-			data: {
-				service: 'consentFlow',
-				environment: 'test',
-				identityProviderUrl: sim.authUrl,
-				realm: 'sbl',
-				apiBaseUrl: sim.consentBaseUrl,
-				clientId: consent.clientId,
-				clientSecret: consent.clientSecret,
-				authentication: 'header',
-				additionalScopes: '',
-			},
+			data: S.consentCredentialData(sim),
 		},
 		realEstateEstimateOAuth2Api: {
 			name: 'SBL Real Estate Estimate (simulator)',
-			data: {
-				accessTokenUrl: sim.realms.estimate.tokenUrl,
-				apiBaseUrl: sim.estimateBaseUrl,
-				clientId: estimate.clientId,
-				clientSecret: estimate.clientSecret,
-				authentication: 'header',
-				scope: 'estimate:read',
-			},
+			data: S.estimateCredentialData(sim),
 		},
 		consentFlowWebhookSigningApi: {
 			name: 'SBL Webhook Signing (simulator)',
