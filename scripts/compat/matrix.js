@@ -219,7 +219,7 @@ function probeHooks(dir) {
 		}
 		const r = spawnSync('grep', ['-rlF', '--include=*.js', h.text, target], { encoding: 'utf8' });
 		const found = r.status === 0 && r.stdout.trim() !== '';
-		out[h.key] = h.negate ? !found : found;
+		out[h.key] = found;
 	}
 	return out;
 }

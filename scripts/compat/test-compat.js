@@ -18,6 +18,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const {
 	MATRIX,
@@ -40,31 +41,22 @@ const {
 	renderReadme,
 } = require('./render');
 
+const { cleanEnv, ensureN8n } = require('../../test/e2e/lib/install');
+const { terminateGroup } = require('../../test/e2e/lib/n8n');
+
 const root = path.resolve(__dirname, '../..');
 const JSON_FILE = path.join(root, 'docs', 'compatibility.json');
 
 const RUN_TIMEOUT_MS = 40 * 60 * 1000;
 
-function parseArgs(argv) {
-	const o = { versions: null, queue: true, render: false };
-	for (let i = 0; i < argv.length; i++) {
-		const a = argv[i];
-		if (a === '--versions')
-			o.versions = argv[++i]
-				.split(',')
-				.map((v) => v.trim())
-				.filter(Boolean);
-		else if (a.startsWith('--versions='))
-			o.versions = a
-				.slice(11)
-				.split(',')
-				.map((v) => v.trim())
-				.filter(Boolean);
-		else if (a === '--no-queue') o.queue = false;
-		else if (a === '--render') o.render = true;
-		else throw new Error(`unknown argument ${a}`);
-	}
-	return o;
+function options() {
+	const spec = { versions: { type: 'string' }, 'no-queue': { type: 'boolean' } };
+	const { values } = parseArgs({ options: { ...spec, render: { type: 'boolean' } } });
+	const versions = values.versions
+		?.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
+	return { versions, queue: !values['no-queue'], render: Boolean(values.render) };
 }
 
 const t0 = Date.now();
@@ -95,44 +87,22 @@ function machine() {
 	};
 }
 
-/** Environment without npm's and jest's variables. */
-function cleanEnv(extra) {
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) {
-		if (/^(npm_|JEST_)/i.test(k) || ['INIT_CWD', 'NODE_ENV'].includes(k)) continue;
-		env[k] = v;
-	}
-	return { ...env, ...extra };
-}
-
-/** Runs a child in its own process group; kills the group (by pid) after timeoutMs. */
-function runChild(cmd, args, { env, timeoutMs = RUN_TIMEOUT_MS, logFile }) {
+/** Runs a child in its own process group; stops the group (by pid) after RUN_TIMEOUT_MS or Ctrl-C. */
+function runChild(cmd, args, { env, logFile }) {
 	return new Promise((resolve) => {
 		const started = Date.now();
 		const out = fs.openSync(logFile, 'a');
 		const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', out, out], detached: true });
 		fs.closeSync(out);
+		let exited = false;
 		let timedOut = false;
-		const timer = setTimeout(() => {
-			timedOut = true;
-			try {
-				process.kill(-child.pid, 'SIGTERM');
-			} catch {}
-			setTimeout(() => {
-				try {
-					process.kill(-child.pid, 'SIGKILL');
-				} catch {}
-			}, 20000).unref();
-		}, timeoutMs);
-		const onSignal = () => {
-			try {
-				process.kill(-child.pid, 'SIGTERM');
-			} catch {}
-		};
-		process.once('SIGINT', onSignal);
+		const stop = () => terminateGroup(child.pid, { exited: () => exited, timeoutMs: 20000 });
+		const timer = setTimeout(() => stop((timedOut = true)), RUN_TIMEOUT_MS);
+		process.once('SIGINT', stop);
 		child.on('close', (code, signal) => {
+			exited = true;
 			clearTimeout(timer);
-			process.removeListener('SIGINT', onSignal);
+			process.removeListener('SIGINT', stop);
 			resolve({ code, signal, timedOut, seconds: (Date.now() - started) / 1000 });
 		});
 	});
@@ -210,49 +180,25 @@ async function runJest(version, files, { testNamePattern, label, logFile }) {
 	return { ...r, tests, suiteErrors };
 }
 
-/** Installs one version (node test/e2e/lib/install.js <v>); { ok, seconds, cached, node, error }. */
-async function install(version, logFile) {
-	fs.appendFileSync(logFile, `\n===== install ${version} at ${new Date().toISOString()}\n`);
-	const started = Date.now();
-	const r = spawnSync(process.execPath, [path.join(root, 'test/e2e/lib/install.js'), version], {
-		cwd: root,
-		env: cleanEnv({}),
-		encoding: 'utf8',
-		timeout: RUN_TIMEOUT_MS,
-	});
-	fs.appendFileSync(logFile, `${r.stdout}\n${r.stderr}\n`);
-	const seconds = (Date.now() - started) / 1000;
-	const line = (r.stdout || '').trim().split('\n').pop();
-	if (r.status !== 0) {
-		const err = stripAnsi(r.stderr || '')
-			.split('\n')
-			.filter((l) => /notarget|error|Error/.test(l))
-			.slice(0, 4)
-			.join(' ');
-		return { ok: false, seconds, error: err.slice(0, 600) || `exit ${r.status}` };
+/** Installs one version into the e2e cache (or finds it there); { ok, seconds, cached, node, error }. */
+async function install(version) {
+	try {
+		const r = await ensureN8n(version);
+		const node = spawnSync(r.node, ['-v'], { encoding: 'utf8' }).stdout.trim();
+		const cached = r.installSeconds == null;
+		return { ok: true, dir: r.dir, seconds: r.installSeconds, cached, installed: r.version, node };
+	} catch (e) {
+		return {
+			ok: false,
+			error: stripAnsi(e.message).split('\n').slice(0, 4).join(' ').slice(0, 600),
+		};
 	}
-	const info = JSON.parse(line);
-	return {
-		ok: true,
-		dir: info.dir,
-		seconds: info.installSeconds,
-		cached: info.installSeconds == null,
-		installed: info.version,
-		node: spawnSync(info.node, ['-v'], { encoding: 'utf8' }).stdout.trim(),
-	};
 }
+
 async function main() {
-	const o = parseArgs(process.argv.slice(2));
+	const o = options();
 	const results = loadResults();
 	if (o.render) {
-		// Versions run before the internals were probed: look them up in their install folders.
-		const { installPlan } = require(path.join(root, 'test/e2e/lib/install.js'));
-		for (const [version, entry] of Object.entries(results.versions)) {
-			if (!entry.install || !entry.install.ok) continue;
-			const dir = entry.install.dir || (await installPlan(version)).dir;
-			if (fs.existsSync(path.join(dir, '.installed'))) entry.hooks = probeHooks(dir);
-		}
-		fs.writeFileSync(JSON_FILE, JSON.stringify(results, null, 2) + '\n');
 		render(results);
 		say(`rendered ${path.relative(root, MD_FILE)}`);
 		return 0;
@@ -272,7 +218,7 @@ async function main() {
 		const prev = results.versions[version];
 		const entry = { at: new Date().toISOString() };
 		say(`${version}: install`);
-		entry.install = await install(version, logFile);
+		entry.install = await install(version);
 		if (entry.install.ok && entry.install.cached) {
 			entry.install.coldSeconds =
 				(prev &&

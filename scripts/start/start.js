@@ -16,17 +16,18 @@
 //
 // Ctrl-C (or SIGTERM) stops n8n and the simulator by their process ids.
 'use strict';
-const { spawn } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const readline = require('node:readline');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { cacheDir, ensureN8n, log } = require('../../test/e2e/lib/install');
 const { packPackage } = require('../../test/e2e/lib/pkg');
 const { N8n, freePort, portFree } = require('../../test/e2e/lib/n8n');
+const S = require('../../test/e2e/lib/scenarios');
 const W = require('../../test/e2e/lib/workflows');
+const { startSimulator } = require('../../test/simulator');
 
 const STATE_FILE = 'sbl-start-state.json';
 
@@ -35,43 +36,6 @@ async function pickPort(wanted, label) {
 	const port = await freePort();
 	console.log(`! ${label} port ${wanted} is taken: using ${port} instead`);
 	return port;
-}
-
-/** Starts the simulator CLI as a child process; resolves with its READY info. */
-function startSimulator(port) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(
-			process.execPath,
-			[
-				path.join(ROOT, 'test', 'simulator', 'cli.js'),
-				'--port',
-				String(port),
-				'--webhook-retries',
-				'8',
-			],
-			{
-				cwd: ROOT,
-				stdio: ['ignore', 'pipe', 'inherit'],
-				detached: true,
-			},
-		);
-		const rl = readline.createInterface({ input: child.stdout });
-		const timer = setTimeout(
-			() => reject(new Error('the simulator did not report ready in 20 s')),
-			20000,
-		);
-		rl.on('line', (line) => {
-			const m = /^SBL_SIMULATOR_READY (.*)$/.exec(line);
-			if (m) {
-				clearTimeout(timer);
-				resolve({ child, info: JSON.parse(m[1]) });
-			}
-		});
-		child.on('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`the simulator exited (${code}) before it was ready`));
-		});
-	});
 }
 
 function loadState(userFolder) {
@@ -93,33 +57,14 @@ const EXAMPLE_HEADER = {
 };
 
 function demoCredentials(sim) {
-	const consent = sim.clients.consent;
-	const estimate = sim.clients.estimate;
 	return {
 		consentFlowOAuth2Api: {
 			name: 'SBL Consent Flow (simulator)',
-			data: {
-				service: 'consentFlow',
-				environment: 'test',
-				identityProviderUrl: sim.authUrl,
-				realm: 'sbl',
-				apiBaseUrl: sim.consentBaseUrl,
-				clientId: consent.clientId,
-				clientSecret: consent.clientSecret,
-				authentication: 'header',
-				additionalScopes: '',
-			},
+			data: S.consentCredentialData(sim),
 		},
 		realEstateEstimateOAuth2Api: {
 			name: 'SBL Real Estate Estimate (simulator)',
-			data: {
-				accessTokenUrl: sim.realms.estimate.tokenUrl,
-				apiBaseUrl: sim.estimateBaseUrl,
-				clientId: estimate.clientId,
-				clientSecret: estimate.clientSecret,
-				authentication: 'header',
-				scope: 'estimate:read',
-			},
+			data: S.estimateCredentialData(sim),
 		},
 		consentFlowWebhookSigningApi: {
 			name: 'SBL Webhook Signing (simulator)',
@@ -220,7 +165,7 @@ async function main() {
 	const started = Date.now();
 	if (!process.env.SBL_START_SKIP_BUILD) {
 		log('npm run build');
-		const r = require('node:child_process').spawnSync('npm', ['run', 'build', '--silent'], {
+		const r = spawnSync('npm', ['run', 'build', '--silent'], {
 			cwd: ROOT,
 			stdio: ['ignore', 'ignore', 'inherit'],
 		});
@@ -245,21 +190,18 @@ async function main() {
 	);
 
 	const queue = process.argv.includes('--queue') || process.env.SBL_START_QUEUE === '1';
-	const { child: simChild, info: sim } = await startSimulator(simPort);
+	// in this process: Ctrl-C, or the end of this process, stops it with n8n
+	const sim = await startSimulator({ port: simPort, webhookRetries: 8 });
 	let n8n = null;
 	let topology = null;
 	let stopping = false;
 	const stop = async (signal) => {
 		if (stopping) return;
 		stopping = true;
-		console.log(
-			`\n${signal}: stopping n8n (pid ${n8n ? n8n.pid : '-'}) and the simulator (pid ${simChild.pid})`,
-		);
+		console.log(`\n${signal}: stopping n8n (pid ${n8n ? n8n.pid : '-'}) and the simulator`);
 		if (topology) await topology.stop().catch(() => {});
 		else if (n8n) await n8n.stop({ keepUserFolder: true }).catch(() => {});
-		try {
-			process.kill(simChild.pid, 'SIGTERM');
-		} catch {}
+		await sim.close().catch(() => {});
 		process.exit(0);
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
@@ -270,11 +212,6 @@ async function main() {
 	setInterval(() => {
 		if (process.ppid !== parentPid) stop('parent exited');
 	}, 1000).unref();
-	process.on('exit', () => {
-		try {
-			process.kill(simChild.pid, 'SIGKILL');
-		} catch {}
-	});
 
 	if (queue) {
 		const { startQueueTopology } = require('../../test/e2e/lib/queue');

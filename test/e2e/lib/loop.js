@@ -133,8 +133,15 @@ async function waitForTriggerExecutions(
 	return last;
 }
 
-/** Every execution of a workflow (any status), following the public API's cursor; newest first. */
-async function allExecutions(n8n, workflowId, { includeData = true, pageSize = 100 } = {}) {
+/**
+ * Every execution of a workflow (of `status` when given, newer than the id `afterId`), following
+ * the public API's cursor; newest first.
+ */
+async function allExecutions(
+	n8n,
+	workflowId,
+	{ includeData = true, pageSize = 100, status, afterId = 0 } = {},
+) {
 	const out = [];
 	let cursor;
 	for (;;) {
@@ -143,10 +150,12 @@ async function allExecutions(n8n, workflowId, { includeData = true, pageSize = 1
 			includeData: String(includeData),
 			limit: String(pageSize),
 		});
+		if (status) q.set('status', status);
 		if (cursor) q.set('cursor', cursor);
 		const page = await n8n.api('GET', `/executions?${q}`);
-		out.push(...page.data);
-		if (!page.nextCursor || !page.data.length) return out;
+		const newer = page.data.filter((e) => Number(e.id) > afterId);
+		out.push(...newer);
+		if (!page.nextCursor || !page.data.length || newer.length < page.data.length) return out;
 		cursor = page.nextCursor;
 	}
 }

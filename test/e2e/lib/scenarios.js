@@ -77,11 +77,10 @@ function organizationNumberOk(value) {
 
 // ---- credentials -----------------------------------------------------------------------------
 
-/** consentFlowOAuth2Api for the simulator's demo client (`data` overrides fields). */
-async function consentCredential(ctx, name, data = {}) {
-	const { sim, n8n } = ctx;
+/** consentFlowOAuth2Api's fields for the simulator's demo client. */
+function consentCredentialData(sim) {
 	const client = sim.clients.consent;
-	const full = {
+	return {
 		service: 'consentFlow',
 		environment: 'test',
 		identityProviderUrl: sim.authUrl,
@@ -91,11 +90,28 @@ async function consentCredential(ctx, name, data = {}) {
 		clientSecret: client.clientSecret,
 		authentication: 'header',
 		additionalScopes: '',
-		...data,
 	};
+}
+
+/** realEstateEstimateOAuth2Api's fields for the simulator's `estimate` demo client. */
+function estimateCredentialData(sim) {
+	const client = sim.clients.estimate;
+	return {
+		accessTokenUrl: sim.realms.estimate.tokenUrl,
+		apiBaseUrl: sim.estimateBaseUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		authentication: 'header',
+		scope: 'estimate:read',
+	};
+}
+
+/** consentFlowOAuth2Api for the simulator's demo client (`data` overrides fields). */
+async function consentCredential(ctx, name, data = {}) {
+	const full = { ...consentCredentialData(ctx.sim), ...data };
 	// what the form does not show is not sent (n8n 1.123's public API refuses it)
 	for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
-	const created = await n8n.createCredential({
+	const created = await ctx.n8n.createCredential({
 		name: `${name} ${crypto.randomBytes(3).toString('hex')}`,
 		type: 'consentFlowOAuth2Api',
 		data: full,
@@ -105,18 +121,8 @@ async function consentCredential(ctx, name, data = {}) {
 
 /** realEstateEstimateOAuth2Api for the simulator's `estimate` demo client. */
 async function estimateCredential(ctx, name, data = {}) {
-	const { sim, n8n } = ctx;
-	const client = sim.clients.estimate;
-	const full = {
-		accessTokenUrl: sim.realms.estimate.tokenUrl,
-		apiBaseUrl: sim.estimateBaseUrl,
-		clientId: client.clientId,
-		clientSecret: client.clientSecret,
-		authentication: 'header',
-		scope: 'estimate:read',
-		...data,
-	};
-	const created = await n8n.createCredential({
+	const full = { ...estimateCredentialData(ctx.sim), ...data };
+	const created = await ctx.n8n.createCredential({
 		name: `${name} ${crypto.randomBytes(3).toString('hex')}`,
 		type: 'realEstateEstimateOAuth2Api',
 		data: full,
@@ -314,7 +320,9 @@ module.exports = {
 	nationalIdControlOk,
 	nationalIdWithWrongControl,
 	organizationNumberOk,
+	consentCredentialData,
 	consentCredential,
+	estimateCredentialData,
 	estimateCredential,
 	packageNode,
 	splitOutNode,

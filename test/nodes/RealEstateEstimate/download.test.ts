@@ -142,7 +142,7 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 	// n8n-core's real BinaryDataService in filesystem mode: the stream is written to disk, the item
 	// holds an id, getBinaryStream(id) reads the file back
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const bench = require('../../../scripts/bench/context') as {
+	const bench = require('../../support/n8n-context') as {
 		initBinaryData(mode: 'filesystem' | 'memory'): Promise<string>;
 		readStoredBinary(storagePath: string, binary: IDataObject): Buffer;
 		removeBinaryData(storagePath: string): void;

@@ -12,7 +12,7 @@ import { addFault, useSimulator } from '../../support/simulator';
 import { cadastre, directPdf, estimateCredentials, requestLog, share, ORG } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const bench = require('../../../scripts/bench/context') as {
+const bench = require('../../support/n8n-context') as {
 	initBinaryData(mode: 'filesystem' | 'memory'): Promise<string>;
 	readStoredBinary(storagePath: string, binary: IDataObject): Buffer;
 	removeBinaryData(storagePath: string): void;
