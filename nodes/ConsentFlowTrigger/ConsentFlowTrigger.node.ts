@@ -64,7 +64,7 @@ import {
 	RESPOND_OPTIONS,
 	answerer,
 	readCarrier,
-	responseFields,
+	RESPONSE_FIELDS,
 	type Carrier,
 } from './respond';
 
@@ -144,7 +144,7 @@ export class ConsentFlowTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				path: 'webhook',
-				...responseFields(),
+				...RESPONSE_FIELDS,
 			},
 		],
 		properties: [
