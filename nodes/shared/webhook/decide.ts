@@ -141,42 +141,24 @@ interface Settled {
 	release: boolean;
 }
 
-const KEEP_HOLDING: Settled = { memory: 'keep', release: false };
 const done = (memory: Settlement): Settled => ({ memory, release: true });
 
-// Once its execution exists a key is remembered; only a failed "When the Workflow Finishes" run lets
-// it go. A closed connection is no fact about the run; silence past the bound may run it twice, never lose it.
-const SETTLE: Record<Exclude<RememberWhen, 'never'>, Record<RunEvent, Settled>> = {
-	'when-stored': {
-		stored: done('remember'),
-		executed: KEEP_HOLDING,
-		succeeded: done('remember'),
-		failed: done('forget'),
-		closed: KEEP_HOLDING,
-		expired: done('forget'),
-	},
-	'when-answered': {
-		stored: KEEP_HOLDING,
-		executed: done('remember'),
-		succeeded: done('remember'),
-		failed: done('forget'),
-		closed: KEEP_HOLDING,
-		expired: done('forget'),
-	},
-	'after-2xx': {
-		stored: KEEP_HOLDING,
-		executed: KEEP_HOLDING,
-		succeeded: done('remember'),
-		failed: done('forget'),
-		closed: KEEP_HOLDING,
-		expired: done('forget'),
-	},
+/** The event by which a run's execution exists, where it is not only its 2xx answer. */
+const EXISTS_WHEN: Partial<Record<RememberWhen, RunEvent>> = {
+	'when-stored': 'stored',
+	'when-answered': 'executed',
 };
 
-/** What one event of a held run does to its key; the first releasing event settles it (dedupe.ts). */
+/**
+ * What one event of a held run does to its key; the first releasing event settles it (dedupe.ts).
+ * Once its execution exists a key is remembered; a failed answer lets it go. A closed connection
+ * is no fact about the run; silence past the bound may run it twice, never lose it.
+ */
 export function settle(plan: AnswerPlan, event: RunEvent): Settled {
 	if (plan.remember === 'never') return done('keep');
-	return SETTLE[plan.remember][event];
+	if (event === 'failed' || event === 'expired') return done('forget');
+	if (event === 'succeeded' || event === EXISTS_WHEN[plan.remember]) return done('remember');
+	return { memory: 'keep', release: false };
 }
 
 const byNode = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
