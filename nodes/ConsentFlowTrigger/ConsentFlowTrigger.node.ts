@@ -55,7 +55,7 @@ import {
 	lookUp,
 	slotOf,
 } from './dedupe';
-import { askToSave, savedAnswer, saveUrlOf, takeSaveRequest } from './save-request';
+import { SAVED, askToSave, saveUrlOf, takeSaveRequest } from './save-request';
 import { staticOutputNames } from './output-layout';
 import {
 	CARRIER,
@@ -259,7 +259,8 @@ export class ConsentFlowTrigger implements INodeType {
 		if (save === 'refused') return apply(this, decide(FACTS));
 		if (save !== null) {
 			keepSaved(this, save.keys);
-			return savedAnswer();
+			// n8n writes this answer after it saved static data (a webhookResponse without an execution)
+			return { webhookResponse: SAVED };
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const { facts, taken } = await intake(this, 'trigger', {

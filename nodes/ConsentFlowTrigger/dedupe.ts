@@ -215,11 +215,6 @@ function flightOf(memoryKey: string, key: string, now: number): Held | undefined
 	return held.settled ? undefined : held;
 }
 
-function takeOff(held: Held): void {
-	const { inFlight } = memoryOf(held.memoryKey);
-	for (const key of held.keys) inFlight.set(key, held);
-}
-
 /** Whether no new run can be held; runs past their bound are settled first, oldest first (held in order). */
 function flightFull(memoryKey: string, now: number): boolean {
 	const inFlight = memories.get(memoryKey)?.inFlight;
@@ -304,7 +299,7 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 		settled: false,
 		staticData,
 	};
-	if (plan.holdCopies) takeOff(held);
+	if (plan.holdCopies) for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
 	save(staticData, memoryKey);
 	return held;

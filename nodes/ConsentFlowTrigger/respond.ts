@@ -61,35 +61,15 @@ export interface Carrier {
 	saveUrl?: string;
 }
 
-function readAck(raw: unknown): Ack | null {
-	if (typeof raw !== 'object' || raw === null) return null;
-	const { event, webhookId, status } = raw as Record<string, unknown>;
-	return {
-		received: true,
-		event: typeof event === 'string' ? event : null,
-		webhookId: typeof webhookId === 'string' ? webhookId : null,
-		status: status === 'duplicate' ? 'duplicate' : 'emitted',
-	};
-}
-
 const ANSWERERS: readonly string[] = ['n8n-when-stored', 'execute', 'n8n-after-run'];
 
-/** The carrier of an input item; null when missing or malformed. */
+/** The carrier webhook() wrote on an input item; null when missing or malformed. */
 export function readCarrier(
 	item: Record<string, unknown>,
 	options: readonly string[],
 ): Carrier | null {
-	const raw = item[CARRIER];
+	const raw = item[CARRIER] as Partial<Carrier> | null | undefined;
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { option, key, answeredBy, nonce, ack, saveUrl } = raw as Record<string, unknown>;
-	if (typeof option !== 'string' || !options.includes(option)) return null;
-	if (!ANSWERERS.includes(answeredBy as string)) return null;
-	return {
-		option,
-		key: typeof key === 'string' ? key : null,
-		answeredBy: answeredBy as Answerer,
-		nonce: typeof nonce === 'string' ? nonce : '',
-		ack: readAck(ack),
-		...(typeof saveUrl === 'string' && { saveUrl }),
-	};
+	if (!options.includes(raw.option!) || !ANSWERERS.includes(raw.answeredBy!)) return null;
+	return { key: null, nonce: '', ack: null, ...raw } as Carrier;
 }

@@ -18,10 +18,6 @@ export function parseIncoming(rawBody: Buffer): IncomingDelivery {
 	return body.members.has('specversion') ? parseStructured(body) : parseEnvelope(body);
 }
 
-export interface TrustRules {
-	maxAgeSeconds: number;
-}
-
 /** A delivery without a signed id is keyed on its signed bytes, one key per active secret (all recorded). */
 function withSignedKey(delivery: IncomingDelivery, verified: VerifiedDelivery): IncomingDelivery {
 	if (delivery.deliveryKey !== null) return delivery;
@@ -38,7 +34,7 @@ export interface Intake {
 export async function intake(
 	ctx: IWebhookFunctions,
 	entry: Facts['entry'],
-	rules: TrustRules,
+	rules: { maxAgeSeconds: number },
 ): Promise<Intake> {
 	const req = ctx.getRequestObject() as unknown as IncomingRequest;
 	// a stopping process takes nothing: what it accepted could be cut off before it is stored
