@@ -299,7 +299,8 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 		settled: false,
 		staticData,
 	};
-	if (plan.holdCopies) for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
+	if (plan.remember !== 'never')
+		for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
 	save(staticData, memoryKey);
 	return held;

@@ -9,8 +9,8 @@ type RememberWhen = 'when-stored' | 'when-answered' | 'after-2xx' | 'never';
 
 export interface AnswerPlan {
 	answeredBy: Answerer;
+	/** Never without a key; with one, copies are held (409) until the run settles. */
 	remember: RememberWhen;
-	holdCopies: boolean;
 }
 
 type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale' | 'in-progress' | 'ignored';
@@ -102,13 +102,13 @@ export function answererOf(respond: RespondMode, atEnqueue: boolean): Answerer {
 
 /** Nothing is remembered before its execution exists, nor kept without a 2xx (docs/architecture.md). */
 export function answerPlan(answeredBy: Answerer, hasKey: boolean): AnswerPlan {
-	if (!hasKey) return { answeredBy, remember: 'never', holdCopies: false };
+	if (!hasKey) return { answeredBy, remember: 'never' };
 	const remember: Record<Answerer, RememberWhen> = {
 		'n8n-when-stored': 'when-stored',
 		execute: 'when-answered',
 		'n8n-after-run': 'after-2xx',
 	};
-	return { answeredBy, remember: remember[answeredBy], holdCopies: true };
+	return { answeredBy, remember: remember[answeredBy] };
 }
 
 export type Admission = 'duplicate' | 'in-progress' | 'busy' | 'run';
@@ -120,8 +120,8 @@ export function admit(
 ): Admission {
 	if (plan.remember === 'never') return 'run';
 	if (state.duplicate) return 'duplicate';
-	if (plan.holdCopies && state.copyInFlight) return 'in-progress';
-	if (plan.holdCopies && state.flightFull) return 'busy';
+	if (state.copyInFlight) return 'in-progress';
+	if (state.flightFull) return 'busy';
 	return 'run';
 }
 
