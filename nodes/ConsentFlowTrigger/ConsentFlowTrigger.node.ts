@@ -4,6 +4,7 @@ import {
 	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
+	type IHookFunctions,
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeType,
@@ -250,6 +251,22 @@ export class ConsentFlowTrigger implements INodeType {
 					status: 'Error',
 					message: `Not checked: the signing secret is well formed, but the service offers no way to check it here. To check it, click "Listen for test event" on the Consent Flow Trigger and let the service send a delivery to the Test URL: a wrong secret shows there.${note === null ? '' : ` ${note}`}`,
 				};
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			// The service has no API for registering webhooks: the URL is given per flow
+			// (`webhookUrl` of the Consent Flow node), so there is nothing to create or delete.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
 			},
 		},
 	};

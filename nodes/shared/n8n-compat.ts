@@ -8,10 +8,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-// 1. n8n-workflow 2.41's public webhook-description resolvers (WEBHOOK_RESOLVERS, by Symbol.for):
-// older hosts lack them, so they are feature-detected, not imported. Where the host has
-// resolveWebhookDescriptionField, n8n resolves a field with it (no parameter dynamic), else it
-// evaluates the template; the trigger asks the host the same question. Fallback: the template.
+// 1. n8n-workflow 2.41's public webhook-description resolvers (WEBHOOK_RESOLVERS, by Symbol.for),
+// feature-detected: n8n resolves a field with the host's resolveWebhookDescriptionField where it
+// has one (no parameter dynamic), else evaluates the template (the fallback); the trigger asks the same.
 
 const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 

@@ -3,6 +3,7 @@
 import { canonicalEvent, type ParsedDelivery, type UnrecognisedReason } from './envelope';
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import type { ScannedBody } from './json-scan';
+import type { HeaderBag } from './signature';
 import { deliveryIdOfToken } from './webhook-id';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
 
@@ -16,10 +17,6 @@ interface CloudEventFacts {
 /** A parsed delivery, with what is known of it as a CloudEvent (absent for the service's envelope). */
 export type IncomingDelivery = ParsedDelivery & { cloudEvent?: CloudEventFacts };
 
-export interface IncomingRequest {
-	headers?: Record<string, string | string[] | undefined>;
-}
-
 /** The one specversion of CloudEvents 1.0 ("specversion": "1.0" for every 1.0.x release). */
 const SPEC_VERSION = '1.0';
 
@@ -30,7 +27,7 @@ export function mediaType(contentType: unknown): string {
 }
 
 // "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
-export function isCloudEventsBatch(headers: IncomingRequest['headers']): boolean {
+export function isCloudEventsBatch(headers: HeaderBag | undefined): boolean {
 	return mediaType(headers?.['content-type']).startsWith('application/cloudevents-batch');
 }
 

@@ -116,8 +116,12 @@ describe('description', () => {
 		);
 	});
 
-	it('registers nothing on activation (the service has no registration API): no webhook methods, which n8n skips', () => {
-		expect((node as { webhookMethods?: unknown }).webhookMethods).toBeUndefined();
+	it('has a no-op webhook lifecycle (the service has no registration API)', async () => {
+		const hooks = node.webhookMethods.default;
+		const ctx = {} as never;
+		await expect(hooks.checkExists.call(ctx)).resolves.toBe(true);
+		await expect(hooks.create.call(ctx)).resolves.toBe(true);
+		await expect(hooks.delete.call(ctx)).resolves.toBe(true);
 	});
 });
 
