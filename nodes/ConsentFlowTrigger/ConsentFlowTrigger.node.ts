@@ -56,7 +56,7 @@ import {
 	lookUp,
 	slotOf,
 } from './dedupe';
-import { askToSave, savedAnswer, saveUrlOf, takeSaveRequest } from './save-request';
+import { SAVED, askToSave, saveUrlOf, takeSaveRequest } from './save-request';
 import { staticOutputNames } from './output-layout';
 import {
 	CARRIER,
@@ -64,7 +64,7 @@ import {
 	RESPOND_OPTIONS,
 	answerer,
 	readCarrier,
-	responseFields,
+	RESPONSE_FIELDS,
 	type Carrier,
 } from './respond';
 
@@ -144,7 +144,7 @@ export class ConsentFlowTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				path: 'webhook',
-				...responseFields(),
+				...RESPONSE_FIELDS,
 			},
 		],
 		properties: [
@@ -276,7 +276,8 @@ export class ConsentFlowTrigger implements INodeType {
 		if (save === 'refused') return apply(this, decide(FACTS));
 		if (save !== null) {
 			keepSaved(this, save.keys);
-			return savedAnswer();
+			// n8n writes this answer after it saved static data (a webhookResponse without an execution)
+			return { webhookResponse: SAVED };
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const { facts, taken } = await intake(this, 'trigger', {

@@ -38,12 +38,10 @@ function storedForm(ids: readonly string[]): StoredDedupe {
 	return { version: DEDUPE_VERSION, keys: ids.filter((id) => !id.includes('\n')).join('\n') };
 }
 
-const PLAIN_ASCII = /^[ !#-[\]-~]*$/;
-
 function fitsKey(id: string): boolean {
-	if (id.length > MAX_KEY_JSON_BYTES - 2) return false;
-	if (PLAIN_ASCII.test(id)) return true;
-	return Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
+	return (
+		id.length <= MAX_KEY_JSON_BYTES && Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES
+	);
 }
 
 /** The remembered keys of what is stored (or of a DedupeState); anything else reads as none. */
@@ -62,24 +60,6 @@ export function clampLimit(limit: unknown): number {
 	const n = Number(limit); // a number is itself
 	if (!Number.isFinite(n)) return DEFAULT_REMEMBERED;
 	return Math.min(MAX_REMEMBERED, Math.max(1, Math.floor(n)));
-}
-
-interface DedupeDecision {
-	duplicate: boolean;
-	next: DedupeState | null;
-}
-
-function recordKey(
-	ids: string[],
-	key: string,
-	limit: number,
-	present = ids.includes(key),
-): DedupeDecision {
-	if (present) return { duplicate: true, next: null };
-	const max = clampLimit(limit);
-	const kept = ids.length >= max ? ids.slice(ids.length - max + 1) : ids.slice();
-	kept.push(key);
-	return { duplicate: false, next: { version: DEDUPE_VERSION, ids: kept } };
 }
 
 /**
@@ -174,17 +154,17 @@ export function recordDeliveryShared(
 	// keys only the database has go last, as seen now
 	const fromDb = stored === undefined ? [] : keysOnlyStored(memory, stored);
 	const merged = fromDb.length === 0 ? state.ids : [...state.ids, ...fromDb];
-	const present = state.ids.includes(key) || fromDb.includes(key);
-	const decision = record
-		? recordKey(merged, key, limit, present)
-		: { duplicate: present, next: null };
-	const max = clampLimit(limit);
-	state.ids = decision.next ? decision.next.ids : merged.length > max ? merged.slice(-max) : merged;
-	if (decision.next) dropped.delete(key);
-	// what is kept is the end of `merged` (and `key`): its front was let go at the limit
-	const letGo = merged.length - (state.ids.length - (decision.next ? 1 : 0));
+	const duplicate = state.ids.includes(key) || fromDb.includes(key);
+	const adds = record && !duplicate;
+	// what is kept is the end of `merged` (and `key`): its front is let go at the limit
+	const letGo = Math.max(0, merged.length - clampLimit(limit) + (adds ? 1 : 0));
 	for (let i = 0; i < letGo; i++) addBounded(dropped, 2 * MAX_REMEMBERED, merged[i]);
-	return { duplicate: decision.duplicate, state };
+	state.ids = letGo === 0 && !adds ? merged : merged.slice(letGo);
+	if (adds) {
+		state.ids.push(key);
+		dropped.delete(key);
+	}
+	return { duplicate, state };
 }
 
 /** How long a run n8n never reports on holds its copies at 409 (a crashed process, a lost worker). */
@@ -233,11 +213,6 @@ function flightOf(memoryKey: string, key: string, now: number): Held | undefined
 	if (held === undefined) return undefined;
 	if (now >= held.until) report(held, 'expired');
 	return held.settled ? undefined : held;
-}
-
-function takeOff(held: Held): void {
-	const { inFlight } = memoryOf(held.memoryKey);
-	for (const key of held.keys) inFlight.set(key, held);
 }
 
 /** Whether no new run can be held; runs past their bound are settled first, oldest first (held in order). */
@@ -324,7 +299,8 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 		settled: false,
 		staticData,
 	};
-	if (plan.holdCopies) takeOff(held);
+	if (plan.remember !== 'never')
+		for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
 	save(staticData, memoryKey);
 	return held;

@@ -1,7 +1,7 @@
 /** The Respond option, read once, and the carrier from webhook() to execute() (docs/architecture.md, "Who answers"). */
 import type { Answerer, Ack, RespondMode } from '../shared/webhook/decide';
 import { answererOf } from '../shared/webhook/decide';
-import { resolvesNatively, withNativeResolvers } from '../shared/n8n-compat';
+import { nativelyResolved, withNativeResolvers } from '../shared/n8n-compat';
 
 export type { RespondMode } from '../shared/webhook/decide';
 
@@ -25,30 +25,28 @@ export const RESPOND_OPTIONS: Array<{ name: string; value: RespondMode; descript
 /** The one reading of Respond; self-contained, as n8n 1.x evaluates its source in the templates below. */
 const isLastNode = (p: Record<string, unknown>) => p.respond === 'lastNode';
 
-function respondMode(parameters: Record<string, unknown>): RespondMode {
-	return isLastNode(parameters) ? 'lastNode' : 'onReceived';
-}
+const template = (then: string, otherwise: string) =>
+	`={{(${String(isLastNode)})($parameter) ? '${then}' : '${otherwise}'}}`;
 
+/** `responseMode` and `responseData` of the webhook description; template and resolver differ on purpose. */
+export const RESPONSE_FIELDS = withNativeResolvers({
+	responseMode: {
+		template: template('lastNode', 'responseNode'),
+		resolve: (p) => (isLastNode(p) ? 'lastNode' : 'onReceived'),
+	},
+	responseData: {
+		template: template('noData', ''),
+		resolve: (p) => (isLastNode(p) ? 'noData' : ''),
+	},
+});
+
+/** Whether n8n answers Immediately itself once it stored the execution: it resolved responseMode natively. */
 export function answersAtEnqueue(parameters: Record<string, unknown>): boolean {
-	return respondMode(parameters) === 'onReceived' && resolvesNatively(parameters);
+	return nativelyResolved(parameters, RESPONSE_FIELDS, 'responseMode') === 'onReceived';
 }
 
 export function answerer(respond: unknown, saved: Record<string, unknown>): Answerer {
-	const mode = respondMode({ respond });
-	return answererOf(mode, mode === 'onReceived' && answersAtEnqueue(saved));
-}
-
-/** `responseMode` and `responseData` of the webhook description; template and resolver differ on purpose. */
-export function responseFields(): { responseMode: string; responseData: string } {
-	const template = (then: string, otherwise: string) =>
-		`={{(${String(isLastNode)})($parameter) ? '${then}' : '${otherwise}'}}`;
-	return withNativeResolvers({
-		responseMode: { template: template('lastNode', 'responseNode'), resolve: respondMode },
-		responseData: {
-			template: template('noData', ''),
-			resolve: (p) => (isLastNode(p) ? 'noData' : ''),
-		},
-	});
+	return answererOf(respond === 'lastNode' ? 'lastNode' : 'onReceived', answersAtEnqueue(saved));
 }
 
 export const CARRIER = 'sblDelivery';
@@ -63,35 +61,15 @@ export interface Carrier {
 	saveUrl?: string;
 }
 
-function readAck(raw: unknown): Ack | null {
-	if (typeof raw !== 'object' || raw === null) return null;
-	const { event, webhookId, status } = raw as Record<string, unknown>;
-	return {
-		received: true,
-		event: typeof event === 'string' ? event : null,
-		webhookId: typeof webhookId === 'string' ? webhookId : null,
-		status: status === 'duplicate' ? 'duplicate' : 'emitted',
-	};
-}
-
 const ANSWERERS: readonly string[] = ['n8n-when-stored', 'execute', 'n8n-after-run'];
 
-/** The carrier of an input item; null when missing or malformed. */
+/** The carrier webhook() wrote on an input item; null when missing or malformed. */
 export function readCarrier(
 	item: Record<string, unknown>,
 	options: readonly string[],
 ): Carrier | null {
-	const raw = item[CARRIER];
+	const raw = item[CARRIER] as Partial<Carrier> | null | undefined;
 	if (typeof raw !== 'object' || raw === null) return null;
-	const { option, key, answeredBy, nonce, ack, saveUrl } = raw as Record<string, unknown>;
-	if (typeof option !== 'string' || !options.includes(option)) return null;
-	if (!ANSWERERS.includes(answeredBy as string)) return null;
-	return {
-		option,
-		key: typeof key === 'string' ? key : null,
-		answeredBy: answeredBy as Answerer,
-		nonce: typeof nonce === 'string' ? nonce : '',
-		ack: readAck(ack),
-		...(typeof saveUrl === 'string' && { saveUrl }),
-	};
+	if (!options.includes(raw.option!) || !ANSWERERS.includes(raw.answeredBy!)) return null;
+	return { key: null, nonce: '', ack: null, ...raw } as Carrier;
 }

@@ -1,7 +1,7 @@
 // Under When the Workflow Finishes n8n saves static data before the answer that decides a key:
 // the answer waits for a save request to this trigger's own URL (n8n-compat.ts, hook 8).
 import { timingSafeEqual } from 'crypto';
-import type { IExecuteFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { requestRawBody } from '../shared/n8n-compat';
 import { activeSigningSecrets } from '../shared/webhook/verify';
 import { derivedHmac } from '../shared/webhook/webhook-id';
@@ -83,10 +83,11 @@ export async function askToSave(
 
 function parse(raw: Buffer): SaveRequest | null {
 	try {
-		const value = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
-		if (typeof value.node !== 'string' || !Array.isArray(value.keys)) return null;
-		if (!value.keys.every((key) => typeof key === 'string' && key !== '')) return null;
-		return { node: value.node, keys: value.keys };
+		const { node, keys } = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
+		const valid = typeof node === 'string' && Array.isArray(keys);
+		return valid && keys.every((key) => typeof key === 'string' && key !== '')
+			? { node, keys }
+			: null;
 	} catch {
 		return null;
 	}
@@ -110,9 +111,4 @@ export async function takeSaveRequest(
 	const request = parse(raw);
 	if (request === null || request.node !== ctx.getNode().name) return 'refused';
 	return { keys: request.keys };
-}
-
-/** n8n writes this answer after it saved static data (a webhookResponse without an execution). */
-export function savedAnswer(): IWebhookResponseData {
-	return { webhookResponse: SAVED };
 }

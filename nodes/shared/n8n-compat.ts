@@ -8,9 +8,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-// 1. n8n-workflow 2.41's public WEBHOOK_RESOLVERS, by Symbol.for: older hosts lack the export.
-// n8n calls a resolver when no parameter is an expression (a call sets the flag), else evaluates
-// the template. Fallback: the template (execute() answers).
+// 1. n8n-workflow 2.41's public webhook-description resolvers (WEBHOOK_RESOLVERS, by Symbol.for),
+// feature-detected: n8n resolves a field with the host's resolveWebhookDescriptionField where it
+// has one (no parameter dynamic), else evaluates the template (the fallback); the trigger asks the same.
 
 const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
@@ -19,41 +19,32 @@ interface DescriptionField {
 	resolve: (parameters: Record<string, unknown>) => unknown;
 }
 
-// One n8n process runs one n8n version: set once, never unset (a test file starts with it unset).
-let nativeResolution = false;
-
 export function withNativeResolvers<K extends string>(
 	fields: Record<K, DescriptionField>,
 ): Record<K, string> {
 	const described = {} as Record<K, string>;
-	const resolvers = {} as Record<K, DescriptionField>;
-	for (const name of Object.keys(fields) as K[]) {
-		described[name] = fields[name].template;
-		resolvers[name] = {
-			template: fields[name].template,
-			resolve: (parameters) => {
-				nativeResolution = true;
-				return fields[name].resolve(parameters);
-			},
-		};
-	}
-	Object.defineProperty(described, RESOLVERS, { value: resolvers, enumerable: true });
+	for (const name of Object.keys(fields) as K[]) described[name] = fields[name].template;
+	Object.defineProperty(described, RESOLVERS, { value: fields, enumerable: true });
 	return described;
 }
 
-// n8n-workflow 2.x's containsDynamicValue, copied: the host's n8n-workflow may differ, 1.x has none.
-function isDynamic(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some(isDynamic);
-	if (value !== null && typeof value === 'object') {
-		if ('mode' in value && 'value' in value && '__rl' in value) return true;
-		return Object.keys(value).some((key) => isDynamic((value as Record<string, unknown>)[key]));
-	}
-	return false;
-}
+type Resolve = (
+	node: { parameters: Record<string, unknown> },
+	description: object,
+	field: string,
+) => { resolved: boolean; value?: unknown };
 
-export function resolvesNatively(parameters: Record<string, unknown>): boolean {
-	return nativeResolution && !isDynamic(parameters);
+/** What the host's n8n makes of `field` without its expression engine; undefined: it evaluates the template. */
+export function nativelyResolved(
+	parameters: Record<string, unknown>,
+	description: object,
+	field: string,
+	workflow: Record<string, unknown> = hostWorkflow as unknown as Record<string, unknown>,
+): unknown {
+	const resolve = workflow.resolveWebhookDescriptionField as Resolve | undefined;
+	if (typeof resolve !== 'function') return undefined;
+	const native = resolve({ parameters }, description, field);
+	return native.resolved ? native.value : undefined;
 }
 
 // 2. No API tells a node its execution is stored: n8n 2.x (onReceived) reads webhookResponse then,

@@ -161,7 +161,7 @@ const HOOKS = [
 	{
 		key: 'resolvers',
 		name: "n8n-workflow's webhook-description resolvers (`Symbol.for('n8n.webhookDescriptionResolvers')`)",
-		use: 'nodes/ConsentFlowTrigger/respond.ts: the flag that tells the trigger n8n answers Immediately after storing the execution',
+		use: 'nodes/ConsentFlowTrigger/respond.ts: tells the trigger n8n answers Immediately after storing the execution',
 		file: 'node_modules/n8n-workflow/dist/cjs',
 		text: 'n8n.webhookDescriptionResolvers',
 	},

@@ -16,11 +16,11 @@ export type CredentialCache = typeof CredentialCacheModule;
  * What `load` loads, from a module registry of its own (jest.isolateModules). It loads with
  * jest.requireActual (the lint forbids require in TypeScript), which inside is that registry.
  */
-export function freshModules<T>(load: () => T): T {
+export function freshModules<T>(load: () => T, host: object = hostWorkflow): T {
 	let loaded: { modules: T } | undefined;
 	jest.isolateModules(() => {
 		// n8n-workflow is the host's (a peer dependency): every copy shares the one the tests use
-		jest.doMock('n8n-workflow', () => hostWorkflow);
+		jest.doMock('n8n-workflow', () => host);
 		loaded = { modules: load() };
 	});
 	return loaded!.modules;
@@ -44,12 +44,18 @@ export interface TriggerProcess {
 	dedupe: Dedupe;
 }
 
-/** A new process's Consent Flow Trigger and its delivery memory. */
-export function freshTrigger(): TriggerProcess {
-	return freshModules(() => ({
-		ConsentFlowTrigger: jest.requireActual<typeof TriggerModule>(
-			'../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node',
-		).ConsentFlowTrigger,
-		dedupe: jest.requireActual<Dedupe>('../../nodes/ConsentFlowTrigger/dedupe'),
-	}));
+/** n8n-workflow as n8n 1.x has it: no webhook-description resolvers (n8n evaluates the templates). */
+const n8n1Workflow = { ...hostWorkflow, resolveWebhookDescriptionField: undefined };
+
+/** A new process's Consent Flow Trigger and its delivery memory, in n8n 2.41 (default) or 1.x. */
+export function freshTrigger(n8nMajor: 1 | 2 = 2): TriggerProcess {
+	return freshModules(
+		() => ({
+			ConsentFlowTrigger: jest.requireActual<typeof TriggerModule>(
+				'../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node',
+			).ConsentFlowTrigger,
+			dedupe: jest.requireActual<Dedupe>('../../nodes/ConsentFlowTrigger/dedupe'),
+		}),
+		n8nMajor === 1 ? n8n1Workflow : hostWorkflow,
+	);
 }

@@ -9,8 +9,8 @@ type RememberWhen = 'when-stored' | 'when-answered' | 'after-2xx' | 'never';
 
 export interface AnswerPlan {
 	answeredBy: Answerer;
+	/** Never without a key; with one, copies are held (409) until the run settles. */
 	remember: RememberWhen;
-	holdCopies: boolean;
 }
 
 type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale' | 'in-progress' | 'ignored';
@@ -102,13 +102,13 @@ export function answererOf(respond: RespondMode, atEnqueue: boolean): Answerer {
 
 /** Nothing is remembered before its execution exists, nor kept without a 2xx (docs/architecture.md). */
 export function answerPlan(answeredBy: Answerer, hasKey: boolean): AnswerPlan {
-	if (!hasKey) return { answeredBy, remember: 'never', holdCopies: false };
+	if (!hasKey) return { answeredBy, remember: 'never' };
 	const remember: Record<Answerer, RememberWhen> = {
 		'n8n-when-stored': 'when-stored',
 		execute: 'when-answered',
 		'n8n-after-run': 'after-2xx',
 	};
-	return { answeredBy, remember: remember[answeredBy], holdCopies: true };
+	return { answeredBy, remember: remember[answeredBy] };
 }
 
 export type Admission = 'duplicate' | 'in-progress' | 'busy' | 'run';
@@ -120,8 +120,8 @@ export function admit(
 ): Admission {
 	if (plan.remember === 'never') return 'run';
 	if (state.duplicate) return 'duplicate';
-	if (plan.holdCopies && state.copyInFlight) return 'in-progress';
-	if (plan.holdCopies && state.flightFull) return 'busy';
+	if (state.copyInFlight) return 'in-progress';
+	if (state.flightFull) return 'busy';
 	return 'run';
 }
 
@@ -141,42 +141,24 @@ interface Settled {
 	release: boolean;
 }
 
-const KEEP_HOLDING: Settled = { memory: 'keep', release: false };
 const done = (memory: Settlement): Settled => ({ memory, release: true });
 
-// Once its execution exists a key is remembered; only a failed "When the Workflow Finishes" run lets
-// it go. A closed connection is no fact about the run; silence past the bound may run it twice, never lose it.
-const SETTLE: Record<Exclude<RememberWhen, 'never'>, Record<RunEvent, Settled>> = {
-	'when-stored': {
-		stored: done('remember'),
-		executed: KEEP_HOLDING,
-		succeeded: done('remember'),
-		failed: done('forget'),
-		closed: KEEP_HOLDING,
-		expired: done('forget'),
-	},
-	'when-answered': {
-		stored: KEEP_HOLDING,
-		executed: done('remember'),
-		succeeded: done('remember'),
-		failed: done('forget'),
-		closed: KEEP_HOLDING,
-		expired: done('forget'),
-	},
-	'after-2xx': {
-		stored: KEEP_HOLDING,
-		executed: KEEP_HOLDING,
-		succeeded: done('remember'),
-		failed: done('forget'),
-		closed: KEEP_HOLDING,
-		expired: done('forget'),
-	},
+/** The event by which a run's execution exists, where it is not only its 2xx answer. */
+const EXISTS_WHEN: Partial<Record<RememberWhen, RunEvent>> = {
+	'when-stored': 'stored',
+	'when-answered': 'executed',
 };
 
-/** What one event of a held run does to its key; the first releasing event settles it (dedupe.ts). */
+/**
+ * What one event of a held run does to its key; the first releasing event settles it (dedupe.ts).
+ * Once its execution exists a key is remembered; a failed answer lets it go. A closed connection
+ * is no fact about the run; silence past the bound may run it twice, never lose it.
+ */
 export function settle(plan: AnswerPlan, event: RunEvent): Settled {
 	if (plan.remember === 'never') return done('keep');
-	return SETTLE[plan.remember][event];
+	if (event === 'failed' || event === 'expired') return done('forget');
+	if (event === 'succeeded' || event === EXISTS_WHEN[plan.remember]) return done('remember');
+	return { memory: 'keep', release: false };
 }
 
 const byNode = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({

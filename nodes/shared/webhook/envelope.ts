@@ -78,46 +78,25 @@ export function bodyText(rawBody: Buffer): string {
 
 /** Parses a (verified) body in the service's envelope. Never throws. */
 export function parseEnvelope(body: ScannedBody): ParsedDelivery {
-	const { bytes, members } = body;
-	const unrecognised = (
-		reason: UnrecognisedReason,
-		fields: Partial<DeliveryFields> = {},
-		event: string | null = null,
-	): UnrecognisedDelivery => ({
-		kind: 'unrecognised',
-		reason,
-		event,
-		webhookId: null,
-		deliveryKey: null,
-		timestamp: null,
-		hasTimestamp: false,
-		...fields,
-	});
-
-	// An unparsed body's id is still remembered, so that a copy does not run again (issue 26).
-	const id = deliveryIdOf(members);
-	const ids = { webhookId: id?.display ?? null, deliveryKey: id?.key ?? null };
-	// Checked on the bytes before JSON.parse.
-	if (body.tooDeep) return unrecognised('too-deep', ids);
-
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(bytes.toString('utf8'));
-	} catch {
-		return unrecognised('not-json', ids);
-	}
-	if (!isObject(parsed)) return unrecognised('no-event');
-
+	// an unparsed body's id is still remembered, so that a copy does not run again (issue 26)
+	const id = deliveryIdOf(body.members);
+	const { json } = body;
+	const parsed: JsonObject = typeof json !== 'string' && isObject(json.value) ? json.value : {};
 	const fields: DeliveryFields = {
-		...ids,
+		webhookId: id?.display ?? null,
+		deliveryKey: id?.key ?? null,
 		timestamp: typeof parsed.timestamp === 'string' ? parsed.timestamp : null,
 		hasTimestamp: parsed.timestamp !== undefined && parsed.timestamp !== null,
 	};
-
+	const unrecognised = (
+		reason: UnrecognisedReason,
+		event: string | null = null,
+	): UnrecognisedDelivery => ({ kind: 'unrecognised', reason, event, ...fields });
+	if (typeof json === 'string') return unrecognised(json);
 	const name = nonEmptyString(trimmed(parsed.event)) ?? nonEmptyString(trimmed(parsed.type));
-	if (name === null) return unrecognised('no-event', fields);
+	if (name === null) return unrecognised('no-event');
 	const event = canonicalEvent(name);
-	if (event === null) return unrecognised('unknown-event', fields, name);
+	if (event === null) return unrecognised('unknown-event', name);
 	return {
 		kind: 'event',
 		event,

@@ -270,20 +270,14 @@ export const EVENTS: EventCatalogue = eventCatalogue(EVENT_TABLE);
 
 export const CONSENT_EVENTS: readonly ConsentEvent[] = EVENT_TABLE.map((entry) => entry.value);
 
-export const CONFIGURED_OUTPUTS = EVENTS.configuredOutputs;
-
 export const ALL_EVENT_OPTIONS: readonly string[] = EVENTS.allOptions();
 
-export const eventsProperties = EVENTS.eventsProperties;
-
-export const outputNameOf = EVENTS.outputNameOf;
-
-/** Without `nodeVersion`: the events of the newest node version. */
-export function normaliseEventSelection(value: unknown, nodeVersion?: number): EventSelection {
-	return EVENTS.normaliseEventSelection(value, nodeVersion);
-}
-
-/** The Events option a delivery belongs to on a node of this version: its event, else Unrecognised. */
-export function eventOption(event: string | null, nodeVersion: number): string {
-	return EVENTS.eventOption(event, nodeVersion);
-}
+// `normaliseEventSelection` without a version: the events of the newest node version.
+// `eventOption`: the Events option a delivery belongs to on a node of a version (its event, else Unrecognised).
+export const {
+	configuredOutputs: CONFIGURED_OUTPUTS,
+	eventsProperties,
+	outputNameOf,
+	normaliseEventSelection,
+	eventOption,
+} = EVENTS;

@@ -1,25 +1,17 @@
 /** The one intake of both webhook entry points: the facts decide.ts answers on; it answers nothing. */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { serverClosing } from '../n8n-compat';
-import {
-	isCloudEventsBatch,
-	parseStructured,
-	type IncomingDelivery,
-	type IncomingRequest,
-} from './cloudevents';
+import { isCloudEventsBatch, parseStructured, type IncomingDelivery } from './cloudevents';
 import { FACTS, type Facts } from './decide';
 import { MAX_DEPTH, SCANNED_MEMBERS, bodyText, checkFreshness, parseEnvelope } from './envelope';
 import { scanBody } from './json-scan';
+import type { HeaderBag } from './signature';
 import { verifiedDelivery, type VerifiedDelivery } from './verify';
 
 /** The one parser: bytes scanned once; a top-level `specversion` is a structured CloudEvent. */
 export function parseIncoming(rawBody: Buffer): IncomingDelivery {
 	const body = scanBody(rawBody, SCANNED_MEMBERS, MAX_DEPTH);
 	return body.members.has('specversion') ? parseStructured(body) : parseEnvelope(body);
-}
-
-export interface TrustRules {
-	maxAgeSeconds: number;
 }
 
 /** A delivery without a signed id is keyed on its signed bytes, one key per active secret (all recorded). */
@@ -38,9 +30,9 @@ export interface Intake {
 export async function intake(
 	ctx: IWebhookFunctions,
 	entry: Facts['entry'],
-	rules: TrustRules,
+	rules: { maxAgeSeconds: number },
 ): Promise<Intake> {
-	const req = ctx.getRequestObject() as unknown as IncomingRequest;
+	const req = ctx.getRequestObject() as unknown as { headers?: HeaderBag };
 	// a stopping process takes nothing: what it accepted could be cut off before it is stored
 	if (serverClosing(req)) return { facts: { ...FACTS, entry, closing: true } };
 	const verified = await verifiedDelivery(ctx);

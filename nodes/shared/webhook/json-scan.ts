@@ -118,18 +118,20 @@ export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<st
 	return found;
 }
 
-/** A body read once: its bytes without a BOM, the named top-level members, whether it is too deep. */
+/** A body read once: the named top-level members of its bytes (without a BOM), and its JSON value unless too deep. */
 export interface ScannedBody {
-	bytes: Buffer;
 	members: Map<string, Buffer>;
-	tooDeep: boolean;
+	json: { value: unknown } | 'too-deep' | 'not-json';
 }
 
 export function scanBody(raw: Buffer, names: readonly string[], maxDepth: number): ScannedBody {
 	const bytes = withoutBom(raw);
-	return {
-		bytes,
-		members: topLevelMembers(bytes, names),
-		tooDeep: exceedsDepth(bytes, maxDepth),
-	};
+	const members = topLevelMembers(bytes, names);
+	// checked on the bytes before JSON.parse
+	if (exceedsDepth(bytes, maxDepth)) return { members, json: 'too-deep' };
+	try {
+		return { members, json: { value: JSON.parse(bytes.toString('utf8')) as unknown } };
+	} catch {
+		return { members, json: 'not-json' };
+	}
 }

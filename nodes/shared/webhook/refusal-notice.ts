@@ -25,15 +25,15 @@ function signatureHeaderNames(headers: Record<string, unknown> | undefined): str
 		.map((name) => name.slice(0, 80));
 }
 
-const NEITHER = 'matches neither the Signing Secret nor the Previous Signing Secret';
+/** Why a delivery was refused, naming the signature headers it has where `named`. */
+function refusedBecause(names: string[], named: boolean): string {
+	if (names.length === 0) return 'it carries no signature header';
+	const which = named ? ` (header ${names.join(', ')})` : '';
+	return `its signature${which} matches neither the Signing Secret nor the Previous Signing Secret`;
+}
 
 const check = (operator: string) =>
 	`check the Consent Flow Webhook Signing API credential: the Signing Secret must be the service's secret webhook key exactly${operator} (no stray spaces or characters; after a rotation the new key, with the old one in Previous Signing Secret), and Signature Header must be empty or the header the service uses.`;
-
-function refusalNotice(where: string, signed: boolean): string {
-	const what = signed ? `its signature ${NEITHER}` : 'it carries no signature header';
-	return `${where} refused a delivery (401) because ${what}. No execution was started. If the consent flow service sent it, ${check('')} At most one such warning per minute per trigger.`;
-}
 
 /** On a test URL (Listen for test event) a refused delivery becomes an execution that fails with this. */
 export const REFUSED = 'sblRefused';
@@ -53,12 +53,8 @@ export function refusalInEditor(
 		| undefined;
 	if (refused === undefined) return null;
 	const names = Array.isArray(refused.headers) ? refused.headers.map(String) : [];
-	const what =
-		names.length > 0
-			? `its signature (header ${names.join(', ')}) ${NEITHER}`
-			: 'it carries no signature header';
 	return {
-		message: `The test delivery was refused (401) because ${what}`,
+		message: `The test delivery was refused (401) because ${refusedBecause(names, true)}`,
 		description: `The sender got 401 and nothing after this node ran. If the consent flow service sent it, ${check(', as the operator gave it')} On the Production URL the same refusal is answered 401 and written to n8n's log.`,
 	};
 }
@@ -71,6 +67,8 @@ export function noticeRefused(ctx: IWebhookFunctions, facts: Facts, now = Date.n
 	const node = ctx.getNode().name;
 	if (!noticeDue(`${workflowId}\u0000${node}`, now)) return;
 	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
-	const where = `Workflow ${workflowId}, node "${node}"`;
-	ctx.logger.warn(refusalNotice(where, signatureHeaderNames(req.headers).length > 0));
+	const because = refusedBecause(signatureHeaderNames(req.headers), false);
+	ctx.logger.warn(
+		`Workflow ${workflowId}, node "${node}" refused a delivery (401) because ${because}. No execution was started. If the consent flow service sent it, ${check('')} At most one such warning per minute per trigger.`,
+	);
 }

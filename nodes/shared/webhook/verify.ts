@@ -42,15 +42,11 @@ async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
 	} catch {
 		credentials = undefined;
 	}
-	const facts: SigningFacts = {
-		secret: typeof credentials?.secret === 'string' ? credentials.secret : '',
-		signatureHeader:
-			typeof credentials?.signatureHeader === 'string' ? credentials.signatureHeader : '',
-	};
-	// absent in credentials saved before rotation existed
-	if (typeof credentials?.previousSecret === 'string' && credentials.previousSecret !== '') {
-		facts.previousSecret = credentials.previousSecret;
-	}
+	const text = (value: unknown) => (typeof value === 'string' ? value : '');
+	const { secret, signatureHeader, previousSecret } = credentials ?? {};
+	const facts: SigningFacts = { secret: text(secret), signatureHeader: text(signatureHeader) };
+	// an empty previous secret is none
+	if (text(previousSecret) !== '') facts.previousSecret = text(previousSecret);
 	return facts;
 }
 

@@ -26,8 +26,8 @@ const crypto = require('node:crypto');
 const fc = require('fast-check');
 const { Pool, request } = require('undici');
 
-const { ConsentFlowTrigger } = require('../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node');
-const { startHarness } = require('./http-harness');
+const { freshTrigger } = require('../../support/fresh-modules');
+const { harnessMajor, startHarness } = require('./http-harness');
 const { PUBLISHED_EVENTS, SIGNING_KEY, nestingDepth, savedKeys } = require('./helpers');
 
 const RUNS = Number(process.env.FUZZ_RUNS || 10000);
@@ -386,6 +386,7 @@ describe('fuzz: the trigger over HTTP', () => {
 
 	beforeAll(async () => {
 		// jest loads the node afresh for each test file: the delivery memory starts empty
+		const { ConsentFlowTrigger } = freshTrigger(harnessMajor());
 		h = await startHarness({
 			createNode: () => new ConsentFlowTrigger(),
 			credentials: { secret: SIGNING_KEY, signatureHeader: '' },

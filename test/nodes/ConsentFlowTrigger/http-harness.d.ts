@@ -73,6 +73,7 @@ export interface HarnessOptions {
 }
 
 export function startHarness(options: HarnessOptions): Promise<Harness>;
+export function harnessMajor(): 1 | 2;
 export function createDatabase(initial?: Record<string, unknown> | null): HarnessDatabase;
 export const CREDENTIAL_TYPE: string;
 

@@ -108,6 +108,11 @@ function returnJsonArray(data) {
  *   beforeStore(delivery): awaited where WorkflowRunner.run() stores the execution
  *   credentialReadMs: how long the webhook's getCredentials takes (default 0)
  */
+/** The n8n major the harness follows unless told: SBL_HARNESS_N8N=1 runs every harness test as n8n 1.x. */
+function harnessMajor() {
+	return Number(process.env.SBL_HARNESS_N8N) === 1 ? 1 : 2;
+}
+
 async function startHarness(options) {
 	const {
 		createNode,
@@ -121,8 +126,7 @@ async function startHarness(options) {
 		failWorkflow,
 		deferExecutions = false,
 		storeFails,
-		// SBL_HARNESS_N8N=1 runs every harness test as n8n 1.x (npm test's "trigger-as-n8n-1" step).
-		n8nMajor = Number(process.env.SBL_HARNESS_N8N) === 1 ? 1 : 2,
+		n8nMajor = harnessMajor(),
 		beforeStore,
 		credentialReadMs = 0,
 	} = options;
@@ -529,4 +533,11 @@ function postAndHangUp(url, body, headers, hangUp) {
 	});
 }
 
-module.exports = { startHarness, createDatabase, postInTwoParts, postAndHangUp, CREDENTIAL_TYPE };
+module.exports = {
+	harnessMajor,
+	startHarness,
+	createDatabase,
+	postInTwoParts,
+	postAndHangUp,
+	CREDENTIAL_TYPE,
+};

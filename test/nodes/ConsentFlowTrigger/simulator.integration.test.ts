@@ -3,7 +3,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
+import { freshTrigger } from '../../support/fresh-modules';
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import {
 	control,
@@ -11,7 +11,7 @@ import {
 	useSimulator,
 	type SimulatorHandle,
 } from '../../support/simulator';
-import { startHarness, type Harness } from './http-harness';
+import { harnessMajor, startHarness, type Harness } from './http-harness';
 
 interface FireAnswer {
 	deliveryId: string;
@@ -55,6 +55,9 @@ function lastItem() {
 	const index = data.findIndex((items) => items.length > 0);
 	return { index, json: data[index][0].json };
 }
+
+// the n8n version the harness follows (SBL_HARNESS_N8N) is the one the node sees
+const { ConsentFlowTrigger } = freshTrigger(harnessMajor());
 
 beforeEach(async () => {
 	h = await startHarness({

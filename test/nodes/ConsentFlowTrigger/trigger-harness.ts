@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { OUTPUT_NAMES } from '../../support/outputs';
 import { freshTrigger, type TriggerProcess } from '../../support/fresh-modules';
-import { startHarness, type Harness, type HarnessOptions } from './http-harness';
+import { harnessMajor, startHarness, type Harness, type HarnessOptions } from './http-harness';
 import { SIGNING_KEY } from './helpers';
 
 export const CREDENTIALS = { secret: SIGNING_KEY, signatureHeader: '' };
@@ -26,7 +26,7 @@ export function useTriggerHarness(): TriggerHarness {
 		while (open.length > 0) await open.pop()!.close();
 	});
 	const start = async (options: Partial<HarnessOptions> = {}) => {
-		n8n ??= freshTrigger();
+		n8n ??= freshTrigger(options.n8nMajor ?? harnessMajor());
 		const { ConsentFlowTrigger } = n8n;
 		const started = await startHarness({
 			createNode: () => new ConsentFlowTrigger(),

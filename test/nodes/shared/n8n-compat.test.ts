@@ -21,7 +21,7 @@ import {
 	mentionsTokenFailure,
 	oauthErrorFromText,
 	requestRawBody,
-	resolvesNatively,
+	nativelyResolved,
 	resumesWithAllOutputs,
 	runWaitingNodeAgain,
 	saveInStaticData,
@@ -43,16 +43,16 @@ describe('1. native webhook-description resolvers, as n8n-workflow resolves them
 		...described,
 	} as unknown as IWebhookDescription;
 
-	test('the field reads as its template; n8n-workflow takes the resolver for static parameters only', () => {
+	test('the field reads as its template; n8n-workflow takes the resolver for static parameters only, and nativelyResolved asks it the same', () => {
 		expect(described.responseMode).toBe('={{ "responseNode" }}');
-		expect(resolvesNatively({})).toBe(false); // nothing resolved in this process yet
 		expect(
 			resolveWebhookDescriptionField({ parameters: { x: 1 } } as never, hook, 'responseMode'),
 		).toEqual({
 			resolved: true,
 			value: 'lastNode',
 		});
-		expect(resolvesNatively({ x: 1 })).toBe(true);
+		expect(nativelyResolved({ x: 1 }, hook, 'responseMode')).toBe('lastNode');
+		expect(nativelyResolved({}, hook, 'responseMode')).toBe('onReceived');
 		expect(
 			resolveWebhookDescriptionField(
 				{ parameters: { x: '={{ 1 }}' } } as never,
@@ -60,8 +60,15 @@ describe('1. native webhook-description resolvers, as n8n-workflow resolves them
 				'responseMode',
 			).resolved,
 		).toBe(false);
-		expect(resolvesNatively({ x: '={{ 1 }}' })).toBe(false);
-		expect(resolvesNatively({ l: { __rl: true, mode: 'list', value: 'a' } })).toBe(false);
+		expect(nativelyResolved({ x: '={{ 1 }}' }, hook, 'responseMode')).toBeUndefined();
+		expect(
+			nativelyResolved({ l: { __rl: true, mode: 'list', value: 'a' } }, hook, 'responseMode'),
+		).toBeUndefined();
+	});
+
+	test('a host without the resolvers (n8n 1.x, 2.x before 2.41) evaluates the template: nothing resolves natively', () => {
+		expect(nativelyResolved({ x: 1 }, hook, 'responseMode', {})).toBeUndefined();
+		expect(nativelyResolved({}, hook, 'responseMode', n8nWorkflow as never)).toBe('onReceived');
 	});
 
 	test('the resolvers are not an own string key (n8n 1.x copies descriptions as JSON)', () => {

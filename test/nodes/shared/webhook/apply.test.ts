@@ -11,7 +11,6 @@ const items = [{ json: { event: 'consent.created' } }];
 const plan = (answeredBy: AnswerPlan['answeredBy']): AnswerPlan => ({
 	answeredBy,
 	remember: 'never',
-	holdCopies: false,
 });
 
 describe('apply: an answer now', () => {

@@ -20,19 +20,19 @@ const answerPlan = (respond: RespondMode, atEnqueue: boolean, hasKey: boolean): 
 
 describe('answerPlan', () => {
 	test.each([
-		// respond, n8n answers when stored, has id → answeredBy, remember, holdCopies
-		['onReceived', true, true, 'n8n-when-stored', 'when-stored', true],
-		['onReceived', false, true, 'execute', 'when-answered', true],
-		['lastNode', true, true, 'n8n-after-run', 'after-2xx', true],
-		['lastNode', false, true, 'n8n-after-run', 'after-2xx', true],
-		['onReceived', true, false, 'n8n-when-stored', 'never', false],
-		['onReceived', false, false, 'execute', 'never', false],
-		['lastNode', true, false, 'n8n-after-run', 'never', false],
-		['lastNode', false, false, 'n8n-after-run', 'never', false],
+		// respond, n8n answers when stored, has id → answeredBy, remember
+		['onReceived', true, true, 'n8n-when-stored', 'when-stored'],
+		['onReceived', false, true, 'execute', 'when-answered'],
+		['lastNode', true, true, 'n8n-after-run', 'after-2xx'],
+		['lastNode', false, true, 'n8n-after-run', 'after-2xx'],
+		['onReceived', true, false, 'n8n-when-stored', 'never'],
+		['onReceived', false, false, 'execute', 'never'],
+		['lastNode', true, false, 'n8n-after-run', 'never'],
+		['lastNode', false, false, 'n8n-after-run', 'never'],
 	] as const)(
-		'%s, at enqueue %s, id %s → %s, remember %s, hold copies %s',
-		(respond, atEnqueue, hasKey, answeredBy, remember, holdCopies) => {
-			expect(answerPlan(respond, atEnqueue, hasKey)).toEqual({ answeredBy, remember, holdCopies });
+		'%s, at enqueue %s, id %s → %s, remember %s',
+		(respond, atEnqueue, hasKey, answeredBy, remember) => {
+			expect(answerPlan(respond, atEnqueue, hasKey)).toEqual({ answeredBy, remember });
 		},
 	);
 });
@@ -102,7 +102,6 @@ test('the rule: a closed connection never changes a key; only a run that did not
 			const p = plan(respond, atEnqueue);
 			// nothing is remembered before the execution exists, and copies are held meanwhile
 			expect(['when-stored', 'when-answered', 'after-2xx']).toContain(p.remember);
-			expect(p.holdCopies).toBe(true);
 			expect(settle(p, 'closed')).toEqual({ memory: 'keep', release: false });
 			for (const event of EVENTS) {
 				const { memory, release } = settle(p, event);

@@ -154,7 +154,7 @@ const rows: Row[] = [
 		{ ...trigger, hasKey: false, duplicate: true, copyInFlight: true, flightFull: true },
 		{
 			kind: 'run',
-			plan: { answeredBy: 'execute', remember: 'never', holdCopies: false },
+			plan: { answeredBy: 'execute', remember: 'never' },
 			ack: ack('emitted'),
 		},
 	],
@@ -164,7 +164,7 @@ const rows: Row[] = [
 		{ ...trigger, answeredBy: 'n8n-when-stored' },
 		{
 			kind: 'run',
-			plan: { answeredBy: 'n8n-when-stored', remember: 'when-stored', holdCopies: true },
+			plan: { answeredBy: 'n8n-when-stored', remember: 'when-stored' },
 			ack: ack('emitted'),
 		},
 	],
@@ -173,7 +173,7 @@ const rows: Row[] = [
 		trigger,
 		{
 			kind: 'run',
-			plan: { answeredBy: 'execute', remember: 'when-answered', holdCopies: true },
+			plan: { answeredBy: 'execute', remember: 'when-answered' },
 			ack: ack('emitted'),
 		},
 	],
@@ -182,7 +182,7 @@ const rows: Row[] = [
 		{ ...trigger, answeredBy: 'n8n-after-run' },
 		{
 			kind: 'run',
-			plan: { answeredBy: 'n8n-after-run', remember: 'after-2xx', holdCopies: true },
+			plan: { answeredBy: 'n8n-after-run', remember: 'after-2xx' },
 			ack: ack('emitted'),
 		},
 	],
@@ -212,7 +212,7 @@ const rows: Row[] = [
 		resume,
 		{
 			kind: 'run',
-			plan: { answeredBy: 'n8n-after-run', remember: 'never', holdCopies: false },
+			plan: { answeredBy: 'n8n-after-run', remember: 'never' },
 			ack: null,
 		},
 	],
