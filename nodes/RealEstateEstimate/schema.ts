@@ -144,14 +144,6 @@ const estimateParametersSchema = z
 		return Object.keys(body).length ? body : undefined;
 	});
 
-interface EstimateParameters {
-	overrides?: unknown;
-	estimateDate?: unknown;
-	includeComparables?: unknown;
-	dontStoreEstimate?: unknown;
-	valuation?: unknown;
-}
-
 interface ParameterIssue {
 	field: string;
 	message: string;
@@ -170,13 +162,9 @@ function valueAt(source: unknown, path: Array<string | number>): unknown {
 	return value;
 }
 
-// quoted as every validator quotes (show): a name or identity number mapped here is not repeated
-function describeValue(value: unknown): string {
-	return value === undefined ? '' : `, got ${show(value)}`;
-}
-
+/** `parameters`: the node's overrides, estimateDate, includeComparables, dontStoreEstimate, valuation. */
 export function buildEstimateInput(
-	parameters: EstimateParameters,
+	parameters: Record<string, unknown>,
 ):
 	| { body: EstimateInputDto | undefined; issues?: undefined }
 	| { body?: undefined; issues: ParameterIssue[] } {
@@ -191,10 +179,10 @@ export function buildEstimateInput(
 			}
 			continue;
 		}
-		const field = issue.path.join('.');
-		const got =
-			issue.message === 'is required' ? '' : describeValue(valueAt(parameters, issue.path));
-		issues.push({ field, message: `${issue.message}${got}` });
+		// quoted as every validator quotes (show): a name or identity number mapped here is not repeated
+		const value = issue.message === 'is required' ? undefined : valueAt(parameters, issue.path);
+		const got = value === undefined ? '' : `, got ${show(value)}`;
+		issues.push({ field: issue.path.join('.'), message: `${issue.message}${got}` });
 	}
 	return { issues };
 }
