@@ -53,17 +53,15 @@ export function operationTable(
 	return (ctx, itemIndex) => {
 		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 		const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-		const found = Object.prototype.hasOwnProperty.call(table, resource)
-			? table[resource][operation]
-			: undefined;
-		if (!found || !Object.prototype.hasOwnProperty.call(table[resource], operation)) {
+		const byName = Object.prototype.hasOwnProperty.call(table, resource) ? table[resource] : {};
+		if (!Object.prototype.hasOwnProperty.call(byName, operation)) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`${itemLabel(itemIndex)}: the operation "${operation}" on "${resource}" is not supported`,
 				{ itemIndex },
 			);
 		}
-		return found;
+		return byName[operation];
 	};
 }
 
@@ -160,10 +158,8 @@ function failedItem(itemIndex: number, error: NodeError): INodeExecutionData {
 
 async function loadEnv(ctx: IExecuteFunctions, options: RunOptions): Promise<RunEnv> {
 	const connection = await loadConnection(ctx, options.connection);
-	const pacer = new Pacer(
-		Math.min(options.startConcurrency ?? options.concurrency, options.concurrency),
-		options.concurrency,
-	);
+	// the Pacer starts at most at the highest concurrency
+	const pacer = new Pacer(options.startConcurrency ?? options.concurrency, options.concurrency);
 	return {
 		connection: { ...connection, pacer },
 		fields: new Fields(ctx.getNode(), options.properties),
