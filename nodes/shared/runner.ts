@@ -65,31 +65,20 @@ export function operationTable(
 	};
 }
 
-export function executeOperations(spec: {
-	operations: Record<string, Record<string, Operation<unknown>>>;
-	connection: ConnectionSpec;
-	properties: readonly INodeProperties[];
-	defaultConcurrency: number;
-}): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
-	const resolve = operationTable(spec.operations);
-	return async function (this: IExecuteFunctions) {
-		const concurrency = concurrencyFrom(this, spec.defaultConcurrency);
-		return [
-			await runItems(this, resolve, {
-				connection: spec.connection,
-				properties: spec.properties,
-				concurrency,
-				startConcurrency: spec.defaultConcurrency,
-			}),
-		];
-	};
-}
-
 export interface RunOptions {
 	connection: ConnectionSpec;
 	properties: readonly INodeProperties[];
-	concurrency: number;
-	startConcurrency?: number;
+	/** Of "Concurrent Requests" when the option is not set; the pacer starts there. */
+	defaultConcurrency: number;
+}
+
+export function executeOperations(
+	spec: RunOptions & { operations: Record<string, Record<string, Operation<unknown>>> },
+): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+	const resolve = operationTable(spec.operations);
+	return async function (this: IExecuteFunctions) {
+		return [await runItems(this, resolve, spec)];
+	};
 }
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -156,10 +145,14 @@ function failedItem(itemIndex: number, error: NodeError): INodeExecutionData {
 	return { json: errorJson(error), pairedItem: { item: itemIndex } };
 }
 
-async function loadEnv(ctx: IExecuteFunctions, options: RunOptions): Promise<RunEnv> {
+async function loadEnv(
+	ctx: IExecuteFunctions,
+	options: RunOptions,
+	concurrency: number,
+): Promise<RunEnv> {
 	const connection = await loadConnection(ctx, options.connection);
 	// the Pacer starts at most at the highest concurrency
-	const pacer = new Pacer(options.startConcurrency ?? options.concurrency, options.concurrency);
+	const pacer = new Pacer(options.defaultConcurrency, concurrency);
 	return {
 		connection: { ...connection, pacer },
 		fields: new Fields(ctx.getNode(), options.properties),
@@ -228,11 +221,12 @@ export async function runItems(
 	resolve: OperationResolver,
 	options: RunOptions,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = concurrencyFrom(ctx, options.defaultConcurrency);
 	const itemCount = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
 	let env: RunEnv;
 	try {
-		env = await loadEnv(ctx, options);
+		env = await loadEnv(ctx, options, concurrency);
 	} catch (error) {
 		const nodeError = asNodeError(ctx, error, 0, redactPatterns);
 		if (!continueOnFail) throw nodeError;
@@ -242,7 +236,7 @@ export async function runItems(
 	const signal = ctx.getExecutionCancelSignal?.();
 	const outcomes = await runPool<OperationResult[]>(
 		itemCount,
-		options.concurrency,
+		concurrency,
 		async (itemIndex) => {
 			const entry = prepared[itemIndex];
 			if (!entry.ok) throw entry.error;
