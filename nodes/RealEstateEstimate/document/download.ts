@@ -1,7 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { apiStream } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
 import type { Connection } from '../../shared/transport';
+import { lowerCaseHeaders } from '../../shared/transport/failure';
 import { releaseBody } from '../../shared/transport/retry';
 import { checkPositiveInteger, fail, itemLabel, ok } from '../../shared/validation';
 import type { Check } from '../../shared/validation';
@@ -129,12 +130,14 @@ async function receive(d: Download, connection: Connection) {
 		notFound: `No estimate document ${documentId}`,
 		badRequestHint: `document ID ${documentId} is missing or out of range`,
 	};
-	const { body, headers } = await apiStream(
+	const response = (await apiRequest(
 		ctx,
 		connection,
-		{ method: 'GET', path, accept: MIME_TYPE },
+		{ method: 'GET', path, stream: true, accept: MIME_TYPE },
 		{ itemIndex: d.itemIndex, policy: RESEND_ANY_FAILURE, wording: estimateWording(subject) },
-	);
+	)) as { body?: unknown; headers?: unknown } | undefined;
+	const body = response?.body;
+	const headers = lowerCaseHeaders(response?.headers);
 	const contentType = (headers['content-type'] ?? '').toLowerCase();
 	if (!body || /json|^text\//.test(contentType)) {
 		releaseBody(body);

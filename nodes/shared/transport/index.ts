@@ -13,7 +13,6 @@ import type { Connection } from './connection';
 import {
 	classifyFailure,
 	isHttpFailure,
-	lowerCaseHeaders,
 	networkWords,
 	normaliseHttpError,
 	serviceText,
@@ -209,17 +208,4 @@ export async function apiRequest(
 		const facts = failureFacts(failure, `${request.method} ${request.path}`, call.policy, redact);
 		throw failureError(ctx, redact, facts, call.wording(facts), call.itemIndex);
 	}
-}
-
-/** The answer's body as a stream, with its headers in lower case. */
-export async function apiStream(
-	ctx: IExecuteFunctions,
-	connection: Connection,
-	request: ApiRequest,
-	call: CallOptions,
-): Promise<{ body: unknown; headers: Record<string, string> }> {
-	const response = (await apiRequest(ctx, connection, { ...request, stream: true }, call)) as
-		| { body?: unknown; headers?: unknown }
-		| undefined;
-	return { body: response?.body, headers: lowerCaseHeaders(response?.headers) };
 }
