@@ -12,13 +12,9 @@ import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from '.
 import { documentDescription, documentFields, documentOperations } from './document';
 import { estimateDescription, estimateFields, estimateOperations } from './estimate';
 import { storesAgain } from './estimate/get';
-import type { EstimateOperation } from './read';
 import { CONNECTION } from './api';
 
-const operations: Record<string, Record<string, EstimateOperation<unknown>>> = {
-	estimate: estimateOperations as Record<string, EstimateOperation<unknown>>,
-	document: documentOperations as Record<string, EstimateOperation<unknown>>,
-};
+const operations = { estimate: estimateOperations, document: documentOperations };
 
 /** The operations that read the object identification fields, from their own definitions. */
 const objectOperations = Object.values(operations).flatMap((byName) =>

@@ -1,13 +1,18 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
-import type { RunEnv } from '../shared/runner';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { Operation, OperationResult, RunEnv } from '../shared/runner';
 import { apiRequest, DEFAULT_RETRY } from '../shared/transport';
 import type { ApiRequest, ConnectionSpec, RetryPolicy } from '../shared/transport';
 import { itemLabel } from '../shared/validation';
 import { passwordFieldsOf } from '../shared/transport/redact';
 import { RealEstateEstimateOAuth2Api } from '../../credentials/RealEstateEstimateOAuth2Api.credentials';
+import { describeObject, objectPath, readIdentity } from './identity';
+import type { ObjectIdentity } from './identity';
 import { estimateWording } from './wording';
 import type { Subject } from './wording';
+
+/** An operation of this node; `identifiesObject`: it reads the shared object identification fields. */
+export type EstimateOperation<P> = Operation<P> & { identifiesObject: boolean };
 
 export const CONNECTION: ConnectionSpec = {
 	credentialType: 'realEstateEstimateOAuth2Api',
@@ -33,6 +38,14 @@ export function estimateRetryPolicy(body: { storeEstimate?: unknown } | undefine
 	return body?.storeEstimate === false ? RESEND_ANY_FAILURE : RESEND_WHEN_NOT_ACTED;
 }
 
+function dataToResults(data: unknown): OperationResult[] {
+	if (data === null || data === undefined) return [];
+	if (Array.isArray(data)) return data.flatMap((entry) => dataToResults(entry));
+	if (typeof data === 'object') return [{ json: data as IDataObject }];
+	return [{ json: { value: data as string | number | boolean } }];
+}
+
+/** The answer's `data`, as output items. */
 export async function apiJson(
 	ctx: IExecuteFunctions,
 	env: RunEnv,
@@ -40,13 +53,12 @@ export async function apiJson(
 	request: ApiRequest,
 	subject: Subject,
 	policy: RetryPolicy,
-): Promise<unknown> {
-	const response = await apiRequest(ctx, env.connection, request, {
+): Promise<OperationResult[]> {
+	let parsed = await apiRequest(ctx, env.connection, request, {
 		itemIndex,
 		policy,
 		wording: estimateWording(subject),
 	});
-	let parsed: unknown = response;
 	if (typeof parsed === 'string') {
 		// text/plain is one of the offered response types: parse it ourselves
 		try {
@@ -72,5 +84,39 @@ export async function apiJson(
 			},
 		);
 	}
-	return (parsed as { data: unknown }).data;
+	return dataToResults((parsed as { data: unknown }).data);
+}
+
+interface ReadOperationSpec {
+	suffix: string;
+	action: string;
+	notFound: (target: string) => string;
+	badRequestHint: string;
+	/** Identified by the cooperative's org number, not the node's cadastre/share choice. */
+	identity?: 'cooperative';
+}
+
+/** A GET of the object's `suffix`, resent after any failure. */
+export function readOperation(spec: ReadOperationSpec): EstimateOperation<ObjectIdentity> {
+	return {
+		identifiesObject: spec.identity === undefined,
+		prepare: (ctx, { fields }, itemIndex) => readIdentity(ctx, fields, itemIndex, spec.identity),
+
+		async run(ctx, env, itemIndex, identity) {
+			const target = describeObject(identity);
+			return await apiJson(
+				ctx,
+				env,
+				itemIndex,
+				{ method: 'GET', path: `${objectPath(identity)}/${spec.suffix}` },
+				{
+					action: spec.action,
+					target,
+					notFound: spec.notFound(target),
+					badRequestHint: spec.badRequestHint,
+				},
+				RESEND_ANY_FAILURE,
+			);
+		},
+	};
 }

@@ -29,36 +29,28 @@ function wholeNumber(
 	);
 }
 
-function amount() {
-	const rule = 'must be a number of 0 or more';
-	return z.preprocess(
-		numeric,
-		z
-			.number({ required_error: 'is required', invalid_type_error: rule })
-			.finite({ message: rule })
-			.nonnegative({ message: rule }),
-	);
-}
+const AMOUNT_RULE = 'must be a number of 0 or more';
+const amount = z.preprocess(
+	numeric,
+	z
+		.number({ required_error: 'is required', invalid_type_error: AMOUNT_RULE })
+		.finite({ message: AMOUNT_RULE })
+		.nonnegative({ message: AMOUNT_RULE }),
+);
 
-function text() {
-	return z
-		.string({ required_error: 'is required', invalid_type_error: 'must be text' })
-		.trim()
-		.min(1, 'is required');
-}
+const text = z
+	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+	.trim()
+	.min(1, 'is required');
 
-function dateTime() {
-	return z.preprocess(
-		dateInputToString,
-		z
-			.string({ required_error: 'is required', invalid_type_error: ISO_RULE })
-			.refine(isIsoDateTime, ISO_RULE),
-	);
-}
+const dateTime = z.preprocess(
+	dateInputToString,
+	z
+		.string({ required_error: 'is required', invalid_type_error: ISO_RULE })
+		.refine(isIsoDateTime, ISO_RULE),
+);
 
-function flag() {
-	return z.boolean({ invalid_type_error: 'must be true or false' });
-}
+const flag = z.boolean({ invalid_type_error: 'must be true or false' });
 
 const overrideShape = {
 	buildYear: wholeNumber(
@@ -66,19 +58,19 @@ const overrideShape = {
 		9999,
 		'must be a four-digit year (whole number from 1000 to 9999)',
 	).optional(),
-	currentCommondebt: amount().optional(),
-	estateType: text().optional(),
-	externalUsableArea: amount().optional(),
+	currentCommondebt: amount.optional(),
+	estateType: text.optional(),
+	externalUsableArea: amount.optional(),
 	floor: wholeNumber(INT32_MIN, INT32_MAX, 'must be a whole number').optional(),
-	glazedBalconyUsableArea: amount().optional(),
-	grossArea: amount().optional(),
-	internalUsableArea: amount().optional(),
+	glazedBalconyUsableArea: amount.optional(),
+	grossArea: amount.optional(),
+	internalUsableArea: amount.optional(),
 	numberOfBedrooms: wholeNumber(0, INT32_MAX).optional(),
 	numberOfFloorsInBuilding: wholeNumber(0, INT32_MAX).optional(),
-	ownershipType: text().optional(),
-	primaryArea: amount().optional(),
-	siteArea: amount().optional(),
-	siteType: text().optional(),
+	ownershipType: text.optional(),
+	primaryArea: amount.optional(),
+	siteArea: amount.optional(),
+	siteType: text.optional(),
 	usableArea: wholeNumber(
 		0,
 		INT32_MAX,
@@ -88,19 +80,19 @@ const overrideShape = {
 
 const valuationSchema = z
 	.object({
-		date: dateTime(),
-		price: amount(),
-		saleType: text(),
-		commondebt: amount().optional(),
+		date: dateTime,
+		price: amount,
+		saleType: text,
+		commondebt: amount.optional(),
 	})
 	.strict();
 
 export const estimateInputSchema = z
 	.object({
 		...overrideShape,
-		estimateDate: dateTime().optional(),
-		includeComparables: flag().optional(),
-		storeEstimate: flag().optional(),
+		estimateDate: dateTime.optional(),
+		includeComparables: flag.optional(),
+		storeEstimate: flag.optional(),
 		valuation: valuationSchema.optional(),
 	})
 	.strict();
@@ -129,10 +121,10 @@ const estimateParametersSchema = z
 		overrides: z.preprocess(withoutEmpty, z.object(overrideShape).strict()),
 		estimateDate: z.preprocess(
 			(value) => (isEmpty(value) ? undefined : value),
-			dateTime().optional(),
+			dateTime.optional(),
 		),
-		includeComparables: flag().optional(),
-		dontStoreEstimate: flag().optional(),
+		includeComparables: flag.optional(),
+		dontStoreEstimate: flag.optional(),
 		valuation: z.preprocess(unwrapValuation, valuationSchema.optional()),
 	})
 	.transform((parameters): EstimateInputDto | undefined => {
@@ -143,14 +135,6 @@ const estimateParametersSchema = z
 		if (parameters.valuation !== undefined) body.valuation = parameters.valuation;
 		return Object.keys(body).length ? body : undefined;
 	});
-
-interface EstimateParameters {
-	overrides?: unknown;
-	estimateDate?: unknown;
-	includeComparables?: unknown;
-	dontStoreEstimate?: unknown;
-	valuation?: unknown;
-}
 
 interface ParameterIssue {
 	field: string;
@@ -170,13 +154,9 @@ function valueAt(source: unknown, path: Array<string | number>): unknown {
 	return value;
 }
 
-// quoted as every validator quotes (show): a name or identity number mapped here is not repeated
-function describeValue(value: unknown): string {
-	return value === undefined ? '' : `, got ${show(value)}`;
-}
-
+/** `parameters`: the node's overrides, estimateDate, includeComparables, dontStoreEstimate, valuation. */
 export function buildEstimateInput(
-	parameters: EstimateParameters,
+	parameters: Record<string, unknown>,
 ):
 	| { body: EstimateInputDto | undefined; issues?: undefined }
 	| { body?: undefined; issues: ParameterIssue[] } {
@@ -191,10 +171,10 @@ export function buildEstimateInput(
 			}
 			continue;
 		}
-		const field = issue.path.join('.');
-		const got =
-			issue.message === 'is required' ? '' : describeValue(valueAt(parameters, issue.path));
-		issues.push({ field, message: `${issue.message}${got}` });
+		// quoted as every validator quotes (show): a name or identity number mapped here is not repeated
+		const value = issue.message === 'is required' ? undefined : valueAt(parameters, issue.path);
+		const got = value === undefined ? '' : `, got ${show(value)}`;
+		issues.push({ field: issue.path.join('.'), message: `${issue.message}${got}` });
 	}
 	return { issues };
 }

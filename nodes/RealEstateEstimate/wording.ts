@@ -17,126 +17,106 @@ const TOKEN_ERRORS: Record<string, string> = {
 	invalid_request: 'the token endpoint rejected the token request (invalid_request)',
 };
 
-function capitalise(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function detailOf(facts: FailureFacts): string | undefined {
-	const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`).join('; ');
-	const parts = [facts.service, fields].filter((part): part is string => !!part);
-	return parts.length ? parts.join(' — ') : undefined;
-}
-
 export function estimateWording(subject: Subject): Wording {
 	return (facts) => describeFailure(facts, subject);
 }
 
-/** What one wording needs; `undefined` falls back to the status wording in describeFailure. */
+/** What the texts of one failure share. */
 interface Said {
+	facts: FailureFacts;
+	subject: Subject;
+	/** ` The API said: …` or nothing */
 	said: string;
 	about: string;
 	tooLong: string;
 }
-type Describe = (facts: FailureFacts, subject: Subject, said: Said) => ErrorText | undefined;
 
-function tokenText(facts: FailureFacts): ErrorText {
-	const reason = (facts.oauthError && TOKEN_ERRORS[facts.oauthError]) ?? facts.oauthError;
-	return {
-		message: `Could not get an access token for the estimate API${reason ? `: ${reason}` : ''}`,
-		description:
-			"Check Client ID, Client Secret, Client Authentication, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
-	};
-}
-
-function unreachableText(facts: FailureFacts, _subject: Subject, { about }: Said): ErrorText {
+function unreachable({ facts, about }: Said): ErrorText {
 	return {
 		message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
 		description: `No answer (${facts.code ?? 'no code'}) after ${facts.attempts} attempt(s). Check API Base URL in the credential and that the service is reachable from n8n.`,
 	};
 }
 
-function unavailableText(
-	facts: FailureFacts,
-	subject: Subject,
-	{ tooLong }: Said,
-): ErrorText | undefined {
-	if (facts.status !== 503) return undefined;
-	const once =
-		subject.mayStore && facts.attempts === 1 && !facts.retryAfter
-			? ' An estimate that may be stored is sent again only when the API asks to wait (Retry-After), so that one item never stores two documents.'
-			: '';
-	return {
-		message: `The estimate API is unavailable (503), gave up after ${facts.attempts} attempt(s)`,
-		description: `While trying to ${subject.action} for ${subject.target}.${tooLong}${once} Retry later.`,
-	};
-}
-
-function serverErrorText(
-	facts: FailureFacts,
-	_subject: Subject,
-	{ about, said }: Said,
-): ErrorText | undefined {
-	if (facts.status !== 500) return undefined;
-	return {
-		message: `The estimate API could not process the request (500) ${about} — contact support`,
-		description: `The service documents a 500 as an internal fault to report to its support. The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
-	};
-}
-
-const BY_KIND: Partial<Record<FailureKind, Describe>> = {
-	'token-refused': tokenText,
-	cancelled: (_facts, _subject, { about }) => ({
+// `undefined` falls back to the status wording in describeFailure.
+const BY_KIND: Partial<Record<FailureKind, (w: Said) => ErrorText | undefined>> = {
+	'token-refused': ({ facts }) => {
+		const reason = (facts.oauthError && TOKEN_ERRORS[facts.oauthError]) ?? facts.oauthError;
+		return {
+			message: `Could not get an access token for the estimate API${reason ? `: ${reason}` : ''}`,
+			description:
+				"Check Client ID, Client Secret, Client Authentication, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
+		};
+	},
+	cancelled: ({ about }) => ({
 		message: `The execution was stopped ${about}`,
 		description: 'Nothing more was sent. Run the node again to get the result.',
 	}),
 	// A read is sent again, so its error is the one of an unreachable API.
-	'network-maybe-sent': (facts, subject, said) =>
-		subject.mayStore ? storedMaybe(facts, said.about) : unreachableText(facts, subject, said),
-	'network-not-sent': unreachableText,
-	rejected: (facts, subject, { said }) => ({
+	'network-maybe-sent': (w) =>
+		w.subject.mayStore
+			? {
+					message: `The connection to the estimate API broke after the request was sent ${w.about} — an estimate document may have been stored`,
+					description: `The node does not send this estimate again, so that one item never stores two documents (${w.facts.code ?? 'no code'}). Before running the item again, check the object's stored documents (Document → Get Many), or turn on Don't Store Estimate.`,
+				}
+			: unreachable(w),
+	'network-not-sent': unreachable,
+	rejected: ({ facts, subject, said }) => ({
 		message: `The estimate API rejected the request as out of range (${facts.status}): ${subject.badRequestHint}`,
-		description: `${capitalise(subject.action)} for ${subject.target} (${facts.request}).${said}`,
+		description: `${subject.action.charAt(0).toUpperCase()}${subject.action.slice(1)} for ${subject.target} (${facts.request}).${said}`,
 	}),
-	'not-authenticated': (_facts, subject) => ({
+	'not-authenticated': ({ subject }) => ({
 		message: `Not authenticated with the estimate API (401) while trying to ${subject.action}`,
 		description:
 			"The API did not accept the access token. Check Client ID, Client Secret and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.",
 	}),
-	forbidden: (_facts, subject) => ({
+	forbidden: ({ subject }) => ({
 		message: `Not authorized by the estimate API (403) to ${subject.action}`,
 		description:
 			"The client is authenticated but lacks access to this operation. Check the credential's Scope (the scopes the provider named) and ask the provider to grant the client access.",
 	}),
-	'not-found': (facts, subject, { said }) => ({
+	'not-found': ({ facts, subject, said }) => ({
 		message: `${subject.notFound} (404)`,
 		description: `The estimate API found nothing for ${facts.request}.${said}`,
 	}),
-	'rate-limited': (facts, subject, { tooLong }) => ({
+	'rate-limited': ({ facts, subject, tooLong }) => ({
 		message: `The estimate API kept rate limiting the requests (429), gave up after ${facts.attempts} attempt(s)`,
 		description: `While trying to ${subject.action} for ${subject.target}.${tooLong} Lower Concurrent Requests or retry later.`,
 	}),
-	unavailable: unavailableText,
-	'server-error': serverErrorText,
+	unavailable: ({ facts, subject, tooLong }) => {
+		if (facts.status !== 503) return undefined;
+		const once =
+			subject.mayStore && facts.attempts === 1 && !facts.retryAfter
+				? ' An estimate that may be stored is sent again only when the API asks to wait (Retry-After), so that one item never stores two documents.'
+				: '';
+		return {
+			message: `The estimate API is unavailable (503), gave up after ${facts.attempts} attempt(s)`,
+			description: `While trying to ${subject.action} for ${subject.target}.${tooLong}${once} Retry later.`,
+		};
+	},
+	'server-error': ({ facts, about, said }) =>
+		facts.status !== 500
+			? undefined
+			: {
+					message: `The estimate API could not process the request (500) ${about} — contact support`,
+					description: `The service documents a 500 as an internal fault to report to its support. The request was ${facts.request} at ${new Date().toISOString()}; give support this request and time.${said}`,
+				},
 };
 
 export function describeFailure(facts: FailureFacts, subject: Subject): ErrorText {
-	const detail = detailOf(facts);
-	const said: Said = {
+	const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`).join('; ');
+	const detail = [facts.service, fields].filter(Boolean).join(' — ');
+	const w: Said = {
+		facts,
+		subject,
 		said: detail ? ` The API said: ${detail}` : '',
 		about: `while trying to ${subject.action} for ${subject.target}`,
 		tooLong: facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '',
 	};
-	const known = BY_KIND[facts.kind]?.(facts, subject, said);
-	if (known) return known;
-	return {
-		message: `The estimate API answered ${facts.status ?? 'nothing'} ${said.about}`,
-		description: `${facts.request}.${said.said}`,
-	};
-}
-
-function storedMaybe(facts: FailureFacts, about: string): ErrorText {
-	return {
-		message: `The connection to the estimate API broke after the request was sent ${about} — an estimate document may have been stored`,
-		description: `The node does not send this estimate again, so that one item never stores two documents (${facts.code ?? 'no code'}). Before running the item again, check the object's stored documents (Document → Get Many), or turn on Don't Store Estimate.`,
-	};
+	return (
+		BY_KIND[facts.kind]?.(w) ?? {
+			message: `The estimate API answered ${facts.status ?? 'nothing'} ${w.about}`,
+			description: `${facts.request}.${w.said}`,
+		}
+	);
 }

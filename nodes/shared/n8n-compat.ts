@@ -7,6 +7,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { findInCauses, isObject, plainHeaders } from './json';
 
 // 1. n8n-workflow 2.41's public webhook-description resolvers (WEBHOOK_RESOLVERS, by Symbol.for),
 // feature-detected: n8n resolves a field with the host's resolveWebhookDescriptionField where it
@@ -249,13 +250,8 @@ export function mentionsTokenFailure(messages: unknown[]): boolean {
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 function credentialValues(headers: unknown): string[] {
-	if (headers === null || typeof headers !== 'object') return [];
-	const record = headers as Record<string, unknown>;
-	// axios keeps headers as an AxiosHeaders object with toJSON()
-	const plain = typeof record.toJSON === 'function' ? (record.toJSON as () => unknown)() : record;
-	if (plain === null || typeof plain !== 'object') return [];
 	const out: string[] = [];
-	for (const [name, value] of Object.entries(plain as Record<string, unknown>)) {
+	for (const [name, value] of Object.entries(plainHeaders(headers))) {
 		if (!CREDENTIAL_HEADERS.has(name.toLowerCase()) || typeof value !== 'string') continue;
 		out.push(value);
 		const bare = /^\s*\S+\s+(\S+)\s*$/.exec(value);
@@ -264,14 +260,9 @@ function credentialValues(headers: unknown): string[] {
 	return out;
 }
 
-function requestHeadersOf(error: unknown, depth = 0): unknown {
-	if (error === null || typeof error !== 'object' || depth > 4) return undefined;
-	const record = error as Record<string, unknown>;
-	const config = record.config as Record<string, unknown> | undefined;
-	if (config !== null && typeof config === 'object' && config.headers) return config.headers;
-	return requestHeadersOf(record.cause, depth + 1);
-}
-
 export function credentialsCarriedBy(request: { headers?: unknown }, error?: unknown): string[] {
-	return [...credentialValues(request.headers), ...credentialValues(requestHeadersOf(error))];
+	const sent = findInCauses(error, ({ config }) =>
+		isObject(config) && config.headers ? config.headers : undefined,
+	);
+	return [...credentialValues(request.headers), ...credentialValues(sent)];
 }

@@ -19,14 +19,6 @@ export interface Slot {
 	concurrent: number;
 }
 
-interface PacerStats {
-	refused: number;
-	increases: number;
-	decreases: number;
-	peak: number;
-	limit: number;
-}
-
 /** Longest single pause honoured (a longer Retry-After is the retry policy's business). */
 export const MAX_PAUSE_MS = 30_000;
 
@@ -38,7 +30,6 @@ export class Pacer {
 	private fastestMs = Number.POSITIVE_INFINITY;
 	private generation = 0;
 	private readonly waiters: Array<() => void> = [];
-	private readonly counts = { refused: 0, increases: 0, decreases: 0, peak: 0 };
 
 	constructor(
 		start: number,
@@ -53,10 +44,6 @@ export class Pacer {
 		return this.current;
 	}
 
-	get stats(): PacerStats {
-		return { ...this.counts, limit: this.current };
-	}
-
 	async acquire(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
 			if (signal?.aborted) break;
@@ -69,7 +56,6 @@ export class Pacer {
 			await new Promise<void>((resolve) => this.waiters.push(resolve));
 		}
 		this.inFlight++;
-		this.counts.peak = Math.max(this.counts.peak, this.inFlight);
 		return { generation: this.generation, limit: this.current, concurrent: this.inFlight };
 	}
 
@@ -91,13 +77,11 @@ export class Pacer {
 		this.fastInWindow++;
 		if (this.fastInWindow >= this.current && this.current < this.max) {
 			this.current++;
-			this.counts.increases++;
 			this.fastInWindow = 0;
 		}
 	}
 
 	private refused(slot: Slot, retryAfterMs: number | undefined): void {
-		this.counts.refused++;
 		if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs > 0) {
 			const until = this.clock.now() + Math.min(retryAfterMs, MAX_PAUSE_MS);
 			this.pausedUntil = Math.max(this.pausedUntil, until);
@@ -106,11 +90,7 @@ export class Pacer {
 		if (slot.generation !== this.generation) return;
 		this.generation++;
 		this.fastInWindow = 0;
-		const halved = Math.max(1, Math.floor(this.current / 2));
-		if (halved < this.current) {
-			this.current = halved;
-			this.counts.decreases++;
-		}
+		this.current = Math.max(1, Math.floor(this.current / 2));
 	}
 
 	private wake(): void {

@@ -53,45 +53,32 @@ export function operationTable(
 	return (ctx, itemIndex) => {
 		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 		const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-		const found = Object.prototype.hasOwnProperty.call(table, resource)
-			? table[resource][operation]
-			: undefined;
-		if (!found || !Object.prototype.hasOwnProperty.call(table[resource], operation)) {
+		const byName = Object.prototype.hasOwnProperty.call(table, resource) ? table[resource] : {};
+		if (!Object.prototype.hasOwnProperty.call(byName, operation)) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`${itemLabel(itemIndex)}: the operation "${operation}" on "${resource}" is not supported`,
 				{ itemIndex },
 			);
 		}
-		return found;
-	};
-}
-
-export function executeOperations(spec: {
-	operations: Record<string, Record<string, Operation<unknown>>>;
-	connection: ConnectionSpec;
-	properties: readonly INodeProperties[];
-	defaultConcurrency: number;
-}): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
-	const resolve = operationTable(spec.operations);
-	return async function (this: IExecuteFunctions) {
-		const concurrency = concurrencyFrom(this, spec.defaultConcurrency);
-		return [
-			await runItems(this, resolve, {
-				connection: spec.connection,
-				properties: spec.properties,
-				concurrency,
-				startConcurrency: spec.defaultConcurrency,
-			}),
-		];
+		return byName[operation];
 	};
 }
 
 export interface RunOptions {
 	connection: ConnectionSpec;
 	properties: readonly INodeProperties[];
-	concurrency: number;
-	startConcurrency?: number;
+	/** Of "Concurrent Requests" when the option is not set; the pacer starts there. */
+	defaultConcurrency: number;
+}
+
+export function executeOperations(
+	spec: RunOptions & { operations: Record<string, Record<string, Operation<unknown>>> },
+): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+	const resolve = operationTable(spec.operations);
+	return async function (this: IExecuteFunctions) {
+		return [await runItems(this, resolve, spec)];
+	};
 }
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -158,12 +145,14 @@ function failedItem(itemIndex: number, error: NodeError): INodeExecutionData {
 	return { json: errorJson(error), pairedItem: { item: itemIndex } };
 }
 
-async function loadEnv(ctx: IExecuteFunctions, options: RunOptions): Promise<RunEnv> {
+async function loadEnv(
+	ctx: IExecuteFunctions,
+	options: RunOptions,
+	concurrency: number,
+): Promise<RunEnv> {
 	const connection = await loadConnection(ctx, options.connection);
-	const pacer = new Pacer(
-		Math.min(options.startConcurrency ?? options.concurrency, options.concurrency),
-		options.concurrency,
-	);
+	// the Pacer starts at most at the highest concurrency
+	const pacer = new Pacer(options.defaultConcurrency, concurrency);
 	return {
 		connection: { ...connection, pacer },
 		fields: new Fields(ctx.getNode(), options.properties),
@@ -232,11 +221,12 @@ export async function runItems(
 	resolve: OperationResolver,
 	options: RunOptions,
 ): Promise<INodeExecutionData[]> {
+	const concurrency = concurrencyFrom(ctx, options.defaultConcurrency);
 	const itemCount = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
 	let env: RunEnv;
 	try {
-		env = await loadEnv(ctx, options);
+		env = await loadEnv(ctx, options, concurrency);
 	} catch (error) {
 		const nodeError = asNodeError(ctx, error, 0, redactPatterns);
 		if (!continueOnFail) throw nodeError;
@@ -246,7 +236,7 @@ export async function runItems(
 	const signal = ctx.getExecutionCancelSignal?.();
 	const outcomes = await runPool<OperationResult[]>(
 		itemCount,
-		options.concurrency,
+		concurrency,
 		async (itemIndex) => {
 			const entry = prepared[itemIndex];
 			if (!entry.ok) throw entry.error;

@@ -1,12 +1,13 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { apiStream } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
 import type { Connection } from '../../shared/transport';
+import { lowerCaseHeaders } from '../../shared/transport/failure';
 import { releaseBody } from '../../shared/transport/retry';
-import { checkPositiveInteger, itemLabel } from '../../shared/validation';
-import type { EstimateOperation } from '../read';
-import { checkBinaryPropertyName } from '../validators';
+import { checkPositiveInteger, fail, itemLabel, ok } from '../../shared/validation';
+import type { Check } from '../../shared/validation';
 import { RESEND_ANY_FAILURE } from '../api';
+import type { EstimateOperation } from '../api';
 import { estimateWording } from '../wording';
 import type { Subject } from '../wording';
 
@@ -36,7 +37,13 @@ export const downloadDescription: INodeProperties[] = [
 	},
 ];
 
-export interface DownloadPrepared {
+function checkBinaryPropertyName(value: unknown): Check<string> {
+	if (typeof value !== 'string' || value.trim() === '')
+		return fail('must be a non-empty name such as data');
+	return ok(value.trim());
+}
+
+interface DownloadPrepared {
 	documentId: number;
 	binaryPropertyName: string;
 }
@@ -62,62 +69,32 @@ interface DocumentEnds {
 	bytes: number;
 }
 
-// By id as a stream where the file may be large (filesystem, database, object store); else base64.
+// By id as a stream where the file may be large (filesystem, database, object store); else in memory.
 async function readDocumentEnds(
 	ctx: IExecuteFunctions,
 	binary: IBinaryData,
 ): Promise<DocumentEnds> {
-	if (binary.id) {
-		const stream = await ctx.helpers.getBinaryStream(binary.id);
-		let head = Buffer.alloc(0);
-		let tail = Buffer.alloc(0);
-		let bytes = 0;
-		for await (const chunk of stream as AsyncIterable<Buffer | Uint8Array | string>) {
-			const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.from(chunk);
-			bytes += buffer.length;
-			if (head.length < HEAD_WINDOW) {
-				head = Buffer.concat([head, buffer.subarray(0, HEAD_WINDOW - head.length)]);
-			}
-			tail = Buffer.concat([tail, buffer.subarray(-EOF_WINDOW)]).subarray(-EOF_WINDOW);
-		}
-		return { head, tail, bytes };
+	if (!binary.id) {
+		const buffer = Buffer.from(binary.data ?? '', 'base64');
+		return {
+			head: buffer.subarray(0, HEAD_WINDOW),
+			tail: buffer.subarray(-EOF_WINDOW),
+			bytes: buffer.length,
+		};
 	}
-	const data = binary.data ?? '';
-	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-	const bytes = Math.floor((data.length * 3) / 4) - padding;
-	// whole 4-character groups: enough of them to hold HEAD_WINDOW and EOF_WINDOW bytes
-	const head = Buffer.from(data.slice(0, 4 * Math.ceil(HEAD_WINDOW / 3)), 'base64');
-	let start = Math.max(0, data.length - 4 * Math.ceil((EOF_WINDOW + 2) / 3));
-	start -= start % 4;
-	const tail = Buffer.from(data.slice(start), 'base64').subarray(-EOF_WINDOW);
-	return { head: head.subarray(0, HEAD_WINDOW), tail, bytes };
-}
-
-function showStart(head: Buffer): string {
-	return head.toString('latin1').replace(/[^\x20-\x7e]/g, '.');
-}
-
-type DocumentProblem =
-	| { kind: 'incomplete'; reason: string }
-	| { kind: 'not-pdf'; start: string }
-	| undefined;
-
-function checkDocument({ head, tail, bytes }: DocumentEnds): DocumentProblem {
-	if (bytes === 0) return { kind: 'incomplete', reason: 'no bytes received' };
-	const start = head.toString('latin1');
-	if (!start.startsWith(PDF_HEADER)) {
-		// a body shorter than the header that is its beginning was cut, not something else
-		if (bytes < PDF_HEADER.length && PDF_HEADER.startsWith(start)) {
-			return { kind: 'incomplete', reason: `only ${bytes} bytes received` };
+	const stream = await ctx.helpers.getBinaryStream(binary.id);
+	let head = Buffer.alloc(0);
+	let tail = Buffer.alloc(0);
+	let bytes = 0;
+	for await (const chunk of stream as AsyncIterable<Buffer | Uint8Array | string>) {
+		const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.from(chunk);
+		bytes += buffer.length;
+		if (head.length < HEAD_WINDOW) {
+			head = Buffer.concat([head, buffer.subarray(0, HEAD_WINDOW - head.length)]);
 		}
-		return { kind: 'not-pdf', start: showStart(head) };
+		tail = Buffer.concat([tail, buffer.subarray(-EOF_WINDOW)]).subarray(-EOF_WINDOW);
 	}
-	if (tail.includes(PDF_EOF)) return undefined;
-	const where =
-		bytes > EOF_WINDOW
-			? `in the last ${EOF_WINDOW} of the ${bytes} bytes received`
-			: `in the ${bytes} bytes received`;
-	return { kind: 'incomplete', reason: `no %%EOF end-of-file marker ${where}` };
+	return { head, tail, bytes };
 }
 
 /** One download: what every error of it names. */
@@ -153,12 +130,14 @@ async function receive(d: Download, connection: Connection) {
 		notFound: `No estimate document ${documentId}`,
 		badRequestHint: `document ID ${documentId} is missing or out of range`,
 	};
-	const { body, headers } = await apiStream(
+	const response = (await apiRequest(
 		ctx,
 		connection,
-		{ method: 'GET', path, accept: MIME_TYPE },
+		{ method: 'GET', path, stream: true, accept: MIME_TYPE },
 		{ itemIndex: d.itemIndex, policy: RESEND_ANY_FAILURE, wording: estimateWording(subject) },
-	);
+	)) as { body?: unknown; headers?: unknown } | undefined;
+	const body = response?.body;
+	const headers = lowerCaseHeaders(response?.headers);
 	const contentType = (headers['content-type'] ?? '').toLowerCase();
 	if (!body || /json|^text\//.test(contentType)) {
 		releaseBody(body);
@@ -204,30 +183,39 @@ function checkLength(d: Download, received: number | undefined, expected: number
 }
 
 function checkPdf(d: Download, ends: DocumentEnds, contentType: string, expected: number): void {
-	const problem = checkDocument(ends);
-	if (problem?.kind === 'not-pdf') {
+	const { head, tail, bytes } = ends;
+	const start = head.toString('latin1');
+	let reason: string | undefined;
+	if (bytes === 0) reason = 'no bytes received';
+	// a body shorter than the header that is its beginning was cut, not something else
+	else if (bytes < PDF_HEADER.length && PDF_HEADER.startsWith(start))
+		reason = `only ${bytes} bytes received`;
+	else if (!start.startsWith(PDF_HEADER)) {
 		throw downloadError(
 			d,
-			{ contentType, receivedBytes: ends.bytes },
+			{ contentType, receivedBytes: bytes },
 			{
 				message: `The estimate API did not send a PDF for document ${d.documentId}`,
-				description: `The answer is declared as ${contentType || 'no content type'} but does not start with ${PDF_HEADER} (it starts with "${problem.start}"). A proxy or gateway may have answered instead of the estimate API; check the credential's API Base URL, or run the node again later.`,
+				description: `The answer is declared as ${contentType || 'no content type'} but does not start with ${PDF_HEADER} (it starts with "${start.replace(/[^\x20-\x7e]/g, '.')}"). A proxy or gateway may have answered instead of the estimate API; check the credential's API Base URL, or run the node again later.`,
 			},
 		);
+	} else if (!tail.includes(PDF_EOF)) {
+		const where =
+			bytes > EOF_WINDOW ? `in the last ${EOF_WINDOW} of the ${bytes}` : `in the ${bytes}`;
+		reason = `no %%EOF end-of-file marker ${where} bytes received`;
 	}
-	if (problem?.kind === 'incomplete') {
-		throw downloadError(
-			d,
-			{ receivedBytes: ends.bytes, reason: problem.reason },
-			{
-				message: `The estimate document ${d.documentId} is incomplete (${problem.reason})`,
-				description: Number.isFinite(expected)
-					? 'The estimate API sent a PDF without its end (a complete PDF ends with %%EOF), although all announced bytes arrived. Run the node again; if it happens again, the document is damaged at the service.'
-					: 'The connection was closed before the whole PDF had arrived (a complete PDF ends with %%EOF; the service sent no Content-Length to check against). Run the node again.',
-				failure: { cause: 'temporarily-unavailable' },
-			},
-		);
-	}
+	if (reason === undefined) return;
+	throw downloadError(
+		d,
+		{ receivedBytes: bytes, reason },
+		{
+			message: `The estimate document ${d.documentId} is incomplete (${reason})`,
+			description: Number.isFinite(expected)
+				? 'The estimate API sent a PDF without its end (a complete PDF ends with %%EOF), although all announced bytes arrived. Run the node again; if it happens again, the document is damaged at the service.'
+				: 'The connection was closed before the whole PDF had arrived (a complete PDF ends with %%EOF; the service sent no Content-Length to check against). Run the node again.',
+			failure: { cause: 'temporarily-unavailable' },
+		},
+	);
 }
 
 export const download: EstimateOperation<DownloadPrepared> = {

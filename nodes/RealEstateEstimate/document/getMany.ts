@@ -1,15 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { checkPositiveInteger } from '../../shared/validation';
+import { readOperation } from '../api';
+import type { EstimateOperation } from '../api';
 import type { ObjectIdentity } from '../identity';
-import { readOperation } from '../read';
-import type { EstimateOperation } from '../read';
 
 const showOnlyForGetMany = { resource: ['document'], operation: ['getMany'] };
 
-/** Default of Limit, as in n8n's own nodes (the description holds the literal, as n8n's lint asks). */
-const DEFAULT_LIMIT = 50;
-
-// The API has no paging for this list: it answers the whole list, and Limit keeps its first documents.
 export const getManyDescription: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -37,12 +33,11 @@ const list = readOperation({
 	badRequestHint: 'check the object identification',
 });
 
-export interface GetManyPrepared {
-	identity: ObjectIdentity;
-	limit: number | undefined;
-}
+/** Default of Limit, as in n8n's own nodes (the description holds the literal, as n8n's lint asks). */
+const DEFAULT_LIMIT = 50;
 
-export const getMany: EstimateOperation<GetManyPrepared> = {
+// The API has no paging for this list: it answers the whole list, and Limit keeps its first documents.
+export const getMany: EstimateOperation<{ identity: ObjectIdentity; limit: number | undefined }> = {
 	identifiesObject: true,
 	prepare(ctx, env, itemIndex) {
 		const identity = list.prepare(ctx, env, itemIndex);

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
+import type { EstimateOperation } from '../api';
 import { download, downloadDescription } from './download';
 import { getMany, getManyDescription } from './getMany';
 
-export const documentOperations = { download, getMany };
+export const documentOperations: Record<string, EstimateOperation<unknown>> = { download, getMany };
 
 export const documentDescription: INodeProperties[] = [
 	{

@@ -1,15 +1,37 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { describeObject, objectPath } from '../identity';
+import { apiJson, estimateRetryPolicy } from '../api';
+import type { EstimateOperation } from '../api';
+import { describeObject, objectPath, readIdentity } from '../identity';
 import type { ObjectIdentity } from '../identity';
-import { readIdentity } from '../parameters';
-import type { EstimateOperation } from '../read';
-import { dataToResults } from '../results';
 import { buildEstimateInput } from '../schema';
 import type { EstimateInputDto } from '../schema';
 import { simplifyEstimate, simplifyField, simplifyResults } from '../simplify';
-import { apiJson, estimateRetryPolicy } from '../api';
 
 const showOnlyForGet = { resource: ['estimate'], operation: ['get'] };
+
+const AMOUNT = { minValue: 0 };
+const COUNT = { minValue: 0, numberPrecision: 0 };
+
+function numberField(
+	displayName: string,
+	name: string,
+	typeOptions: INodeProperties['typeOptions'],
+	description?: string,
+): INodeProperties {
+	const field: INodeProperties = { displayName, name, type: 'number', default: null, typeOptions };
+	return description === undefined ? field : { ...field, description };
+}
+
+/** A text whose allowed values the API description does not publish. */
+function freeText(displayName: string, name: string, what: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		description: `${what} as the service names it (free text; the allowed values are not published: ask the provider)`,
+	};
+}
 
 export const getDescription: INodeProperties[] = [
 	// settings first, then the optional collections (n8n's own nodes: options last)
@@ -49,124 +71,56 @@ export const getDescription: INodeProperties[] = [
 			'Attributes that replace what the service holds for the object. Fields left empty are not sent.',
 		displayOptions: { show: showOnlyForGet },
 		options: [
-			{
-				displayName: 'Build Year',
-				name: 'buildYear',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 1000, maxValue: 9999, numberPrecision: 0 },
-				description: 'Year the building was built (four digits)',
-			},
-			{
-				displayName: 'Current Common Debt',
-				name: 'currentCommondebt',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: "The share's current part of the housing cooperative's common debt (NOK)",
-			},
-			{
-				displayName: 'Estate Type',
-				name: 'estateType',
-				type: 'string',
-				default: '',
-				description:
-					'Type of dwelling as the service names it (free text; the allowed values are not published: ask the provider)',
-			},
-			{
-				displayName: 'External Usable Area (BRA-E)',
-				name: 'externalUsableArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: 'BRA-e in square metres',
-			},
-			{
-				displayName: 'Floor',
-				name: 'floor',
-				type: 'number',
-				default: null,
-				typeOptions: { numberPrecision: 0 },
-				description: 'Floor the dwelling is on (whole number)',
-			},
-			{
-				displayName: 'Glazed Balcony Usable Area (BRA-B)',
-				name: 'glazedBalconyUsableArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: 'BRA-b in square metres',
-			},
-			{
-				displayName: 'Gross Area (BTA)',
-				name: 'grossArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: 'BTA in square metres',
-			},
-			{
-				displayName: 'Internal Usable Area (BRA-I)',
-				name: 'internalUsableArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: 'BRA-i in square metres',
-			},
-			{
-				displayName: 'Number of Bedrooms',
-				name: 'numberOfBedrooms',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0, numberPrecision: 0 },
-			},
-			{
-				displayName: 'Number of Floors in Building',
-				name: 'numberOfFloorsInBuilding',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0, numberPrecision: 0 },
-			},
-			{
-				displayName: 'Ownership Type',
-				name: 'ownershipType',
-				type: 'string',
-				default: '',
-				description:
-					'Form of ownership as the service names it (free text; the allowed values are not published: ask the provider)',
-			},
-			{
-				displayName: 'Primary Area (P-Rom)',
-				name: 'primaryArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: 'P-rom in square metres',
-			},
-			{
-				displayName: 'Site Area',
-				name: 'siteArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0 },
-				description: 'Size of the plot in square metres',
-			},
-			{
-				displayName: 'Site Type',
-				name: 'siteType',
-				type: 'string',
-				default: '',
-				description:
-					'Plot ownership as the service names it (free text; the allowed values are not published: ask the provider)',
-			},
-			{
-				displayName: 'Usable Area (BRA)',
-				name: 'usableArea',
-				type: 'number',
-				default: null,
-				typeOptions: { minValue: 0, numberPrecision: 0 },
-				description: 'BRA in whole square metres (the API takes an integer here)',
-			},
+			numberField(
+				'Build Year',
+				'buildYear',
+				{ minValue: 1000, maxValue: 9999, numberPrecision: 0 },
+				'Year the building was built (four digits)',
+			),
+			numberField(
+				'Current Common Debt',
+				'currentCommondebt',
+				AMOUNT,
+				"The share's current part of the housing cooperative's common debt (NOK)",
+			),
+			freeText('Estate Type', 'estateType', 'Type of dwelling'),
+			numberField(
+				'External Usable Area (BRA-E)',
+				'externalUsableArea',
+				AMOUNT,
+				'BRA-e in square metres',
+			),
+			numberField(
+				'Floor',
+				'floor',
+				{ numberPrecision: 0 },
+				'Floor the dwelling is on (whole number)',
+			),
+			numberField(
+				'Glazed Balcony Usable Area (BRA-B)',
+				'glazedBalconyUsableArea',
+				AMOUNT,
+				'BRA-b in square metres',
+			),
+			numberField('Gross Area (BTA)', 'grossArea', AMOUNT, 'BTA in square metres'),
+			numberField(
+				'Internal Usable Area (BRA-I)',
+				'internalUsableArea',
+				AMOUNT,
+				'BRA-i in square metres',
+			),
+			numberField('Number of Bedrooms', 'numberOfBedrooms', COUNT),
+			numberField('Number of Floors in Building', 'numberOfFloorsInBuilding', COUNT),
+			freeText('Ownership Type', 'ownershipType', 'Form of ownership'),
+			numberField('Primary Area (P-Rom)', 'primaryArea', AMOUNT, 'P-rom in square metres'),
+			numberField('Site Area', 'siteArea', AMOUNT, 'Size of the plot in square metres'),
+			freeText('Site Type', 'siteType', 'Plot ownership'),
+			numberField(
+				'Usable Area (BRA)',
+				'usableArea',
+				COUNT,
+				'BRA in whole square metres (the API takes an integer here)',
+			),
 		],
 	},
 	{
@@ -192,31 +146,16 @@ export const getDescription: INodeProperties[] = [
 						description: 'Date of the sale or valuation (ISO 8601)',
 					},
 					{
-						displayName: 'Price',
-						name: 'price',
-						type: 'number',
+						...numberField('Price', 'price', AMOUNT, 'Price without common debt (NOK)'),
 						required: true,
-						default: null,
-						typeOptions: { minValue: 0 },
-						description: 'Price without common debt (NOK)',
 					},
-					{
-						displayName: 'Sale Type',
-						name: 'saleType',
-						type: 'string',
-						required: true,
-						default: '',
-						description:
-							'Kind of sale as the service names it (free text; the allowed values are not published: ask the provider)',
-					},
-					{
-						displayName: 'Common Debt',
-						name: 'commondebt',
-						type: 'number',
-						default: null,
-						typeOptions: { minValue: 0 },
-						description: 'Common debt at the sale (NOK); leave empty when unknown',
-					},
+					{ ...freeText('Sale Type', 'saleType', 'Kind of sale'), required: true },
+					numberField(
+						'Common Debt',
+						'commondebt',
+						AMOUNT,
+						'Common debt at the sale (NOK); leave empty when unknown',
+					),
 				],
 			},
 		],
@@ -242,7 +181,7 @@ export function storesAgain(ctx: IExecuteFunctions): string | null {
 	return null;
 }
 
-export interface GetPrepared {
+interface GetPrepared {
 	identity: ObjectIdentity;
 	body: EstimateInputDto | undefined;
 	simplify: boolean;
@@ -276,7 +215,7 @@ export const get: EstimateOperation<GetPrepared> = {
 
 	async run(ctx, env, itemIndex, { identity, body, simplify }) {
 		const target = describeObject(identity);
-		const data = await apiJson(
+		const results = await apiJson(
 			ctx,
 			env,
 			itemIndex,
@@ -294,7 +233,6 @@ export const get: EstimateOperation<GetPrepared> = {
 			},
 			estimateRetryPolicy(body),
 		);
-		const results = dataToResults(data);
 		return simplify
 			? simplifyResults(results, (json) =>
 					simplifyEstimate(json, identity, body?.estimateDate ?? undefined),

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { readOperation } from '../api';
 import { organizationNumberField } from '../descriptions';
-import { readOperation } from '../read';
 
 export const getHousingCooperativeDescription: INodeProperties[] = [
 	organizationNumberField({ resource: ['estimate'], operation: ['getHousingCooperative'] }),

@@ -1,7 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { readOperation } from '../read';
-
-export const getMarketEstimateDescription: INodeProperties[] = [];
+import { readOperation } from '../api';
 
 export const getMarketEstimate = readOperation({
 	suffix: 'MarketEstimate',

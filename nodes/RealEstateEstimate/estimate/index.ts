@@ -1,10 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
+import type { EstimateOperation } from '../api';
 import { get, getDescription } from './get';
 import { getBasis, getBasisDescription } from './getBasis';
 import { getHousingCooperative, getHousingCooperativeDescription } from './getHousingCooperative';
-import { getMarketEstimate, getMarketEstimateDescription } from './getMarketEstimate';
+import { getMarketEstimate } from './getMarketEstimate';
 
-export const estimateOperations = { get, getBasis, getHousingCooperative, getMarketEstimate };
+export const estimateOperations: Record<string, EstimateOperation<unknown>> = {
+	get,
+	getBasis,
+	getHousingCooperative,
+	getMarketEstimate,
+};
 
 export const estimateDescription: INodeProperties[] = [
 	{
@@ -45,10 +51,9 @@ export const estimateDescription: INodeProperties[] = [
 	},
 ];
 
-/** The operations' own fields (after the object to estimate, see the node). */
+/** The operations' own fields (after the object to estimate, see the node); Get Basis has Simplify (14 fields). */
 export const estimateFields: INodeProperties[] = [
 	...getDescription,
 	...getBasisDescription,
 	...getHousingCooperativeDescription,
-	...getMarketEstimateDescription,
 ];

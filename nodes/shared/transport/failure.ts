@@ -1,6 +1,7 @@
 // Whatever n8n threw → an HttpFailure without request headers (no token can leak) → one FailureKind.
 import { mentionsTokenFailure, oauthErrorFromText } from '../n8n-compat';
 import { tokenFailureOf } from '../../../credentials/consentFlowToken';
+import { findInCauses, isObject, plainHeaders } from '../json';
 
 export interface HttpFailure {
 	status?: number;
@@ -56,42 +57,23 @@ export function isNotSent(code: string | undefined): boolean {
 	return !!code && NETWORK_ERRORS[code]?.notSent === true;
 }
 
-type Loose = Record<string, unknown> | undefined;
+const findCode = (error: unknown) =>
+	findInCauses(error, ({ code }) =>
+		typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code) ? code : undefined,
+	);
 
-function asRecord(value: unknown): Loose {
-	return value !== null && typeof value === 'object'
-		? (value as Record<string, unknown>)
-		: undefined;
-}
-
-function findCode(error: unknown, depth = 0): string | undefined {
-	const record = asRecord(error);
-	if (!record || depth > 4) return undefined;
-	if (typeof record.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(record.code))
-		return record.code;
-	return findCode(record.cause, depth + 1);
-}
-
-function findResponse(error: unknown, depth = 0): Loose {
-	const record = asRecord(error);
-	if (!record || depth > 4) return undefined;
-	const response = asRecord(record.response);
-	if (
-		response &&
+const findResponse = (error: unknown) =>
+	findInCauses(error, ({ response }) =>
+		isObject(response) &&
 		(typeof response.status === 'number' || typeof response.statusCode === 'number')
-	) {
-		return response;
-	}
-	return findResponse(record.cause, depth + 1);
-}
+			? response
+			: undefined,
+	);
 
-function findOAuthError(error: unknown, depth = 0): string | undefined {
-	const record = asRecord(error);
-	if (!record || depth > 4) return undefined;
-	const body = asRecord(record.body);
-	if (body && typeof body.error === 'string') return body.error;
-	return findOAuthError(record.cause, depth + 1);
-}
+const findOAuthError = (error: unknown) =>
+	findInCauses(error, ({ body }) =>
+		isObject(body) && typeof body.error === 'string' ? body.error : undefined,
+	);
 
 const MAX_TEXT = 500;
 
@@ -124,11 +106,7 @@ function parseBody(data: unknown): unknown {
 
 export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
-	const record = asRecord(headers);
-	if (!record) return out;
-	// axios headers objects expose toJSON(); plain objects are used as they are
-	const plain = typeof record.toJSON === 'function' ? (record.toJSON as () => unknown)() : record;
-	for (const [name, value] of Object.entries(asRecord(plain) ?? {})) {
+	for (const [name, value] of Object.entries(plainHeaders(headers))) {
 		if (value === undefined || value === null) continue;
 		out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
 	}
@@ -136,7 +114,7 @@ export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 }
 
 export function normaliseHttpError(error: unknown): HttpFailure {
-	const record = asRecord(error) ?? {};
+	const record = isObject(error) ? error : {};
 	const response = findResponse(error);
 	let status: number | undefined;
 	if (response) status = Number(response.status ?? response.statusCode);
@@ -145,7 +123,7 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 		if (Number.isInteger(parsed) && parsed >= 100) status = parsed;
 	}
 	const message = typeof record.message === 'string' ? record.message : String(error);
-	const causeMessage = asRecord(record.cause)?.message;
+	const causeMessage = isObject(record.cause) ? record.cause.message : undefined;
 	const ownText = [message, causeMessage].find(
 		(text): text is string => typeof text === 'string' && tokenFailureOf(text) !== undefined,
 	);
@@ -161,7 +139,13 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 		headers: lowerCaseHeaders(response?.headers),
 		// n8n 1.x's NodeApiError drops the wrapped error (and its response) but keeps the response
 		// body as context.data: the service's own message is then still there
-		body: parseBody(response ? (response.data ?? response.body) : asRecord(record.context)?.data),
+		body: parseBody(
+			response
+				? (response.data ?? response.body)
+				: isObject(record.context)
+					? record.context.data
+					: undefined,
+		),
 		code: findCode(error),
 		message,
 		tokenFailure,
@@ -172,12 +156,11 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 }
 
 export function isHttpFailure(value: unknown): value is HttpFailure {
-	const record = asRecord(value);
 	return (
-		!!record &&
-		typeof record.message === 'string' &&
-		'tokenFailure' in record &&
-		'headers' in record
+		isObject(value) &&
+		typeof value.message === 'string' &&
+		'tokenFailure' in value &&
+		'headers' in value
 	);
 }
 

@@ -1,6 +1,7 @@
 // Errors are built from a clean summary, never the raw error (it holds the Authorization header).
 import { NodeApiError } from 'n8n-workflow';
 import type {
+	Failure,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -12,7 +13,6 @@ import type { Connection } from './connection';
 import {
 	classifyFailure,
 	isHttpFailure,
-	lowerCaseHeaders,
 	networkWords,
 	normaliseHttpError,
 	serviceText,
@@ -74,19 +74,17 @@ export interface CallOptions {
 	wording: Wording;
 }
 
-const FAILURE_CAUSE: Partial<
-	Record<FailureKind, NonNullable<ConstructorParameters<typeof NodeApiError>[2]>['failure']>
-> = {
-	'token-refused': { cause: 'credential-invalid' },
-	'not-authenticated': { cause: 'credential-invalid' },
-	forbidden: { cause: 'configuration-invalid' },
-	'not-found': { cause: 'configuration-invalid' },
-	rejected: { cause: 'configuration-invalid' },
-	'rate-limited': { cause: 'rate-limited' },
-	unavailable: { cause: 'temporarily-unavailable' },
-	'server-error': { cause: 'temporarily-unavailable' },
-	'network-not-sent': { cause: 'temporarily-unavailable' },
-	'network-maybe-sent': { cause: 'temporarily-unavailable' },
+const FAILURE_CAUSE: Partial<Record<FailureKind, Failure['cause']>> = {
+	'token-refused': 'credential-invalid',
+	'not-authenticated': 'credential-invalid',
+	forbidden: 'configuration-invalid',
+	'not-found': 'configuration-invalid',
+	rejected: 'configuration-invalid',
+	'rate-limited': 'rate-limited',
+	unavailable: 'temporarily-unavailable',
+	'server-error': 'temporarily-unavailable',
+	'network-not-sent': 'temporarily-unavailable',
+	'network-maybe-sent': 'temporarily-unavailable',
 };
 
 export function failureFacts(
@@ -151,15 +149,12 @@ export function failureError(
 	if (facts.service) summary.detail = facts.service;
 	if (facts.oauthError) summary.oauthError = facts.oauthError;
 	if (facts.code) summary.networkCode = facts.code;
-	let failure = FAILURE_CAUSE[facts.kind];
-	if (
-		failure &&
-		'cause' in failure &&
-		(failure.cause === 'rate-limited' || failure.cause === 'temporarily-unavailable') &&
+	const cause = FAILURE_CAUSE[facts.kind];
+	const failure: Failure | undefined =
+		(cause === 'rate-limited' || cause === 'temporarily-unavailable') &&
 		facts.retryAfterMs !== undefined
-	) {
-		failure = { cause: failure.cause, retryAfterMs: facts.retryAfterMs };
-	}
+			? { cause, retryAfterMs: facts.retryAfterMs }
+			: cause && ({ cause } as Failure);
 	const error = new NodeApiError(ctx.getNode(), summary, {
 		message,
 		description,
@@ -213,22 +208,4 @@ export async function apiRequest(
 		const facts = failureFacts(failure, `${request.method} ${request.path}`, call.policy, redact);
 		throw failureError(ctx, redact, facts, call.wording(facts), call.itemIndex);
 	}
-}
-
-interface StreamResponse {
-	body: unknown;
-	headers: Record<string, string>;
-}
-
-export async function apiStream(
-	ctx: IExecuteFunctions,
-	connection: Connection,
-	request: ApiRequest,
-	call: CallOptions,
-): Promise<StreamResponse> {
-	const response = (await apiRequest(ctx, connection, { ...request, stream: true }, call)) as {
-		body?: unknown;
-		headers?: unknown;
-	};
-	return { body: response?.body, headers: lowerCaseHeaders(response?.headers) };
 }

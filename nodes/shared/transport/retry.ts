@@ -28,48 +28,34 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const DAY_LONG = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
-const MONTH = `(${MONTHS.join('|')})`;
-const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const DAY_LONG = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = `(?<month>${MONTHS.join('|')})`;
+const TIME = '(?<h>\\d{2}):(?<m>\\d{2}):(?<s>\\d{2})';
 // HTTP-date (RFC 9110 §5.6.7): IMF-fixdate and the obsolete RFC 850 and asctime() forms.
-const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
-const RFC850_DATE = new RegExp(`^${DAY_LONG}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
-const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
-
-function utc(
-	year: number,
-	month: string,
-	day: number,
-	h: string,
-	m: string,
-	s: string,
-): number | undefined {
-	const monthIndex = MONTHS.indexOf(month);
-	const [hours, minutes, seconds] = [Number(h), Number(m), Number(s)];
-	if (hours > 23 || minutes > 59 || seconds > 60) return undefined;
-	const time = Date.UTC(year, monthIndex, day, hours, minutes, Math.min(seconds, 59));
-	// Date.UTC rolls 31 Nov over into December: such a date does not exist
-	if (new Date(time).getUTCDate() !== day) return undefined;
-	return time;
-}
+const HTTP_DATES = [
+	new RegExp(`^${DAY}, (?<day>\\d{2}) ${MONTH} (?<year>\\d{4}) ${TIME} GMT$`),
+	new RegExp(`^${DAY_LONG}, (?<day>\\d{2})-${MONTH}-(?<year>\\d{2}) ${TIME} GMT$`),
+	// the day may be space-padded (` 6`): Number() ignores the space
+	new RegExp(`^${DAY} ${MONTH} (?<day> \\d|\\d{2}) ${TIME} (?<year>\\d{4})$`),
+];
 
 export function parseHttpDate(text: string, now = Date.now()): number | undefined {
-	let match = IMF_FIXDATE.exec(text);
-	if (match) return utc(Number(match[4]), match[3], Number(match[2]), match[5], match[6], match[7]);
-	match = RFC850_DATE.exec(text);
-	if (match) {
+	const date = HTTP_DATES.map((form) => form.exec(text)?.groups).find(Boolean);
+	if (!date) return undefined;
+	let year = Number(date.year);
+	if (date.year.length === 2) {
 		// RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is in the past century
-		const twoDigit = Number(match[4]);
 		const thisYear = new Date(now).getUTCFullYear();
-		let year = Math.floor(thisYear / 100) * 100 + twoDigit;
+		year += Math.floor(thisYear / 100) * 100;
 		if (year > thisYear + 50) year -= 100;
-		return utc(year, match[3], Number(match[2]), match[5], match[6], match[7]);
 	}
-	match = ASCTIME_DATE.exec(text);
-	// the day may be space-padded (` 6`): Number() ignores the space
-	if (match) return utc(Number(match[7]), match[2], Number(match[3]), match[4], match[5], match[6]);
-	return undefined;
+	const [day, hours, minutes, seconds] = [date.day, date.h, date.m, date.s].map(Number);
+	if (hours > 23 || minutes > 59 || seconds > 60) return undefined;
+	const month = MONTHS.indexOf(date.month);
+	const time = Date.UTC(year, month, day, hours, minutes, Math.min(seconds, 59));
+	// Date.UTC rolls 31 Nov over into December: such a date does not exist
+	return new Date(time).getUTCDate() === day ? time : undefined;
 }
 
 // Anything else (negative, a duplicated header's list, a fraction, words): the caller's own backoff.

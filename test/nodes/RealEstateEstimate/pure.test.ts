@@ -6,12 +6,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
 import {
+	checkKnr,
 	describeObject,
 	objectPath,
 	parseIdentity,
 } from '../../../nodes/RealEstateEstimate/identity';
 import { buildEstimateInput, estimateInputSchema } from '../../../nodes/RealEstateEstimate/schema';
-import { checkKnr } from '../../../nodes/RealEstateEstimate/validators';
 import { fieldLabel } from '../../../nodes/shared/validation';
 
 // The attribute fields of ValuationInputDto that Overrides offers (real-estate-estimate-api.md)

@@ -41,7 +41,6 @@ describe('Pacer (AIMD)', () => {
 		expect(limits.indexOf(4)).toBe(4);
 		expect(limits.indexOf(5)).toBe(8);
 		expect(Math.max(...limits)).toBe(5);
-		expect(pacer.stats.increases).toBe(3);
 	});
 
 	test('slow answers (beyond twice the fastest + 50 ms) do not grow the limit', async () => {
@@ -60,7 +59,6 @@ describe('Pacer (AIMD)', () => {
 		const slots = await Promise.all(Array.from({ length: 16 }, async () => await pacer.acquire()));
 		for (const slot of slots) pacer.release(slot, { kind: 'refused' });
 		expect(pacer.limit).toBe(8);
-		expect(pacer.stats).toMatchObject({ refused: 16, decreases: 1 });
 		// an attempt started after the decrease and refused halves again
 		const later = await pacer.acquire();
 		pacer.release(later, { kind: 'refused' });
@@ -140,7 +138,6 @@ describe('Pacer (AIMD)', () => {
 					};
 					await Promise.all(Array.from({ length: Math.max(start, max) }, async () => await lane()));
 					expect(peak).toBeLessThanOrEqual(max);
-					expect(pacer.stats.refused).toBe(outcomes.filter((o) => o.kind === 'refused').length);
 				},
 			),
 			{ numRuns: 200 },

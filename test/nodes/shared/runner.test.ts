@@ -31,7 +31,7 @@ const CONNECTION = {
 	passwordFields: ['clientSecret'],
 	baseUrlHint: 'Check API Base URL.',
 };
-const OPTIONS: RunOptions = { connection: CONNECTION, properties: [], concurrency: 2 };
+const OPTIONS: RunOptions = { connection: CONNECTION, properties: [], defaultConcurrency: 2 };
 
 /** An operation that fails validation on `bad`, fails its request on `boom`, and logs each step. */
 function recordingOperation(steps: string[]): Operation<string> {
