@@ -1,13 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
@@ -91,24 +88,16 @@ export class ConsentFlow implements INodeType {
 		properties,
 	};
 
+	// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
 	webhookMethods = {
 		default: {
-			// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			checkExists: async () => true,
+			create: async () => true,
+			delete: async () => true,
 		},
 	};
 
-	webhook = async function (this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await createAndWaitWebhook.call(this);
-	};
+	webhook = createAndWaitWebhook;
 
 	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

@@ -25,10 +25,10 @@ import {
 	signingCredentialCheck,
 } from '../../shared/webhook/signing-credential';
 import { matchKey } from '../../shared/webhook/webhook-id';
+import { isObject } from '../../shared/json';
 import { CONNECTION } from '../api';
-import { VALIDATE_ORGANIZATION_NUMBER } from '../validation';
 import { keepAsWaitingInput, resumesWithAllOutputs } from '../../shared/n8n-compat';
-import { create, prepareCreate } from './create';
+import { create, createOptions, prepareCreate } from './create';
 import {
 	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
@@ -37,7 +37,7 @@ import {
 	lastNameOf,
 	resumeUrlOf,
 } from './resume-webhook';
-import { retryOptions } from './common';
+import { showFor } from './common';
 import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
@@ -46,9 +46,9 @@ import {
 	limitDeadline,
 	newWaitState,
 	outputNames,
-	readMatch,
-	readOtherKeys,
 	readWaitState,
+	type Match,
+	type OtherKeys,
 	waitTimeExceededJson,
 	waitingJson,
 	type WaitState,
@@ -56,10 +56,7 @@ import {
 
 export const STATE_KEY = 'sblWait';
 
-const showOnlyForCreateAndWait = {
-	operation: ['createAndWait'],
-	resource: ['flow'],
-};
+const showOnlyForCreateAndWait = showFor('createAndWait');
 
 export const flowCreateAndWaitDescription: INodeProperties[] = [
 	{
@@ -103,27 +100,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		showOnlyForCreateAndWait,
 		"What the items and the saved wait keep of identity numbers (searched in every field and text, e.g. the data), the authorization code and the applicant's last name. The wait stores no payload.",
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: showOnlyForCreateAndWait },
-		options: [
-			// Concurrent Requests means nothing for one item
-			...retryOptions('create').filter((option) => option.name !== 'concurrency'),
-			{
-				displayName: 'Validate National ID',
-				name: 'validateNationalId',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
-			},
-			VALIDATE_ORGANIZATION_NUMBER,
-		],
-	},
+	createOptions(true),
 ];
 
 /** The node's outputs as an n8n expression: four outcomes, and Wait Timed Out when limited. */
@@ -331,9 +308,9 @@ async function resume(
 		state,
 		delivery,
 		new Date().toISOString(),
-		readMatch(carried[RESUME_MATCH_KEY]),
+		carried[RESUME_MATCH_KEY] as unknown as Match,
 		carried[RESUME_DELIVERY_KEY],
-		readOtherKeys(carried[RESUME_OTHER_KEYS]),
+		carried[RESUME_OTHER_KEYS] as OtherKeys | undefined,
 	);
 	if (step.kind === 'foreign') {
 		return await waitFor(ctx, notTaken(ctx, state, delivery, step.reason), count);
@@ -372,12 +349,7 @@ export async function executeCreateAndWait(
 	const items = ctx.getInputData();
 	const carried = items.length === 1 ? items[0].json[RESUME_KEY] : undefined;
 	const state = readWaitState(ctx.getContext('node')[STATE_KEY]);
-	if (
-		carried !== undefined &&
-		carried !== null &&
-		typeof carried === 'object' &&
-		state?.waiting === true
-	) {
+	if (isObject(carried) && state !== undefined) {
 		return await resume(ctx, state, carried as IDataObject, items[0].json);
 	}
 	return await start(ctx, properties);

@@ -111,16 +111,6 @@ function atVersion(
 	return { facts: { ...facts, delivery: unknown } };
 }
 
-/** Saved with the execution: the delivery's keys under the other active secret. */
-function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
-	return otherKeys === undefined ? {} : { [RESUME_OTHER_KEYS]: { also: otherKeys.also } };
-}
-
-/** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
-function namesOf(ctx: IWebhookFunctions): string[] {
-	return personalValuesOf({ lastName: lastNameOf(() => ctx.getNodeParameter('lastName')) }).names;
-}
-
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
 function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
@@ -131,7 +121,9 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
 	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
-	const names = namesOf(ctx);
+	// the Last Name parameter where it has a value here (a fixed text; not an expression over the input)
+	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName'));
+	const { names } = personalValuesOf({ lastName });
 	// saved with the execution: an externalId may be the applicant's number or name
 	const carried =
 		ends === null
@@ -141,6 +133,7 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 		[RESUME_KEY]: carried as IDataObject,
 		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
 		[RESUME_MATCH_KEY]: match as unknown as IDataObject,
-		...otherKeysCarried(delivery),
+		// the delivery's keys under the other active secret
+		...(delivery.otherKeys && { [RESUME_OTHER_KEYS]: { also: delivery.otherKeys.also } }),
 	};
 }
