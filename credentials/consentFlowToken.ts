@@ -76,11 +76,6 @@ export function tokenFailureOf(message: string): TokenFailure | undefined {
 	return out;
 }
 
-// A plain Error without response or code: n8n's credential Test then shows its message as it is.
-function refused(text: string): Error {
-	return new Error(text);
-}
-
 /** The token endpoint's answer as a JSON object (n8n hands it over parsed or as text), else undefined. */
 function answerObject(body: unknown): Record<string, unknown> | undefined {
 	let parsed = body;
@@ -105,26 +100,22 @@ function oauthErrorIn(
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
-function accessTokenIn(answer: Record<string, unknown> | undefined): string | undefined {
-	const token = answer?.access_token;
-	return typeof token === 'string' && token !== '' ? token : undefined;
-}
-
+// Refusals are plain Errors without response or code: n8n's credential Test shows their message as it is.
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
 export function checkBeforeSending(data: Data): void {
 	if (data.service !== 'loanApplication' && realmOf(data) === '') {
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
 		);
 	}
 	const url = identityProviderUrl(data);
 	if (!/^https?:\/\/[^/]/i.test(url)) {
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
 		);
 	}
 	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
 		);
 	}
@@ -184,11 +175,6 @@ function stillValid(data: Data): boolean {
 	return forValues === fetchedFor(data) && typeof until === 'number' && Date.now() < until;
 }
 
-function expiresIn(answer: Record<string, unknown> | undefined): number | undefined {
-	const seconds = Number(answer?.expires_in);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
-}
-
 /** n8n's preAuthentication: a client credentials token from the token endpoint Service decides. */
 export async function fetchAccessToken(
 	helper: IHttpRequestHelper,
@@ -227,17 +213,17 @@ export async function fetchAccessToken(
 		})) as { statusCode?: number; body?: unknown };
 	} catch (error) {
 		const code = String((error as { code?: unknown } | null)?.code ?? '');
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START} ${where}: the identity provider could not be reached (${NETWORK_WORDS[code] ?? 'the connection failed'}). Check Identity Provider URL and that the identity provider is up.`,
 		);
 	}
 	const status = Number(response.statusCode);
 	const answer = answerObject(response.body);
-	const token = status >= 200 && status < 300 ? accessTokenIn(answer) : undefined;
-	if (token !== undefined) {
-		const seconds = expiresIn(answer);
+	const token = answer?.access_token;
+	if (status >= 200 && status < 300 && typeof token === 'string' && token !== '') {
+		const seconds = Number(answer?.expires_in);
 		// without a lifetime the token is fetched again whenever n8n asks (as n8n intends)
-		const until = seconds === undefined ? 0 : asked + seconds * 1000;
+		const until = Number.isFinite(seconds) && seconds > 0 ? asked + seconds * 1000 : 0;
 		return {
 			accessToken: token,
 			accessTokenFor: JSON.stringify({ forValues: fetchedFor(data), until }),
@@ -246,7 +232,7 @@ export async function fetchAccessToken(
 	const error = oauthErrorIn(answer, [clientSecret, basic(clientId, clientSecret)]);
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
-	throw refused(
+	throw new Error(
 		`${MESSAGE_START} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
 	);
 }

@@ -114,15 +114,17 @@ function outputCount(ctx: IExecuteFunctions): number {
 	return outputNames(ctx.getNodeParameter('limitWaitTime', 0, false) === true).length;
 }
 
-function emptyOutputs(count: number): INodeExecutionData[][] {
-	return Array.from({ length: count }, () => []);
+/** `count` outputs, all empty but `index`, which holds `items`. */
+function onOutput(
+	count: number,
+	index: number,
+	items: INodeExecutionData[],
+): INodeExecutionData[][] {
+	return Array.from({ length: count }, (_, i) => (i === index ? items : []));
 }
 
-interface Minimising {
-	mode: MinimiseMode;
-	/** The applicant's names where this run knows them (the input item, Last Name). */
-	names: string[];
-}
+/** The applicant's names where this run knows them (the input item, Last Name). */
+type Minimising = { mode: MinimiseMode; names: string[] };
 
 // At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
 // It runs on the one input item (start and resume both check there is exactly one).
@@ -146,20 +148,16 @@ async function waitFor(
 	count: number,
 ): Promise<INodeExecutionData[][]> {
 	ctx.getContext('node')[STATE_KEY] = state;
-	const main: INodeExecutionData[][] = emptyOutputs(count);
 	const minimise = minimising(ctx);
-	if (state.deadline !== null) {
-		main[count - 1] = [
-			{ json: minimisedJson(waitTimeExceededJson(state), minimise), pairedItem: { item: 0 } },
-		];
-	}
-	keepAsWaitingInput(ctx, main, state.deadline !== null);
-	await ctx.putExecutionToWait(
-		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
-	);
-	const outputs = emptyOutputs(count);
-	outputs[0] = [{ json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } }];
-	return outputs;
+	const limited = state.deadline !== null;
+	const timedOut = {
+		json: minimisedJson(waitTimeExceededJson(state), minimise),
+		pairedItem: { item: 0 },
+	};
+	keepAsWaitingInput(ctx, onOutput(count, count - 1, limited ? [timedOut] : []), limited);
+	await ctx.putExecutionToWait(limited ? new Date(state.deadline!) : WAIT_INDEFINITELY);
+	const waiting = { json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } };
+	return onOutput(count, 0, [waiting]);
 }
 
 /** Throws the error of a refused run, or with Continue On Fail puts it on Failed/Expired for every input item. */
@@ -169,27 +167,9 @@ function refuser(ctx: IExecuteFunctions, count: number) {
 	return (error: unknown, redact = redactPatterns): INodeExecutionData[][] => {
 		const nodeError = asNodeError(ctx, error, 0, redact);
 		if (!continueOnFail) throw nodeError;
-		const outputs = emptyOutputs(count);
-		outputs[FAILED_INDEX] = items.map((_, item) => ({
-			json: errorJson(nodeError),
-			pairedItem: { item },
-		}));
-		return outputs;
+		const failed = items.map((_, item) => ({ json: errorJson(nodeError), pairedItem: { item } }));
+		return onOutput(count, FAILED_INDEX, failed);
 	};
-}
-
-function oneApplicantProblem(ctx: IExecuteFunctions): NodeOperationError | undefined {
-	const { length } = ctx.getInputData();
-	if (length === 1) return undefined;
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Create and Wait for Outcome handles one applicant per execution, and got ${length} items`,
-		{
-			itemIndex: 0,
-			description:
-				'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
-		},
-	);
 }
 
 /** First run: check everything, create the flow with the resume URL, wait. */
@@ -199,8 +179,17 @@ async function start(
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
 	const refuse = refuser(ctx, count);
-	const inputProblem = oneApplicantProblem(ctx);
-	if (inputProblem !== undefined) return refuse(inputProblem);
+	const { length } = ctx.getInputData();
+	if (length !== 1) {
+		const message = `Create and Wait for Outcome handles one applicant per execution, and got ${length} items`;
+		return refuse(
+			new NodeOperationError(ctx.getNode(), message, {
+				itemIndex: 0,
+				description:
+					'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
+			}),
+		);
+	}
 
 	let connection;
 	try {
@@ -319,11 +308,8 @@ async function resume(
 		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
 	}
 	delete ctx.getContext('node')[STATE_KEY];
-	const outputs = emptyOutputs(count);
-	outputs[step.output] = [
-		{ json: minimisedJson(step.json, minimising(ctx)), pairedItem: { item: 0 } },
-	];
-	return outputs;
+	const json = minimisedJson(step.json, minimising(ctx));
+	return onOutput(count, step.output, [{ json, pairedItem: { item: 0 } }]);
 }
 
 /** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */

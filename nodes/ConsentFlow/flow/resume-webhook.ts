@@ -3,7 +3,6 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
@@ -11,7 +10,7 @@ import { validateHttpUrl } from '../../shared/identifiers';
 import { bodyText, eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
 import { noticeRefused } from '../../shared/webhook/refusal-notice';
-import { decide, type Answer, type Facts } from '../../shared/webhook/decide';
+import { decide, type Facts } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -66,11 +65,15 @@ export function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string
 	);
 }
 
-/** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
+/** A delivery to the resume URL: decide's answer; a run resumes with the event only if it is known. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const { answer, run } = await settleResume(this);
+	const taken = await intake(this, 'resume', { maxAgeSeconds: 0 });
+	noticeRefused(this, taken.facts);
+	const { facts, known } = atVersion(taken, this.getNode().typeVersion);
+	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(this) });
+	const items = known === undefined ? [] : [{ json: resumeJson(this, known) }];
 	if (answer.kind === 'run') runWaitingNodeAgain(this);
-	return apply(this, answer, run);
+	return apply(this, answer, { items });
 }
 
 /** A verified event this node's version knows, and the outcome it ends the wait on (null: none). */
@@ -78,18 +81,6 @@ interface KnownEvent {
 	delivery: RecognisedDelivery;
 	verified: VerifiedDelivery;
 	ends: Outcome | null;
-}
-
-/** decide's answer, and what a run resumes the execution with (nothing unless the event is known). */
-async function settleResume(
-	ctx: IWebhookFunctions,
-): Promise<{ answer: Answer; run: { items: INodeExecutionData[] } }> {
-	const taken = await intake(ctx, 'resume', { maxAgeSeconds: 0 });
-	noticeRefused(ctx, taken.facts);
-	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
-	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
-	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known) }];
-	return { answer, run: { items } };
 }
 
 /** An event added after the saved node's version is unknown to it, as before it was added (issue 44). */
