@@ -100,22 +100,26 @@ function oauthErrorIn(
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
-// Refusals are plain Errors without response or code: n8n's credential Test shows their message as it is.
+// A plain Error without response or code: n8n's credential Test then shows its message as it is.
+function refused(text: string): Error {
+	return new Error(text);
+}
+
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
 export function checkBeforeSending(data: Data): void {
 	if (data.service !== 'loanApplication' && realmOf(data) === '') {
-		throw new Error(
+		throw refused(
 			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
 		);
 	}
 	const url = identityProviderUrl(data);
 	if (!/^https?:\/\/[^/]/i.test(url)) {
-		throw new Error(
+		throw refused(
 			`${MESSAGE_START}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
 		);
 	}
 	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
-		throw new Error(
+		throw refused(
 			`${MESSAGE_START}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
 		);
 	}
@@ -213,7 +217,7 @@ export async function fetchAccessToken(
 		})) as { statusCode?: number; body?: unknown };
 	} catch (error) {
 		const code = String((error as { code?: unknown } | null)?.code ?? '');
-		throw new Error(
+		throw refused(
 			`${MESSAGE_START} ${where}: the identity provider could not be reached (${NETWORK_WORDS[code] ?? 'the connection failed'}). Check Identity Provider URL and that the identity provider is up.`,
 		);
 	}
@@ -232,7 +236,7 @@ export async function fetchAccessToken(
 	const error = oauthErrorIn(answer, [clientSecret, basic(clientId, clientSecret)]);
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
-	throw new Error(
+	throw refused(
 		`${MESSAGE_START} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
 	);
 }
