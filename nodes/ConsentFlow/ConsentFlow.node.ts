@@ -16,10 +16,6 @@ import { createAndWaitWebhook } from './flow/resume-webhook';
 import { SIGNING_CREDENTIAL } from '../shared/webhook/signing-credential';
 import { CONNECTION } from './api';
 
-const operations: Record<string, Record<string, Operation<unknown>>> = {
-	flow: flowOperations as Record<string, Operation<unknown>>,
-};
-
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Resource',
@@ -38,7 +34,7 @@ const properties: INodeProperties[] = [
 ];
 
 const runOperations = executeOperations({
-	operations,
+	operations: { flow: flowOperations as Record<string, Operation<unknown>> },
 	connection: CONNECTION,
 	properties,
 	defaultConcurrency: DEFAULT_CONCURRENCY,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { RunEnv } from '../shared/runner';
 import { apiRequest } from '../shared/transport';
-import type { ApiRequest, ConnectionSpec, RetryPolicy } from '../shared/transport';
+import type { ApiRequest, ConnectionSpec, FailureFacts, RetryPolicy } from '../shared/transport';
 import { passwordFieldsOf } from '../shared/transport/redact';
 import { isObject } from '../shared/json';
 import { ConsentFlowOAuth2Api } from '../../credentials/ConsentFlowOAuth2Api.credentials';
-import { consentFlowWording } from './wording';
+import { describeFailure } from './wording';
 
 export const CONNECTION: ConnectionSpec = {
 	credentialType: 'consentFlowOAuth2Api',
@@ -41,13 +41,14 @@ export async function flowRequest(
 	policy: RetryPolicy,
 	flowId?: string,
 ): Promise<IDataObject> {
-	const wording = consentFlowWording({
-		operation: request.method === 'DELETE' ? 'delete' : 'create',
+	const call = {
+		operation: request.method === 'DELETE' ? ('delete' as const) : ('create' as const),
 		host: connection.host,
 		flowId,
 		fields,
 		retryStatuses: policy.retryStatuses,
-	});
+	};
+	const wording = (facts: FailureFacts) => describeFailure(facts, call);
 	return unwrapData(await apiRequest(ctx, connection, request, { itemIndex, policy, wording }));
 }
 

@@ -225,8 +225,6 @@ async function checkSigningCredential(ctx: IExecuteFunctions): Promise<string> {
 	);
 }
 
-const LIMIT_FIELD_LABELS = { limitAmount: 'Amount', limitUnit: 'Unit' } as const;
-
 /** Limit Wait Time's deadline (ISO), or null when the wait is not limited. */
 function waitDeadline(ctx: IExecuteFunctions, resumeUrl: string): string | null {
 	if (ctx.getNodeParameter('limitWaitTime', 0, false) !== true) return null;
@@ -239,7 +237,7 @@ function waitDeadline(ctx: IExecuteFunctions, resumeUrl: string): string | null 
 	if ('error' in limit) {
 		throw new NodeOperationError(
 			node,
-			`"Limit Wait Time → ${LIMIT_FIELD_LABELS[limit.field]}" ${limit.error}`,
+			`"Limit Wait Time → ${limit.field === 'limitUnit' ? 'Unit' : 'Amount'}" ${limit.error}`,
 			{ itemIndex: 0 },
 		);
 	}
