@@ -8,10 +8,15 @@ import type {
 } from 'n8n-workflow';
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
-import { flowDescription, flowOperations } from './flow';
+import { create, flowCreateDescription } from './flow/create';
+import { flowDeleteDescription, remove } from './flow/delete';
 import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, createsAgain } from './flow/common';
 import { refuseRetryOnFail } from '../shared/retry-on-fail';
-import { CONFIGURED_OUTPUTS, executeCreateAndWait } from './flow/createAndWait';
+import {
+	CONFIGURED_OUTPUTS,
+	executeCreateAndWait,
+	flowCreateAndWaitDescription,
+} from './flow/createAndWait';
 import { createAndWaitWebhook } from './flow/resume-webhook';
 import { SIGNING_CREDENTIAL } from '../shared/webhook/signing-credential';
 import { CONNECTION } from './api';
@@ -30,11 +35,43 @@ const properties: INodeProperties[] = [
 		],
 		default: 'flow',
 	},
-	...flowDescription,
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['flow'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create consent flow',
+				description:
+					'Start a consent flow for a person and get the link to the consent page (href)',
+			},
+			{
+				name: 'Create and Wait for Outcome',
+				value: 'createAndWait',
+				action: 'Create consent flow and wait for outcome',
+				description:
+					'Start a consent flow and pause this execution until the person consents (data), rejects, or the flow is deleted, fails or times out; continues on that output',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete consent flow',
+				description: 'Delete a consent flow; the service then sends a consent.deleted event',
+			},
+		],
+		default: 'create',
+	},
+	...flowCreateDescription,
+	...flowCreateAndWaitDescription,
+	...flowDeleteDescription,
 ];
 
 const runOperations = executeOperations({
-	operations: { flow: flowOperations as Record<string, Operation<unknown>> },
+	operations: { flow: { create, delete: remove } as Record<string, Operation<unknown>> },
 	connection: CONNECTION,
 	properties,
 	defaultConcurrency: DEFAULT_CONCURRENCY,

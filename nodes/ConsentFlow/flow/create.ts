@@ -187,20 +187,6 @@ export interface PreparedCreate {
 	policy: RetryPolicy;
 }
 
-function applicantChecks(
-	production: boolean,
-	options: IDataObject,
-): Record<ApplicantField, (raw: unknown) => Check<string>> {
-	return {
-		nationalId: (raw) => checkNationalIdInput(raw, options.validateNationalId !== false),
-		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
-		organizationId: (raw) =>
-			checkOrganizationIdInput(raw, options.validateOrganizationNumber !== false),
-		redirectUrl: (raw) => checkUrlInput(raw, production, false),
-		webhookUrl: (raw) => checkUrlInput(raw, production, true),
-	};
-}
-
 // `webhookUrl`: Create and Wait for Outcome's resume URL; Create reads its parameter or input field.
 export function prepareCreate(
 	ctx: IExecuteFunctions,
@@ -209,7 +195,15 @@ export function prepareCreate(
 	webhookUrl?: string,
 ): PreparedCreate {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const checks = applicantChecks(connection.production, options);
+	const production = connection.production;
+	const checks: Record<ApplicantField, (raw: unknown) => Check<string>> = {
+		nationalId: (raw) => checkNationalIdInput(raw, options.validateNationalId !== false),
+		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
+		organizationId: (raw) =>
+			checkOrganizationIdInput(raw, options.validateOrganizationNumber !== false),
+		redirectUrl: (raw) => checkUrlInput(raw, production, false),
+		webhookUrl: (raw) => checkUrlInput(raw, production, true),
+	};
 	const auto =
 		ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.manual) === MAPPING_MODE.auto;
 	// Map Automatically reads the input item's own fields: no parameter, so no expression is evaluated.
