@@ -1,9 +1,5 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
-import {
-	clientCredentialsFields,
-	clientCredentialsGrant,
-	hiddenAuthorizationCodeFields,
-} from './clientCredentialsFields';
+import { clientCredentialsFields } from './clientCredentialsFields';
 
 // OAuth2 client credentials on n8n's oAuth2Api, so that n8n fetches, caches and refreshes the token.
 export class RealEstateEstimateOAuth2Api implements ICredentialType {
@@ -26,7 +22,13 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 	};
 
 	properties: INodeProperties[] = [
-		clientCredentialsGrant,
+		// oAuth2Api's grant type, fixed to client credentials and hidden
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'hidden',
+			default: 'clientCredentials',
+		},
 		{
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
@@ -56,7 +58,19 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			description:
 				'Scopes to request, separated by spaces, as the provider names them (leave empty for the client default)',
 		},
-		...hiddenAuthorizationCodeFields,
+		// oAuth2Api fields that the client-credentials grant does not use, kept hidden and empty
+		{
+			displayName: 'Auth URL',
+			name: 'authUrl',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	// The connection test: a token from the identity provider, then a read without side effects

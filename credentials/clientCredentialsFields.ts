@@ -39,27 +39,3 @@ export const clientCredentialsFields: INodeProperties[] = [
 		default: 'header',
 	},
 ];
-
-/** oAuth2Api's grant type, fixed to client credentials and hidden. */
-export const clientCredentialsGrant: INodeProperties = {
-	displayName: 'Grant Type',
-	name: 'grantType',
-	type: 'hidden',
-	default: 'clientCredentials',
-};
-
-/** oAuth2Api fields that the client-credentials grant does not use, kept hidden and empty. */
-export const hiddenAuthorizationCodeFields: INodeProperties[] = [
-	{
-		displayName: 'Auth URL',
-		name: 'authUrl',
-		type: 'hidden',
-		default: '',
-	},
-	{
-		displayName: 'Auth URI Query Parameters',
-		name: 'authQueryParameters',
-		type: 'hidden',
-		default: '',
-	},
-];

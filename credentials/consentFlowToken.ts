@@ -76,11 +76,6 @@ export function tokenFailureOf(message: string): TokenFailure | undefined {
 	return out;
 }
 
-// A plain Error without response or code: n8n's credential Test then shows its message as it is.
-function refused(text: string): Error {
-	return new Error(text);
-}
-
 /** The token endpoint's answer as a JSON object (n8n hands it over parsed or as text), else undefined. */
 function answerObject(body: unknown): Record<string, unknown> | undefined {
 	let parsed = body;
@@ -105,9 +100,9 @@ function oauthErrorIn(
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
-function accessTokenIn(answer: Record<string, unknown> | undefined): string | undefined {
-	const token = answer?.access_token;
-	return typeof token === 'string' && token !== '' ? token : undefined;
+// A plain Error without response or code: n8n's credential Test then shows its message as it is.
+function refused(text: string): Error {
+	return new Error(text);
 }
 
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
@@ -184,11 +179,6 @@ function stillValid(data: Data): boolean {
 	return forValues === fetchedFor(data) && typeof until === 'number' && Date.now() < until;
 }
 
-function expiresIn(answer: Record<string, unknown> | undefined): number | undefined {
-	const seconds = Number(answer?.expires_in);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
-}
-
 /** n8n's preAuthentication: a client credentials token from the token endpoint Service decides. */
 export async function fetchAccessToken(
 	helper: IHttpRequestHelper,
@@ -233,11 +223,11 @@ export async function fetchAccessToken(
 	}
 	const status = Number(response.statusCode);
 	const answer = answerObject(response.body);
-	const token = status >= 200 && status < 300 ? accessTokenIn(answer) : undefined;
-	if (token !== undefined) {
-		const seconds = expiresIn(answer);
+	const token = answer?.access_token;
+	if (status >= 200 && status < 300 && typeof token === 'string' && token !== '') {
+		const seconds = Number(answer?.expires_in);
 		// without a lifetime the token is fetched again whenever n8n asks (as n8n intends)
-		const until = seconds === undefined ? 0 : asked + seconds * 1000;
+		const until = Number.isFinite(seconds) && seconds > 0 ? asked + seconds * 1000 : 0;
 		return {
 			accessToken: token,
 			accessTokenFor: JSON.stringify({ forValues: fetchedFor(data), until }),

@@ -1,27 +1,25 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
-import { flowDescription, flowOperations } from './flow';
+import { create, flowCreateDescription } from './flow/create';
+import { flowDeleteDescription, remove } from './flow/delete';
 import { DEFAULT_CONCURRENCY, RETRY_ON_FAIL_HINT, createsAgain } from './flow/common';
 import { refuseRetryOnFail } from '../shared/retry-on-fail';
-import { CONFIGURED_OUTPUTS, executeCreateAndWait } from './flow/createAndWait';
+import {
+	CONFIGURED_OUTPUTS,
+	executeCreateAndWait,
+	flowCreateAndWaitDescription,
+} from './flow/createAndWait';
 import { createAndWaitWebhook } from './flow/resume-webhook';
 import { SIGNING_CREDENTIAL } from '../shared/webhook/signing-credential';
 import { CONNECTION } from './api';
-
-const operations: Record<string, Record<string, Operation<unknown>>> = {
-	flow: flowOperations as Record<string, Operation<unknown>>,
-};
 
 const properties: INodeProperties[] = [
 	{
@@ -37,11 +35,43 @@ const properties: INodeProperties[] = [
 		],
 		default: 'flow',
 	},
-	...flowDescription,
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['flow'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create consent flow',
+				description:
+					'Start a consent flow for a person and get the link to the consent page (href)',
+			},
+			{
+				name: 'Create and Wait for Outcome',
+				value: 'createAndWait',
+				action: 'Create consent flow and wait for outcome',
+				description:
+					'Start a consent flow and pause this execution until the person consents (data), rejects, or the flow is deleted, fails or times out; continues on that output',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete consent flow',
+				description: 'Delete a consent flow; the service then sends a consent.deleted event',
+			},
+		],
+		default: 'create',
+	},
+	...flowCreateDescription,
+	...flowCreateAndWaitDescription,
+	...flowDeleteDescription,
 ];
 
 const runOperations = executeOperations({
-	operations,
+	operations: { flow: { create, delete: remove } as Record<string, Operation<unknown>> },
 	connection: CONNECTION,
 	properties,
 	defaultConcurrency: DEFAULT_CONCURRENCY,
@@ -91,24 +121,16 @@ export class ConsentFlow implements INodeType {
 		properties,
 	};
 
+	// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
 	webhookMethods = {
 		default: {
-			// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			checkExists: async () => true,
+			create: async () => true,
+			delete: async () => true,
 		},
 	};
 
-	webhook = async function (this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await createAndWaitWebhook.call(this);
-	};
+	webhook = createAndWaitWebhook;
 
 	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0) as string;

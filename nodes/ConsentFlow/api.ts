@@ -1,8 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
-import type { ConnectionSpec } from '../shared/transport';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { RunEnv } from '../shared/runner';
+import { apiRequest } from '../shared/transport';
+import type { ApiRequest, ConnectionSpec, FailureFacts, RetryPolicy } from '../shared/transport';
 import { passwordFieldsOf } from '../shared/transport/redact';
 import { isObject } from '../shared/json';
 import { ConsentFlowOAuth2Api } from '../../credentials/ConsentFlowOAuth2Api.credentials';
+import { describeFailure } from './wording';
 
 export const CONNECTION: ConnectionSpec = {
 	credentialType: 'consentFlowOAuth2Api',
@@ -28,6 +31,26 @@ export const CONNECTION: ConnectionSpec = {
 		return undefined;
 	},
 };
+
+/** A create (POST) or a delete of `flowId`, its failures worded for it; the answer unwrapped. */
+export async function flowRequest(
+	ctx: IExecuteFunctions,
+	{ connection, fields }: RunEnv,
+	itemIndex: number,
+	request: ApiRequest,
+	policy: RetryPolicy,
+	flowId?: string,
+): Promise<IDataObject> {
+	const call = {
+		operation: request.method === 'DELETE' ? ('delete' as const) : ('create' as const),
+		host: connection.host,
+		flowId,
+		fields,
+		retryStatuses: policy.retryStatuses,
+	};
+	const wording = (facts: FailureFacts) => describeFailure(facts, call);
+	return unwrapData(await apiRequest(ctx, connection, request, { itemIndex, policy, wording }));
+}
 
 /** `{ data: {...} }` → the inner object, when the outer one carries nothing else of the flow. */
 export function unwrapData(response: unknown): IDataObject {

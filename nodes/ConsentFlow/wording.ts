@@ -1,5 +1,5 @@
 import { isNotSent } from '../shared/transport/failure';
-import type { ErrorText, FailureFacts, FailureKind, Wording } from '../shared/transport';
+import type { ErrorText, FailureFacts, FailureKind } from '../shared/transport';
 import type { Fields } from '../shared/validation';
 
 interface CallContext {
@@ -57,10 +57,6 @@ function realmText(said: string): ErrorText {
 		message: 'The token endpoint was not found: unknown realm or wrong identity provider address',
 		description: `Check the credential's Identity Provider URL (the base address, without /realms/…) and Realm: consent flows need the realm the operator gave you for the flow service (agents-test and agents-prod are the loan application service's realms).${said}`,
 	};
-}
-
-export function consentFlowWording(call: CallContext): Wording {
-	return (facts) => describeFailure(facts, call);
 }
 
 /** One wording per failure kind; `undefined` falls back to the status wording below. */

@@ -12,6 +12,26 @@ const MAX_RETRY_WAIT_MS = 30_000;
 /** Default of "Concurrent Requests" (see BENCHMARKS.md, "Side by side in one n8n"). */
 export const DEFAULT_CONCURRENCY = 20;
 
+/** displayOptions.show of the flow's `operations`. */
+export function showFor(...operation: string[]): Record<string, string[]> {
+	return { operation, resource: ['flow'] };
+}
+
+export function optionsCollection(
+	show: Record<string, string[]>,
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show },
+		options,
+	};
+}
+
 export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] {
 	return [
 		concurrencyOption(

@@ -1,12 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import type { Operation, RunEnv } from '../../shared/runner';
-import { apiRequest } from '../../shared/transport';
 import type { RetryPolicy } from '../../shared/transport';
 import {
 	Fields,
 	NUMBER_HINT,
 	asText,
+	characters,
 	checkRequiredText,
 	fail,
 	itemLabel,
@@ -21,19 +21,11 @@ import {
 	checkOrganizationIdInput,
 	checkUrlInput,
 } from '../validation';
-import { unwrapData } from '../api';
-import { consentFlowWording } from '../wording';
-import { retryOptions, retryPolicyFrom } from './common';
+import { flowRequest } from '../api';
+import { optionsCollection, retryOptions, retryPolicyFrom, showFor } from './common';
 
-const showOnlyForFlowCreate = {
-	operation: ['create'],
-	resource: ['flow'],
-};
-
-const showForBothCreates = {
-	operation: ['create', 'createAndWait'],
-	resource: ['flow'],
-};
+const showOnlyForFlowCreate = showFor('create');
+const showForBothCreates = showFor('create', 'createAndWait');
 
 // Named as n8n's data nodes name it (Postgres, Google Sheets). Manual by default: workflows saved
 // before the option existed have no value for it and must keep reading their parameters.
@@ -53,6 +45,9 @@ type ApplicantField = (typeof AUTO_MAPPED_FIELDS)[number];
 
 const showManualForBothCreates = { ...showForBothCreates, mappingMode: [MAPPING_MODE.manual] };
 const showManualForCreate = { ...showOnlyForFlowCreate, mappingMode: [MAPPING_MODE.manual] };
+
+const CHECKS_NATIONAL_ID =
+	'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.';
 
 export const flowCreateDescription: INodeProperties[] = [
 	{
@@ -91,9 +86,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		name: 'autoMappingWaitNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: {
-			show: { operation: ['createAndWait'], resource: ['flow'], mappingMode: [MAPPING_MODE.auto] },
-		},
+		displayOptions: { show: { ...showFor('createAndWait'), mappingMode: [MAPPING_MODE.auto] } },
 	},
 	{
 		displayName: 'National ID',
@@ -168,45 +161,30 @@ export const flowCreateDescription: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: showOnlyForFlowCreate },
-		options: [
-			...retryOptions('create'),
-			{
-				displayName: 'Validate National ID',
-				name: 'validateNationalId',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending. Switch off only for unusual test data; the service may still reject it.',
-			},
-			VALIDATE_ORGANIZATION_NUMBER,
-		],
-	},
+	createOptions(false),
 ];
+
+/** The Options of Create, or of Create and Wait (`wait`: no Concurrent Requests for its one item). */
+export function createOptions(wait: boolean): INodeProperties {
+	const retry = retryOptions('create');
+	return optionsCollection(wait ? showFor('createAndWait') : showOnlyForFlowCreate, [
+		...(wait ? retry.filter((option) => option.name !== 'concurrency') : retry),
+		{
+			displayName: 'Validate National ID',
+			name: 'validateNationalId',
+			type: 'boolean',
+			default: true,
+			description: wait
+				? CHECKS_NATIONAL_ID
+				: `${CHECKS_NATIONAL_ID} Switch off only for unusual test data; the service may still reject it.`,
+		},
+		VALIDATE_ORGANIZATION_NUMBER,
+	]);
+}
 
 export interface PreparedCreate {
 	body: IDataObject;
 	policy: RetryPolicy;
-}
-
-function applicantChecks(
-	production: boolean,
-	options: IDataObject,
-): Record<ApplicantField, (raw: unknown) => Check<string>> {
-	return {
-		nationalId: (raw) => checkNationalIdInput(raw, options.validateNationalId !== false),
-		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
-		organizationId: (raw) =>
-			checkOrganizationIdInput(raw, options.validateOrganizationNumber !== false),
-		redirectUrl: (raw) => checkUrlInput(raw, production, false),
-		webhookUrl: (raw) => checkUrlInput(raw, production, true),
-	};
 }
 
 // `webhookUrl`: Create and Wait for Outcome's resume URL; Create reads its parameter or input field.
@@ -217,39 +195,35 @@ export function prepareCreate(
 	webhookUrl?: string,
 ): PreparedCreate {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const checks = applicantChecks(connection.production, options);
-	const names: ApplicantField[] =
-		webhookUrl === undefined
-			? [...AUTO_MAPPED_FIELDS]
-			: AUTO_MAPPED_FIELDS.filter((name) => name !== 'webhookUrl');
-	const body: IDataObject = {};
+	const production = connection.production;
+	const checks: Record<ApplicantField, (raw: unknown) => Check<string>> = {
+		nationalId: (raw) => checkNationalIdInput(raw, options.validateNationalId !== false),
+		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
+		organizationId: (raw) =>
+			checkOrganizationIdInput(raw, options.validateOrganizationNumber !== false),
+		redirectUrl: (raw) => checkUrlInput(raw, production, false),
+		webhookUrl: (raw) => checkUrlInput(raw, production, true),
+	};
 	const auto =
 		ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.manual) === MAPPING_MODE.auto;
-	if (auto) {
-		// The input item's own fields: no parameter, so no expression is evaluated for them.
-		const json = ctx.getInputData()[itemIndex]?.json ?? {};
-		const input = new InputFields(ctx.getNode(), webhookUrl === undefined);
-		for (const name of names) {
-			body[name] = input.take(itemIndex, name, inputText(json, name, checks[name]));
-		}
-		const externalId = input.take(itemIndex, 'externalId', optionalInputText(json, 'externalId'));
-		if (externalId) body.externalId = externalId;
-	} else {
-		for (const name of names) {
-			body[name] = fields.take(
-				itemIndex,
-				name,
-				checks[name](ctx.getNodeParameter(name, itemIndex, '')),
-			);
-		}
-		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const externalId = asText(additional.externalId).trim();
-		if (externalId) body.externalId = externalId;
+	// Map Automatically reads the input item's own fields: no parameter, so no expression is evaluated.
+	const json = auto ? (ctx.getInputData()[itemIndex]?.json ?? {}) : {};
+	const input = new InputFields(ctx.getNode(), webhookUrl === undefined);
+	const read = (name: ApplicantField) =>
+		auto
+			? input.take(itemIndex, name, inputText(json, name, checks[name]))
+			: fields.take(itemIndex, name, checks[name](ctx.getNodeParameter(name, itemIndex, '')));
+	// in the service's field order
+	const body: IDataObject = {};
+	for (const name of AUTO_MAPPED_FIELDS) {
+		body[name] = name === 'webhookUrl' && webhookUrl !== undefined ? webhookUrl : read(name);
 	}
-	if (webhookUrl !== undefined) body.webhookUrl = webhookUrl;
+	const externalId = auto
+		? input.take(itemIndex, 'externalId', optionalInputText(json, 'externalId'))
+		: asText((ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject).externalId);
+	if (externalId.trim()) body.externalId = externalId.trim();
 	return {
-		// the service's field order, whichever mode read them
-		body: orderedBody(body),
+		body,
 		// 429 and 503 are refusals: the service did not process the request, so sending it again
 		// cannot create a second flow. Nothing else is retried once the request may have arrived.
 		policy: retryPolicyFrom(fields, itemIndex, options, {
@@ -257,14 +231,6 @@ export function prepareCreate(
 			idempotent: false,
 		}),
 	};
-}
-
-const BODY_ORDER = [...AUTO_MAPPED_FIELDS, 'externalId'];
-
-function orderedBody(body: IDataObject): IDataObject {
-	const ordered: IDataObject = {};
-	for (const name of BODY_ORDER) if (body[name] !== undefined) ordered[name] = body[name];
-	return ordered;
 }
 
 // ---- Map Automatically: the input item's fields ------------------------------------------------
@@ -318,11 +284,10 @@ function inputText(
 	if (checked.error === undefined || name !== 'organizationId') return checked;
 	// The manual parameter's hint quotes the value; an item's field may hold anything (a personal
 	// number in the wrong column), so here only its length is told.
-	const length = stripSpaces(String(value)).length;
 	return fail(
 		checked.error,
 		[
-			`Got ${length} character${length === 1 ? '' : 's'} after removing spaces.`,
+			`Got ${characters(stripSpaces(String(value)).length)} after removing spaces.`,
 			typeof value === 'number' ? NUMBER_HINT : undefined,
 			checked.error === 'is empty' ? undefined : ORGANIZATION_SWITCH_OFF,
 		]
@@ -354,9 +319,8 @@ class InputFields extends Fields {
 		problem: string,
 		description?: string,
 	): NodeOperationError {
-		const expected = this.withWebhookUrl
-			? 'nationalId, lastName, organizationId, redirectUrl and webhookUrl'
-			: 'nationalId, lastName, organizationId and redirectUrl';
+		const names = AUTO_MAPPED_FIELDS.filter((name) => this.withWebhookUrl || name !== 'webhookUrl');
+		const expected = `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 		const error = new NodeOperationError(
 			this.owner,
 			`${itemLabel(itemIndex)}: input field "${path}" ${problem}`,
@@ -373,22 +337,8 @@ class InputFields extends Fields {
 export const create: Operation<PreparedCreate> = {
 	prepare: (ctx, env, itemIndex) => prepareCreate(ctx, env, itemIndex),
 
-	async run(ctx, { connection, fields }, itemIndex, { body, policy }) {
-		const response = await apiRequest(
-			ctx,
-			connection,
-			{ method: 'POST', path: '/api/flow-definitions/sbl', body },
-			{
-				itemIndex,
-				policy,
-				wording: consentFlowWording({
-					operation: 'create',
-					host: connection.host,
-					fields,
-					retryStatuses: policy.retryStatuses,
-				}),
-			},
-		);
-		return [{ json: unwrapData(response) }];
+	async run(ctx, env, itemIndex, { body, policy }) {
+		const request = { method: 'POST' as const, path: '/api/flow-definitions/sbl', body };
+		return [{ json: await flowRequest(ctx, env, itemIndex, request, policy) }];
 	},
 };

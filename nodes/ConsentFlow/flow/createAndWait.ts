@@ -25,10 +25,10 @@ import {
 	signingCredentialCheck,
 } from '../../shared/webhook/signing-credential';
 import { matchKey } from '../../shared/webhook/webhook-id';
+import { isObject } from '../../shared/json';
 import { CONNECTION } from '../api';
-import { VALIDATE_ORGANIZATION_NUMBER } from '../validation';
 import { keepAsWaitingInput, resumesWithAllOutputs } from '../../shared/n8n-compat';
-import { create, prepareCreate } from './create';
+import { create, createOptions, prepareCreate } from './create';
 import {
 	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
@@ -37,7 +37,7 @@ import {
 	lastNameOf,
 	resumeUrlOf,
 } from './resume-webhook';
-import { retryOptions } from './common';
+import { showFor } from './common';
 import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
@@ -46,9 +46,9 @@ import {
 	limitDeadline,
 	newWaitState,
 	outputNames,
-	readMatch,
-	readOtherKeys,
 	readWaitState,
+	type Match,
+	type OtherKeys,
 	waitTimeExceededJson,
 	waitingJson,
 	type WaitState,
@@ -56,10 +56,7 @@ import {
 
 export const STATE_KEY = 'sblWait';
 
-const showOnlyForCreateAndWait = {
-	operation: ['createAndWait'],
-	resource: ['flow'],
-};
+const showOnlyForCreateAndWait = showFor('createAndWait');
 
 export const flowCreateAndWaitDescription: INodeProperties[] = [
 	{
@@ -103,27 +100,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		showOnlyForCreateAndWait,
 		"What the items and the saved wait keep of identity numbers (searched in every field and text, e.g. the data), the authorization code and the applicant's last name. The wait stores no payload.",
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: showOnlyForCreateAndWait },
-		options: [
-			// Concurrent Requests means nothing for one item
-			...retryOptions('create').filter((option) => option.name !== 'concurrency'),
-			{
-				displayName: 'Validate National ID',
-				name: 'validateNationalId',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.',
-			},
-			VALIDATE_ORGANIZATION_NUMBER,
-		],
-	},
+	createOptions(true),
 ];
 
 /** The node's outputs as an n8n expression: four outcomes, and Wait Timed Out when limited. */
@@ -137,15 +114,17 @@ function outputCount(ctx: IExecuteFunctions): number {
 	return outputNames(ctx.getNodeParameter('limitWaitTime', 0, false) === true).length;
 }
 
-function emptyOutputs(count: number): INodeExecutionData[][] {
-	return Array.from({ length: count }, () => []);
+/** `count` outputs, all empty but `index`, which holds `items`. */
+function onOutput(
+	count: number,
+	index: number,
+	items: INodeExecutionData[],
+): INodeExecutionData[][] {
+	return Array.from({ length: count }, (_, i) => (i === index ? items : []));
 }
 
-interface Minimising {
-	mode: MinimiseMode;
-	/** The applicant's names where this run knows them (the input item, Last Name). */
-	names: string[];
-}
+/** The applicant's names where this run knows them (the input item, Last Name). */
+type Minimising = { mode: MinimiseMode; names: string[] };
 
 // At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
 // It runs on the one input item (start and resume both check there is exactly one).
@@ -169,20 +148,16 @@ async function waitFor(
 	count: number,
 ): Promise<INodeExecutionData[][]> {
 	ctx.getContext('node')[STATE_KEY] = state;
-	const main: INodeExecutionData[][] = emptyOutputs(count);
 	const minimise = minimising(ctx);
-	if (state.deadline !== null) {
-		main[count - 1] = [
-			{ json: minimisedJson(waitTimeExceededJson(state), minimise), pairedItem: { item: 0 } },
-		];
-	}
-	keepAsWaitingInput(ctx, main, state.deadline !== null);
-	await ctx.putExecutionToWait(
-		state.deadline !== null ? new Date(state.deadline) : WAIT_INDEFINITELY,
-	);
-	const outputs = emptyOutputs(count);
-	outputs[0] = [{ json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } }];
-	return outputs;
+	const limited = state.deadline !== null;
+	const timedOut = {
+		json: minimisedJson(waitTimeExceededJson(state), minimise),
+		pairedItem: { item: 0 },
+	};
+	keepAsWaitingInput(ctx, onOutput(count, count - 1, limited ? [timedOut] : []), limited);
+	await ctx.putExecutionToWait(limited ? new Date(state.deadline!) : WAIT_INDEFINITELY);
+	const waiting = { json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } };
+	return onOutput(count, 0, [waiting]);
 }
 
 /** Throws the error of a refused run, or with Continue On Fail puts it on Failed/Expired for every input item. */
@@ -192,27 +167,9 @@ function refuser(ctx: IExecuteFunctions, count: number) {
 	return (error: unknown, redact = redactPatterns): INodeExecutionData[][] => {
 		const nodeError = asNodeError(ctx, error, 0, redact);
 		if (!continueOnFail) throw nodeError;
-		const outputs = emptyOutputs(count);
-		outputs[FAILED_INDEX] = items.map((_, item) => ({
-			json: errorJson(nodeError),
-			pairedItem: { item },
-		}));
-		return outputs;
+		const failed = items.map((_, item) => ({ json: errorJson(nodeError), pairedItem: { item } }));
+		return onOutput(count, FAILED_INDEX, failed);
 	};
-}
-
-function oneApplicantProblem(ctx: IExecuteFunctions): NodeOperationError | undefined {
-	const { length } = ctx.getInputData();
-	if (length === 1) return undefined;
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Create and Wait for Outcome handles one applicant per execution, and got ${length} items`,
-		{
-			itemIndex: 0,
-			description:
-				'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
-		},
-	);
 }
 
 /** First run: check everything, create the flow with the resume URL, wait. */
@@ -222,8 +179,17 @@ async function start(
 ): Promise<INodeExecutionData[][]> {
 	const count = outputCount(ctx);
 	const refuse = refuser(ctx, count);
-	const inputProblem = oneApplicantProblem(ctx);
-	if (inputProblem !== undefined) return refuse(inputProblem);
+	const { length } = ctx.getInputData();
+	if (length !== 1) {
+		const message = `Create and Wait for Outcome handles one applicant per execution, and got ${length} items`;
+		return refuse(
+			new NodeOperationError(ctx.getNode(), message, {
+				itemIndex: 0,
+				description:
+					'Put the node inside Loop Over Items (batch size 1), or call a sub-workflow per item (Execute Workflow, "Run once for each item") that starts with this node, so that every applicant has its own wait.',
+			}),
+		);
+	}
 
 	let connection;
 	try {
@@ -259,8 +225,6 @@ async function checkSigningCredential(ctx: IExecuteFunctions): Promise<string> {
 	);
 }
 
-const LIMIT_FIELD_LABELS = { limitAmount: 'Amount', limitUnit: 'Unit' } as const;
-
 /** Limit Wait Time's deadline (ISO), or null when the wait is not limited. */
 function waitDeadline(ctx: IExecuteFunctions, resumeUrl: string): string | null {
 	if (ctx.getNodeParameter('limitWaitTime', 0, false) !== true) return null;
@@ -273,7 +237,7 @@ function waitDeadline(ctx: IExecuteFunctions, resumeUrl: string): string | null 
 	if ('error' in limit) {
 		throw new NodeOperationError(
 			node,
-			`"Limit Wait Time → ${LIMIT_FIELD_LABELS[limit.field]}" ${limit.error}`,
+			`"Limit Wait Time → ${limit.field === 'limitUnit' ? 'Unit' : 'Amount'}" ${limit.error}`,
 			{ itemIndex: 0 },
 		);
 	}
@@ -331,9 +295,9 @@ async function resume(
 		state,
 		delivery,
 		new Date().toISOString(),
-		readMatch(carried[RESUME_MATCH_KEY]),
+		carried[RESUME_MATCH_KEY] as unknown as Match,
 		carried[RESUME_DELIVERY_KEY],
-		readOtherKeys(carried[RESUME_OTHER_KEYS]),
+		carried[RESUME_OTHER_KEYS] as OtherKeys | undefined,
 	);
 	if (step.kind === 'foreign') {
 		return await waitFor(ctx, notTaken(ctx, state, delivery, step.reason), count);
@@ -342,11 +306,8 @@ async function resume(
 		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
 	}
 	delete ctx.getContext('node')[STATE_KEY];
-	const outputs = emptyOutputs(count);
-	outputs[step.output] = [
-		{ json: minimisedJson(step.json, minimising(ctx)), pairedItem: { item: 0 } },
-	];
-	return outputs;
+	const json = minimisedJson(step.json, minimising(ctx));
+	return onOutput(count, step.output, [{ json, pairedItem: { item: 0 } }]);
 }
 
 /** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */
@@ -372,12 +333,7 @@ export async function executeCreateAndWait(
 	const items = ctx.getInputData();
 	const carried = items.length === 1 ? items[0].json[RESUME_KEY] : undefined;
 	const state = readWaitState(ctx.getContext('node')[STATE_KEY]);
-	if (
-		carried !== undefined &&
-		carried !== null &&
-		typeof carried === 'object' &&
-		state?.waiting === true
-	) {
+	if (isObject(carried) && state !== undefined) {
 		return await resume(ctx, state, carried as IDataObject, items[0].json);
 	}
 	return await start(ctx, properties);

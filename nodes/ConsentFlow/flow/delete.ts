@@ -1,16 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../../shared/runner';
-import { apiRequest } from '../../shared/transport';
 import type { RetryPolicy } from '../../shared/transport';
 import { checkRequiredText } from '../../shared/validation';
-import { unwrapData } from '../api';
-import { consentFlowWording } from '../wording';
-import { retryOptions, retryPolicyFrom } from './common';
+import { flowRequest } from '../api';
+import { optionsCollection, retryOptions, retryPolicyFrom, showFor } from './common';
 
-const showOnlyForFlowDelete = {
-	operation: ['delete'],
-	resource: ['flow'],
-};
+const showOnlyForFlowDelete = showFor('delete');
 
 export const flowDeleteDescription: INodeProperties[] = [
 	{
@@ -24,15 +19,7 @@ export const flowDeleteDescription: INodeProperties[] = [
 		description:
 			'ID of the flow to delete: the ID returned by Create, also the "flow" field of the webhook events. The service then sends a consent.deleted event.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: showOnlyForFlowDelete },
-		options: [...retryOptions('delete')],
-	},
+	optionsCollection(showOnlyForFlowDelete, retryOptions('delete')),
 ];
 
 export interface PreparedDelete {
@@ -60,23 +47,16 @@ export const remove: Operation<PreparedDelete> = {
 		};
 	},
 
-	async run(ctx, { connection, fields }, itemIndex, { flowId, policy }) {
-		const response = await apiRequest(
+	async run(ctx, env, itemIndex, { flowId, policy }) {
+		const path = `/api/flows/${encodeURIComponent(flowId)}`;
+		const response = await flowRequest(
 			ctx,
-			connection,
-			{ method: 'DELETE', path: `/api/flows/${encodeURIComponent(flowId)}` },
-			{
-				itemIndex,
-				policy,
-				wording: consentFlowWording({
-					operation: 'delete',
-					host: connection.host,
-					flowId,
-					fields,
-					retryStatuses: policy.retryStatuses,
-				}),
-			},
+			env,
+			itemIndex,
+			{ method: 'DELETE', path },
+			policy,
+			flowId,
 		);
-		return [{ json: { flowId, deleted: true, ...unwrapData(response) } }];
+		return [{ json: { flowId, deleted: true, ...response } }];
 	},
 };

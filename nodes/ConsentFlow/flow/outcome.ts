@@ -66,11 +66,6 @@ export function waitEventAt(
 	return nodeVersion === undefined || entry.since <= nodeVersion ? entry : undefined;
 }
 
-export function outcomeIndex(event: unknown): number | null {
-	const ends = waitEventAt(event)?.ends ?? null;
-	return ends === null ? null : outputOf(ends);
-}
-
 type Json = { [key: string]: unknown };
 
 // Never the payload: a waiting execution is saved for as long as the applicant takes, and the
@@ -78,7 +73,7 @@ type Json = { [key: string]: unknown };
 export interface SeenEvent {
 	event: string | null;
 	webhookId: string | null;
-	// absent in waits saved before it existed
+	// the duplicate key from signed bytes (intake.ts)
 	key?: string;
 	// its key under the other active signing secret (a rotation), absent when none
 	also?: string[];
@@ -89,14 +84,13 @@ export interface SeenEvent {
 // Nothing about the applicant: the flow as returned holds the national ID and n8n's signed resume URL.
 export interface WaitState {
 	waiting: boolean;
-	// null only in waits saved before it was required: nothing matches
 	flowId: string | null;
 	externalId: string | null;
 	/** The External ID as sent, as a keyed hash (webhook-id.ts matchKey): matched, never shown. */
 	externalIdKey: string | null;
 	href: string | null;
 	events: SeenEvent[];
-	// deliveries at the resume URL that were not this wait's (absent in waits saved before it existed)
+	// deliveries at the resume URL that were not this wait's (absent until the first)
 	notTaken?: NotTaken[];
 	startedAt: string;
 	deadline: string | null;
@@ -116,29 +110,20 @@ function text(value: unknown): string | null {
 	return null;
 }
 
-/** A delivery's keys beside its own (dedupe.ts Slot): under the other active secret. */
+/** A delivery's keys beside its own (intake.ts): under the other active secret. */
 export interface OtherKeys {
 	also: string[];
 }
 
-const strings = (value: unknown): string[] =>
-	Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string' && k !== '') : [];
-
-export function readOtherKeys(value: unknown): OtherKeys {
-	const raw = isObject(value) ? value : {};
-	return { also: strings(raw.also) };
-}
-
-function seenEvent(delivery: Json, key?: unknown, also: unknown = delivery.also): SeenEvent {
+function seenEvent(delivery: Json, key: unknown, { also }: OtherKeys): SeenEvent {
 	const seen: SeenEvent = {
 		event: text(delivery.event),
 		webhookId: text(delivery.webhookId),
 		timestamp: text(delivery.timestamp),
 		receivedAt: text(delivery.receivedAt),
 	};
-	const signedKey = key ?? delivery.key;
-	if (typeof signedKey === 'string' && signedKey !== '') seen.key = signedKey;
-	if (seen.key !== undefined && strings(also).length > 0) seen.also = strings(also);
+	if (typeof key === 'string' && key !== '') seen.key = key;
+	if (seen.key !== undefined && also.length > 0) seen.also = also;
 	return seen;
 }
 
@@ -155,25 +140,9 @@ export function newWaitState(flow: Json, startedAt: string, deadline: string | n
 	};
 }
 
+/** The wait this node saved in its context (only this code writes it), while it waits. */
 export function readWaitState(stored: unknown): WaitState | undefined {
-	if (!isObject(stored) || typeof stored.waiting !== 'boolean' || !('flowId' in stored)) {
-		return undefined;
-	}
-	return {
-		waiting: stored.waiting,
-		flowId: text(stored.flowId),
-		externalId: text(stored.externalId),
-		externalIdKey: text(stored.externalIdKey),
-		href: text(stored.href),
-		events: Array.isArray(stored.events)
-			? stored.events.filter(isObject).map((seen) => seenEvent(seen))
-			: [],
-		...(Array.isArray(stored.notTaken)
-			? { notTaken: stored.notTaken.filter(isObject).map(readNotTaken) }
-			: {}),
-		startedAt: typeof stored.startedAt === 'string' ? stored.startedAt : '',
-		deadline: typeof stored.deadline === 'string' ? stored.deadline : null,
-	};
+	return isObject(stored) && stored.waiting === true ? (stored as unknown as WaitState) : undefined;
 }
 
 /** What one delivery does to the wait (advanceWait). */
@@ -188,15 +157,6 @@ export interface Match {
 	flowId: string | null;
 	/** The delivery's External ID as keyed hashes, one per signing secret. */
 	externalIdKeys: readonly string[];
-}
-
-export function readMatch(stored: unknown): Match {
-	if (!isObject(stored)) return { flowId: null, externalIdKeys: [] };
-	const keys = Array.isArray(stored.externalIdKeys) ? stored.externalIdKeys : [];
-	return {
-		flowId: text(stored.flowId),
-		externalIdKeys: keys.filter((key): key is string => typeof key === 'string'),
-	};
 }
 
 // Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
@@ -226,19 +186,7 @@ export function withNotTaken(state: WaitState, delivery: Json, reason: string): 
 	return { ...state, notTaken: [...(state.notTaken ?? []), entry].slice(-MAX_EVENTS_KEPT) };
 }
 
-function readNotTaken(stored: Json): NotTaken {
-	return {
-		event: text(stored.event),
-		webhookId: text(stored.webhookId),
-		flowId: text(stored.flowId),
-		reason: text(stored.reason) ?? '',
-		receivedAt: text(stored.receivedAt),
-	};
-}
-
-// Fail closed: a wait without a flow id matches nothing. `key` is the duplicate key from signed
-// bytes (intake.ts); waits saved before keys existed compare ids.
-// One delivery whoever signed it: any key in common (issue 41).
+// One delivery whoever signed it: any key in common (issue 41); without keys, the same id.
 function sameDelivery(earlier: SeenEvent, seen: SeenEvent): boolean {
 	if (seen.key === undefined || earlier.key === undefined) {
 		return seen.webhookId !== null && earlier.webhookId === seen.webhookId;
@@ -258,13 +206,14 @@ export function advanceWait(
 ): WaitStep {
 	const reason = notThisWait(state, match, delivery.flowId);
 	if (reason !== null) return { kind: 'foreign', reason };
-	const seen = seenEvent(delivery, key, other.also);
+	const seen = seenEvent(delivery, key, other);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen))) return { kind: 'duplicate' };
-	const output = outcomeIndex(delivery.event);
-	if (output === null) {
+	const ends = waitEventAt(delivery.event)?.ends;
+	if (ends === undefined || ends === null) {
 		const events = [...state.events, seen].slice(-MAX_EVENTS_KEPT);
 		return { kind: 'intermediate', state: { ...state, events } };
 	}
+	const output = outputOf(ends);
 	const ended: WaitState = { ...state, waiting: false };
 	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
 }
@@ -279,22 +228,20 @@ function shownEvents(events: SeenEvent[]): SeenEvent[] {
 	}));
 }
 
-function common(state: WaitState, outcome: string, event: string | null, now: string): Json {
+/** What every item of the wait shows of it. */
+function shown(state: WaitState): Json {
 	return {
-		outcome,
-		event,
 		flowId: state.flowId,
 		externalId: state.externalId,
 		href: state.href,
 		events: shownEvents(state.events),
-		...notTakenShown(state),
+		...(state.notTaken?.length ? { notTaken: state.notTaken } : {}),
 		waitStartedAt: state.startedAt,
-		resumedAt: now,
 	};
 }
 
-function notTakenShown(state: WaitState): Json {
-	return state.notTaken?.length ? { notTaken: state.notTaken } : {};
+function common(state: WaitState, outcome: string, event: string | null, now: string): Json {
+	return { outcome, event, ...shown(state), resumedAt: now };
 }
 
 export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
@@ -315,16 +262,7 @@ export function waitTimeExceededJson(state: WaitState): Json {
 }
 
 export function waitingJson(state: WaitState): Json {
-	return {
-		status: 'waiting',
-		flowId: state.flowId,
-		externalId: state.externalId,
-		href: state.href,
-		events: shownEvents(state.events),
-		...notTakenShown(state),
-		waitStartedAt: state.startedAt,
-		deadline: state.deadline,
-	};
+	return { status: 'waiting', ...shown(state), deadline: state.deadline };
 }
 
 export const LIMIT_UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;

@@ -3,7 +3,6 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
@@ -11,7 +10,7 @@ import { validateHttpUrl } from '../../shared/identifiers';
 import { bodyText, eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
 import { noticeRefused } from '../../shared/webhook/refusal-notice';
-import { decide, type Answer, type Facts } from '../../shared/webhook/decide';
+import { decide, type Facts } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
@@ -66,11 +65,15 @@ export function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string
 	);
 }
 
-/** A delivery to the resume URL of a waiting Create and Wait for Outcome. */
+/** A delivery to the resume URL: decide's answer; a run resumes with the event only if it is known. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const { answer, run } = await settleResume(this);
+	const taken = await intake(this, 'resume', { maxAgeSeconds: 0 });
+	noticeRefused(this, taken.facts);
+	const { facts, known } = atVersion(taken, this.getNode().typeVersion);
+	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(this) });
+	const items = known === undefined ? [] : [{ json: resumeJson(this, known) }];
 	if (answer.kind === 'run') runWaitingNodeAgain(this);
-	return apply(this, answer, run);
+	return apply(this, answer, { items });
 }
 
 /** A verified event this node's version knows, and the outcome it ends the wait on (null: none). */
@@ -78,18 +81,6 @@ interface KnownEvent {
 	delivery: RecognisedDelivery;
 	verified: VerifiedDelivery;
 	ends: Outcome | null;
-}
-
-/** decide's answer, and what a run resumes the execution with (nothing unless the event is known). */
-async function settleResume(
-	ctx: IWebhookFunctions,
-): Promise<{ answer: Answer; run: { items: INodeExecutionData[] } }> {
-	const taken = await intake(ctx, 'resume', { maxAgeSeconds: 0 });
-	noticeRefused(ctx, taken.facts);
-	const { facts, known } = atVersion(taken, ctx.getNode().typeVersion);
-	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(ctx) });
-	const items = known === undefined ? [] : [{ json: resumeJson(ctx, known) }];
-	return { answer, run: { items } };
 }
 
 /** An event added after the saved node's version is unknown to it, as before it was added (issue 44). */
@@ -111,16 +102,6 @@ function atVersion(
 	return { facts: { ...facts, delivery: unknown } };
 }
 
-/** Saved with the execution: the delivery's keys under the other active secret. */
-function otherKeysCarried({ otherKeys }: RecognisedDelivery): IDataObject {
-	return otherKeys === undefined ? {} : { [RESUME_OTHER_KEYS]: { also: otherKeys.also } };
-}
-
-/** The Last Name parameter where it has a value here (a fixed text; not an expression over the input). */
-function namesOf(ctx: IWebhookFunctions): string[] {
-	return personalValuesOf({ lastName: lastNameOf(() => ctx.getNodeParameter('lastName')) }).names;
-}
-
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
 function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
@@ -131,7 +112,9 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
 	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
-	const names = namesOf(ctx);
+	// the Last Name parameter where it has a value here (a fixed text; not an expression over the input)
+	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName'));
+	const { names } = personalValuesOf({ lastName });
 	// saved with the execution: an externalId may be the applicant's number or name
 	const carried =
 		ends === null
@@ -141,6 +124,7 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 		[RESUME_KEY]: carried as IDataObject,
 		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
 		[RESUME_MATCH_KEY]: match as unknown as IDataObject,
-		...otherKeysCarried(delivery),
+		// the delivery's keys under the other active secret
+		...(delivery.otherKeys && { [RESUME_OTHER_KEYS]: { also: delivery.otherKeys.also } }),
 	};
 }
