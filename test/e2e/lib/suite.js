@@ -28,6 +28,15 @@ function versions() {
 	return out;
 }
 
+/**
+ * The first of versions() only: for a file that exercises nothing that differs between n8n majors
+ * (the answer path, OAuth2 credentials, binary data, Wait/resume and the editor do; the files that
+ * cover those run on every major).
+ */
+function firstVersion() {
+	return versions().slice(0, 1);
+}
+
 let packed = null;
 /** Packs the package once per test file (jest loads modules per file). */
 function packOnce() {
@@ -122,6 +131,7 @@ async function simRedeliver(sim, deliveryId) {
 module.exports = {
 	INSTALL_TIMEOUT_MS,
 	versions,
+	firstVersion,
 	packOnce,
 	useN8n,
 	simRequests,
