@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: lint (n8n-node lint, strict), a type check of sources and tests, prettier --check, build, n8n's
 // community-package scanner rules (scripts/check/scan.mjs), the unit and simulator suites, then the
-// real-n8n end-to-end suite (which installs n8n into a cache on first use). Ends with the
-// plain summary line "N passed, N failed" summed over all jest runs.
+// real-n8n end-to-end suite (which installs n8n into a cache on first use). Prints each step's time
+// and the total, then the plain summary line "N passed, N failed" summed over all jest runs.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -10,6 +10,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '../..');
+const begun = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const only = process.argv.slice(2); // e.g. `npm test -- unit simulator` runs those projects only
 
@@ -21,9 +23,7 @@ function run(label, cmd, args, extraEnv = {}) {
 		stdio: 'inherit',
 		env: { ...process.env, ...extraEnv },
 	});
-	console.log(
-		`=== ${label}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-	);
+	console.log(`=== ${label}: exit ${result.status} in ${seconds(started)}`);
 	return result.status === 0;
 }
 
@@ -81,5 +81,6 @@ if (want('unit'))
 	);
 if (want('e2e')) jest('e2e', ['e2e'], ['--runInBand']);
 
-console.log(`\n${passed} passed, ${failed} failed`);
+console.log(`\n=== total: ${seconds(begun)}`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);

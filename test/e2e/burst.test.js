@@ -23,9 +23,9 @@ const TRIGGER = 'Consent Flow Trigger';
 const SIGNING = 'consentFlowWebhookSigningApi';
 // Sizes (environment overrides for exploring: SBL_BURST_VALID, _COPIES, _WRONG, _SENDERS, _LARGE_EVERY).
 const num = (name, fallback) => Number(process.env[`SBL_BURST_${name}`] || fallback);
-const VALID = num('VALID', 400);
-const COPIES = num('COPIES', 100);
-const WRONG = num('WRONG', 200);
+const VALID = num('VALID', 200);
+const COPIES = num('COPIES', 50);
+const WRONG = num('WRONG', 100);
 const SENDERS = num('SENDERS', 10);
 const LARGE_EVERY = num('LARGE_EVERY', 25);
 // Every DEEP_EVERY-th delivery is nested 100 levels deep (SBL_BURST_DEEP_EVERY).

@@ -100,24 +100,43 @@ maybe('n8n 2.x editor in Chromium', () => {
 		);
 	}
 
-	test.each(W.listExamples())('example %s opens tidy: no two nodes overlap', async (file) => {
-		const { id, wf } = workflows[file];
-		const drawn = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
-		await B.openWorkflow(ui.page, ctx.n8n, id, drawn);
-		const boxes = await nodeBoxes(ui.page);
-		expect(boxes).toHaveLength(drawn);
-		const clashes = [];
-		for (let i = 0; i < boxes.length; i++) {
-			for (let j = i + 1; j < boxes.length; j++) {
-				const [a, b] = [boxes[i], boxes[j]];
-				if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
-					clashes.push(`${a.name} × ${b.name}`);
+	// One opening of each example for both: its layout and the output labels of the package's nodes.
+	test.each(W.listExamples())(
+		"example %s opens tidy: no two nodes overlap; the output labels of the package's nodes are whole and distinct",
+		async (file) => {
+			const { id, wf } = workflows[file];
+			const drawn = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
+			await B.openWorkflow(ui.page, ctx.n8n, id, drawn);
+			const boxes = await nodeBoxes(ui.page);
+			expect(boxes).toHaveLength(drawn);
+			const clashes = [];
+			for (let i = 0; i < boxes.length; i++) {
+				for (let j = i + 1; j < boxes.length; j++) {
+					const [a, b] = [boxes[i], boxes[j]];
+					if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+						clashes.push(`${a.name} × ${b.name}`);
+					}
 				}
 			}
-		}
-		expect(clashes).toEqual([]);
-		await B.screenshot(ui.page, `example-${file.replace(/\.json$/, '')}`);
-	});
+			expect(clashes).toEqual([]);
+			await B.screenshot(ui.page, `example-${file.replace(/\.json$/, '')}`);
+			const ours = (await outputLabels(ui.page)).filter(
+				(n) => n.type.startsWith('n8n-nodes-sbl.') && n.labels.length > 1,
+			);
+			for (const node of ours) {
+				const shown = node.labels.map((l) => l.shown);
+				expect({ node: node.name, shown, distinct: new Set(shown).size === shown.length }).toEqual({
+					node: node.name,
+					shown,
+					distinct: true,
+				});
+				expect({
+					node: node.name,
+					cut: node.labels.filter((l) => l.cut).map((l) => l.text),
+				}).toEqual({ node: node.name, cut: [] });
+			}
+		},
+	);
 
 	/**
 	 * The output labels of every drawn node with more than one output, as the eye sees them: when
@@ -182,34 +201,6 @@ maybe('n8n 2.x editor in Chromium', () => {
 			'trigger-canvas',
 		);
 	});
-
-	test.each(W.listExamples())(
-		"example %s: the output labels of the package's nodes are whole and distinct",
-		async (file) => {
-			const { id, wf } = workflows[file];
-			await B.openWorkflow(
-				ui.page,
-				ctx.n8n,
-				id,
-				wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length,
-			);
-			const ours = (await outputLabels(ui.page)).filter(
-				(n) => n.type.startsWith('n8n-nodes-sbl.') && n.labels.length > 1,
-			);
-			for (const node of ours) {
-				const shown = node.labels.map((l) => l.shown);
-				expect({ node: node.name, shown, distinct: new Set(shown).size === shown.length }).toEqual({
-					node: node.name,
-					shown,
-					distinct: true,
-				});
-				expect({
-					node: node.name,
-					cut: node.labels.filter((l) => l.cut).map((l) => l.text),
-				}).toEqual({ node: node.name, cut: [] });
-			}
-		},
-	);
 
 	// Each node's panel: the parameters in the order n8n draws them. Required ones (from the built
 	// description) must come before every optional collection, and Options last.

@@ -8,7 +8,7 @@
 // identity number under accountNumber, bankAccount, kontonummer, payoutAccount and kid, written
 // 1503.xx.xxxxx, as an IBAN, and epoch seconds as a JSON number (the defaults changed 5 of 6).
 const crypto = require('node:crypto');
-const { versions, useN8n } = require('./lib/suite');
+const { firstVersion, useN8n } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 const { SIGNING } = require('./lib/wait');
@@ -119,7 +119,9 @@ function digitStrings(value, out = []) {
 	return out;
 }
 
-describe.each(versions())(
+// What the trigger stores is its own output, the same on every major (the answer path is
+// covered on each by trigger-loop, hang-up and burst): run on the first major of the run only.
+describe.each(firstVersion())(
 	'n8n %s.x: identity numbers found by value in stored executions (issue 42)',
 	(major) => {
 		const ctx = useN8n(major, { simulator: true });

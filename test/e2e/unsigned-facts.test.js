@@ -6,7 +6,7 @@
 // attack is made as an attacker holding one signed body would make it.
 const crypto = require('node:crypto');
 const { request, sleep } = require('./lib/http');
-const { useN8n, versions } = require('./lib/suite');
+const { useN8n, firstVersion } = require('./lib/suite');
 const W = require('./lib/workflows');
 const L = require('./lib/loop');
 
@@ -16,7 +16,10 @@ const HEADER = 'x-acme-sbl-signature';
 // The outputs with every event selected, in the published order (README, Outputs).
 const OUTPUT = { 'consent.created': 0, 'consent.accepted': 1, 'consent.data': 4, unrecognised: 10 };
 
-describe.each(versions())('n8n %s.x: only signed facts decide (issue 31)', (major) => {
+// The decisions are the trigger's own (the raw bytes n8n hands over are checked on every major
+// by cloudevents.test.js, the answer path by trigger-loop, hang-up and burst): run on the first
+// major of the run only.
+describe.each(firstVersion())('n8n %s.x: only signed facts decide (issue 31)', (major) => {
 	const ctx = useN8n(major);
 	const secret = crypto.randomBytes(24).toString('hex');
 	const TAG = crypto.randomBytes(3).toString('hex');

@@ -69,7 +69,33 @@ async function openWorkflow(page, n8n, id, nodeCount) {
 		nodeCount,
 	);
 	await page.keyboard.press('Escape');
-	await sleep(1500);
+	await drawnStill(page, '[data-test-id="canvas-node"]');
+}
+
+/**
+ * Waits until the boxes of what `selector` matches are the same in four looks 250 ms apart (the
+ * canvas fits its view, a panel fills in), 5 s at most.
+ */
+async function drawnStill(page, selector) {
+	const look = () =>
+		page.evaluate(
+			(sel) =>
+				JSON.stringify(
+					[...document.querySelectorAll(sel)].map((e) => {
+						const r = e.getBoundingClientRect();
+						return [r.left, r.top, r.width, r.height];
+					}),
+				),
+			selector,
+		);
+	let last = await look();
+	let same = 0;
+	for (const until = Date.now() + 5000; same < 3 && Date.now() < until; ) {
+		await sleep(250);
+		const now = await look();
+		same = now === last ? same + 1 : 0;
+		last = now;
+	}
 }
 
 /** Double-clicks a node on the canvas and waits for its panel's parameters. */
@@ -80,7 +106,7 @@ async function openNode(page, name) {
 	if (!node) throw new Error(`no node "${name}" on the canvas`);
 	await node.click({ count: 2 });
 	await page.waitForSelector('[data-test-id="node-parameters"]', { timeout: 15000 });
-	await sleep(1000);
+	await drawnStill(page, '[data-test-id="node-parameters"] [data-test-id="parameter-item"]');
 }
 
 async function closeNode(page) {

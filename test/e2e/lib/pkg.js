@@ -54,6 +54,13 @@ function packPackage({ build = 'if-missing' } = {}) {
 		if (!alive) fs.rmSync(path.join(packRoot, d), { recursive: true, force: true });
 	}
 	const dest = path.join(packRoot, String(process.pid));
+	// The test files of one jest process (-i) share its tarball while nothing packed has changed.
+	const packedFile = path.join(dest, 'packed.json');
+	const stamp = packStamp();
+	try {
+		const earlier = JSON.parse(fs.readFileSync(packedFile, 'utf8'));
+		if (earlier.stamp === stamp && fs.existsSync(earlier.result.tgz)) return earlier.result;
+	} catch {}
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
 	const out = sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
@@ -63,7 +70,31 @@ function packPackage({ build = 'if-missing' } = {}) {
 	const info = JSON.parse(out)[0];
 	const tgz = path.join(dest, info.filename);
 	if (!fs.existsSync(tgz)) throw new Error(`npm pack did not write ${tgz}`);
-	return { tgz, files: info.files.map((f) => f.path), name: info.name, version: info.version };
+	const result = {
+		tgz,
+		files: info.files.map((f) => f.path),
+		name: info.name,
+		version: info.version,
+	};
+	fs.writeFileSync(packedFile, JSON.stringify({ stamp, result }));
+	return result;
+}
+
+/** Path, size and mtime of every file npm pack takes from dist and the package's top level. */
+function packStamp() {
+	const files = [];
+	const walk = (dir, deep) => {
+		for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+			if (e.isFile()) files.push(path.join(dir, e.name));
+			else if (deep && e.isDirectory()) walk(path.join(dir, e.name), deep);
+		}
+	};
+	walk(path.join(ROOT, 'dist'), true);
+	walk(ROOT, false);
+	return files
+		.map((f) => `${path.relative(ROOT, f)}:${fs.statSync(f).size}:${fs.statSync(f).mtimeMs}`)
+		.sort()
+		.join('\n');
 }
 
 /**

@@ -1,6 +1,6 @@
 'use strict';
 // Jest glue: one n8n per version per test file, shared by its tests, stopped in afterAll even
-// when a test fails. Versions come from SBL_E2E_VERSIONS (default "2,1").
+// when a test fails; a file's n8n boot side by side when its first tests start. Versions come from SBL_E2E_VERSIONS (default "2,1").
 const path = require('node:path');
 const { startN8n } = require('./n8n');
 const { packPackage } = require('./pkg');
@@ -28,6 +28,15 @@ function versions() {
 	return out;
 }
 
+/**
+ * The first of versions() only: for a file that exercises nothing that differs between n8n majors
+ * (the answer path, OAuth2 credentials, binary data, Wait/resume and the editor do; the files that
+ * cover those run on every major).
+ */
+function firstVersion() {
+	return versions().slice(0, 1);
+}
+
 let packed = null;
 /** Packs the package once per test file (jest loads modules per file). */
 function packOnce() {
@@ -45,12 +54,22 @@ function simulatorModule() {
  * simulator when `simulator: true`). Returns a context filled in by beforeAll:
  * { n8n, sim, pkg }.
  */
+const boots = []; // this file's n8n, one per useN8n call (jest collects every describe first)
+
 function useN8n(major, { simulator = false, simulatorOptions = {}, env } = {}) {
 	const ctx = { n8n: null, sim: null, pkg: null };
+	const boot = { major, env, started: null };
+	boots.push(boot);
 	beforeAll(async () => {
 		ctx.pkg = packOnce();
 		if (simulator) ctx.sim = await simulatorModule().startSimulator(simulatorOptions);
-		ctx.n8n = await startN8n({ major, tgz: ctx.pkg.tgz, env });
+		// Every n8n of the file boots now, side by side: the next major's boot overlaps this one's
+		// tests. (One whose describe block jest skips is killed when the process exits.)
+		for (const b of boots.filter((x) => !x.started)) {
+			b.started = startN8n({ major: b.major, tgz: ctx.pkg.tgz, env: b.env });
+			b.started.catch(() => {}); // awaited, and its error thrown, by its own beforeAll
+		}
+		ctx.n8n = await boot.started;
 	}, INSTALL_TIMEOUT_MS);
 	afterAll(async () => {
 		const errors = [];
@@ -112,6 +131,7 @@ async function simRedeliver(sim, deliveryId) {
 module.exports = {
 	INSTALL_TIMEOUT_MS,
 	versions,
+	firstVersion,
 	packOnce,
 	useN8n,
 	simRequests,
