@@ -202,6 +202,14 @@ describe('findIdentityNumbers', () => {
 		);
 	});
 
+	it('a run of any length: a number after 300 one-digit groups is found where it is', () => {
+		const id = syntheticNationalId(4);
+		const before = '7 '.repeat(300);
+		expect(findIdentityNumbers(`${before}${id}`)).toEqual([
+			{ start: before.length, end: before.length + 11, digits: id },
+		]);
+	});
+
 	it('a character just before a number takes its own width: U+FFFF one unit, an emoji two', () => {
 		const id = syntheticNationalId(3);
 		for (const before of ['\uffff', '\u{1F600}', '\u{10FFFF}', 'a\uffff'])
