@@ -1,6 +1,7 @@
 // The delivery memory, the one owner of remembered keys (docs/architecture.md, "Delivery memory").
 
 import { randomBytes } from 'crypto';
+import { sleep } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -90,6 +91,8 @@ interface TriggerMemory {
 	inFlight: Map<string, Held>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
+	/** Counts the runs remembered here: the last one's flush saves once more (flushLater). */
+	flushes?: number;
 	saved: SavedDeliveries;
 }
 
@@ -306,6 +309,27 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 	return held;
 }
 
+/** How long after the last remembered run a process saves its newest keys once more. */
+export const FLUSH_AFTER_MS = 1000;
+
+const FLUSH_KEYS = 500;
+
+/**
+ * n8n saves static data after each request; saves of concurrent requests can reach the database out
+ * of order, the last one without the newest keys. After a burst, one save request carries them.
+ */
+function flushLater(ctx: IWebhookFunctions, held: Held): void {
+	if (held.staticData === undefined) return;
+	const memory = memoryOf(held.memoryKey);
+	const mark = (memory.flushes = (memory.flushes ?? 0) + 1);
+	void sleep(FLUSH_AFTER_MS)
+		.then(async () => {
+			if (memory.flushes === mark)
+				await askToSave(ctx, saveUrlOf(ctx), memory.state.ids.slice(-FLUSH_KEYS));
+		})
+		.catch(() => undefined);
+}
+
 /** Follows a held run through what n8n reports (n8n-compat.ts, hooks 2, 7 and 8). */
 export function follow(
 	ctx: IWebhookFunctions,
@@ -317,6 +341,7 @@ export function follow(
 	whenAnswered(res, (status) => {
 		const kept = status >= 200 && status < 300;
 		report(held, kept ? 'succeeded' : 'failed');
+		if (kept) flushLater(ctx, held);
 		// the answer decides the key after n8n's save: it waits for one more (save-request.ts)
 		if (kept && held.plan.remember === 'after-2xx' && held.staticData !== undefined) {
 			return askToSave(ctx, saveUrlOf(ctx), held.keys);

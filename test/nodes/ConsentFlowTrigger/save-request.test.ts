@@ -3,6 +3,7 @@ import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	DEDUPE_KEY,
+	FLUSH_AFTER_MS,
 	follow,
 	hold,
 	keepSaved,
@@ -137,6 +138,35 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		await flush();
 		expect([failed.sent.length, early.sent.length]).toEqual([0, 0]);
 		expect([failed.ended, early.ended]).toEqual([[500], [200]]);
+	});
+
+	it('after the last remembered run, one more save request carries the newest keys (any Respond mode)', async () => {
+		const f = fixture();
+		const first = slotOf(f.ctx, delivery(`k-${randomBytes(4).toString('hex')}`))!;
+		follow(f.ctx, hold(first, answerPlan('n8n-when-stored', true)), { workflowData: [[]] });
+		f.res.end();
+		await sleep(FLUSH_AFTER_MS / 2);
+		// a second run within the wait postpones the flush: one request for both
+		const second = slotOf(f.ctx, delivery(`k-${randomBytes(4).toString('hex')}`))!;
+		follow(f.ctx, hold(second, answerPlan('execute', true)), { workflowData: [[]] });
+		f.res.end();
+		await sleep(FLUSH_AFTER_MS / 2 + 50);
+		expect(f.sent).toHaveLength(0);
+		await sleep(FLUSH_AFTER_MS / 2 + 50);
+		expect(f.sent).toHaveLength(1);
+		const { keys } = JSON.parse(f.sent[0].body.toString()) as { keys: string[] };
+		expect(keys.slice(-2)).toEqual([first.key, second.key]);
+		expect(f.sent[0].headers[SAVE_HEADER]).toBe(signed(f.sent[0].body, f.secret));
+	});
+
+	it('a run that failed asks for no flush', async () => {
+		const f = fixture();
+		const slot = slotOf(f.ctx, delivery(`k-${randomBytes(4).toString('hex')}`))!;
+		follow(f.ctx, hold(slot, answerPlan('n8n-when-stored', true)), { workflowData: [[]] });
+		f.res.statusCode = 500;
+		f.res.end();
+		await sleep(FLUSH_AFTER_MS + 100);
+		expect(f.sent).toHaveLength(0);
 	});
 
 	it('the receiving trigger keeps the keys in static data, where n8n saves them', async () => {
