@@ -328,7 +328,7 @@ describeV2(
 				`select "staticData" as s from workflow_entity where id = '${wf.trigger.id}'`,
 			);
 			const data = typeof row.s === 'string' ? JSON.parse(row.s) : row.s || {};
-			const stored = Object.values(data.node || {}).map((n) => n.consentFlowDeliveries?.keys);
+			const stored = Object.values(data).map((n) => n?.consentFlowDeliveries?.keys);
 			log(
 				`keys in the database before the redelivery: ${stored.map((k) => (k ? k.split('\n').length : 0))}`,
 			);
