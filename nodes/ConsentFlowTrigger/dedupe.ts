@@ -314,10 +314,7 @@ export const FLUSH_AFTER_MS = 1000;
 
 const FLUSH_KEYS = 500;
 
-/**
- * n8n saves static data after each request; saves of concurrent requests can reach the database out
- * of order, the last one without the newest keys. After a burst, one save request carries them.
- */
+// Saves of concurrent requests can reach the database out of order: after a burst, one more save.
 function flushLater(ctx: IWebhookFunctions, held: Held): void {
 	if (held.staticData === undefined) return;
 	const memory = memoryOf(held.memoryKey);
