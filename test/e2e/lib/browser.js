@@ -4,12 +4,17 @@
 // puppeteer-core (which downloads nothing). The browser is a child of the test process: close()
 // kills it, and so does the exit of the test process.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { aptInstall } = require('./services');
 
 const CHROMIUM = process.env.SBL_CHROMIUM || '/usr/bin/chromium';
 const VIEWPORT = { width: 1600, height: 1000 };
-const SCREENSHOTS = path.resolve(__dirname, '../../../docs/screenshots');
+// The README's screenshots are rewritten only when asked (SBL_SCREENSHOTS=1): a test run leaves the tree clean.
+const SCREENSHOTS =
+	process.env.SBL_SCREENSHOTS === '1'
+		? path.resolve(__dirname, '../../../docs/screenshots')
+		: path.join(os.tmpdir(), 'sbl-e2e-screenshots');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
