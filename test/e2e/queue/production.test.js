@@ -262,6 +262,15 @@ describeV2(
 				retried: records.filter((r) => r.attempts.length > 1).length,
 				// for the open finding in docs/queue-mode.md: which ids, and what became of the executions
 				withoutExecutionIds: v.withoutExecution,
+				// what each of them was answered, attempt by attempt (process, status or error, ack status)
+				withoutExecutionAttempts: records
+					.filter((r) => v.withoutExecution.includes(deliveries[r.index].id))
+					.map((r) => ({
+						attempts: r.attempts.map(
+							(a) => `${new URL(a.url).port} ${a.status ?? a.error} +${a.ms}`,
+						),
+						ack: D.ackStatus(r),
+					})),
 				statusCounts: v.statusCounts,
 			};
 		}
