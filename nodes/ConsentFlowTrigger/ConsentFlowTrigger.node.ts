@@ -46,16 +46,8 @@ import { previousSecretNote } from '../shared/webhook/rotation';
 import { headersWithoutSecrets } from '../shared/webhook/signature';
 import { signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
-import {
-	DEFAULT_REMEMBERED,
-	MAX_REMEMBERED,
-	claim,
-	follow,
-	hold,
-	keepSaved,
-	lookUp,
-	slotOf,
-} from './dedupe';
+import { announce, claim, follow, hold, keepSaved, lookUp, slotOf } from './dedupe';
+import { DEFAULT_REMEMBERED, MAX_REMEMBERED } from './stored';
 import { SAVED, askToSave, saveUrlOf, takeSaveRequest } from './save-request';
 import { staticOutputNames } from './output-layout';
 import {
@@ -275,7 +267,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const save = await takeSaveRequest(this);
 		if (save === 'refused') return apply(this, decide(FACTS));
 		if (save !== null) {
-			keepSaved(this, save.keys);
+			keepSaved(this, save.keys, save.held);
 			// n8n writes this answer after it saved static data (a webhookResponse without an execution)
 			return { webhookResponse: SAVED };
 		}
@@ -304,6 +296,7 @@ export class ConsentFlowTrigger implements INodeType {
 		});
 		if (answer.kind !== 'run') return apply(this, answer);
 		const held = slot === null ? undefined : hold(slot, answer.plan);
+		await announce(this, held);
 		const { answeredBy } = answer.plan;
 		const carrier: Carrier = {
 			option,

@@ -12,55 +12,23 @@ import { saveInStaticData, whenAnswered, whenStored } from '../shared/n8n-compat
 import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
-import { MAX_KEY_JSON_BYTES } from '../shared/webhook/webhook-id';
+import { HeldMarks } from './held-marks';
 import { askToSave, saveUrlOf } from './save-request';
-
-export const DEDUPE_KEY = 'consentFlowDeliveries';
-
-export const DEDUPE_VERSION = 3;
-
-export const DEFAULT_REMEMBERED = 1000;
-
-export const MAX_REMEMBERED = 10000;
+import {
+	DEDUPE_KEY,
+	DEDUPE_VERSION,
+	DEFAULT_REMEMBERED,
+	MAX_REMEMBERED,
+	clampLimit,
+	readRememberedIds,
+	storedForm,
+	type StoredDedupe,
+} from './stored';
 
 /** One trigger's remembered keys in the process, oldest first. */
 interface DedupeState {
 	version: number;
 	ids: string[];
-}
-
-/** What is saved under DEDUPE_KEY: the keys, oldest first, one per line (no key has a line break). */
-export interface StoredDedupe {
-	version: typeof DEDUPE_VERSION;
-	keys: string;
-}
-
-function storedForm(ids: readonly string[]): StoredDedupe {
-	return { version: DEDUPE_VERSION, keys: ids.filter((id) => !id.includes('\n')).join('\n') };
-}
-
-function fitsKey(id: string): boolean {
-	return (
-		id.length <= MAX_KEY_JSON_BYTES && Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES
-	);
-}
-
-/** The remembered keys of what is stored (or of a DedupeState); anything else reads as none. */
-export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
-	if (typeof stored !== 'object' || stored === null) return [];
-	const { ids, keys, version } = stored as { ids?: unknown; keys?: unknown; version?: unknown };
-	if (version !== DEDUPE_VERSION) return [];
-	const listed = typeof keys === 'string' ? keys.split('\n') : Array.isArray(ids) ? ids : [];
-	return listed.filter(
-		(id): id is string =>
-			typeof id === 'string' && id !== '' && (known?.has(id) === true || fitsKey(id)),
-	);
-}
-
-export function clampLimit(limit: unknown): number {
-	const n = Number(limit); // a number is itself
-	if (!Number.isFinite(n)) return DEFAULT_REMEMBERED;
-	return Math.min(MAX_REMEMBERED, Math.max(1, Math.floor(n)));
 }
 
 /**
@@ -69,9 +37,9 @@ export function clampLimit(limit: unknown): number {
  */
 class SavedDeliveries {
 	readonly version = DEDUPE_VERSION;
-	declare readonly memory: Pick<TriggerMemory, 'state' | 'lastSeen'>;
+	declare readonly memory: Pick<TriggerMemory, 'state' | 'lastSeen' | 'marks'>;
 
-	constructor(memory: Pick<TriggerMemory, 'state' | 'lastSeen'>) {
+	constructor(memory: SavedDeliveries['memory']) {
 		// not enumerable: n8n's ObservableObject walks static data's own keys
 		Object.defineProperty(this, 'memory', { value: memory });
 	}
@@ -79,7 +47,8 @@ class SavedDeliveries {
 	toJSON(): StoredDedupe {
 		const form = storedForm(this.memory.state.ids);
 		this.memory.lastSeen = form.keys;
-		return form;
+		const held = this.memory.marks.stored(Date.now());
+		return held === undefined ? form : { ...form, held };
 	}
 }
 
@@ -91,6 +60,7 @@ interface TriggerMemory {
 	inFlight: Map<string, Held>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
+	marks: HeldMarks;
 	/** Counts the runs remembered here: the last one's flush saves once more (flushLater). */
 	flushes?: number;
 	saved: SavedDeliveries;
@@ -113,6 +83,7 @@ function memoryOf(memoryKey: string): TriggerMemory {
 		dropped: new Set(),
 		owners: new Map(),
 		inFlight: new Map(),
+		marks: new HeldMarks(),
 	};
 	const created: TriggerMemory = Object.assign(fresh, { saved: new SavedDeliveries(fresh) });
 	memories.set(memoryKey, created);
@@ -143,6 +114,10 @@ function keysOnlyStored(memory: TriggerMemory, stored: unknown): string[] {
 	if (typeof keys === 'string') memory.lastSeen = keys;
 	return fresh.length === 0 ? fresh : [...new Set(fresh)];
 }
+
+/** The marks of `held`'s own keys, as stored lines. */
+const linesOf = (held: Held): string[] =>
+	memoryOf(held.memoryKey).marks.lines(Date.now(), { keys: held.keys, nonce: held.nonce });
 
 /** Merges `stored` into the trigger's memory and records `key` (unless `record` is false). */
 export function recordDeliveryShared(
@@ -198,11 +173,14 @@ export function report(held: Held, event: RunEvent): void {
 	if (held.settled) return;
 	const { memory, release } = settle(held.plan, event);
 	const { memoryKey, keys, limit } = held;
+	const { marks } = memoryOf(memoryKey);
 	if (memory === 'remember') {
 		for (const key of keys) recordDeliveryShared(memoryKey, undefined, key, limit);
+		marks.drop(keys);
 		save(held.staticData, memoryKey);
 	} else if (memory === 'forget') {
 		for (const key of keys) forgetDelivery(memoryKey, key);
+		marks.release(keys, held.nonce);
 	}
 	if (!release) return;
 	held.settled = true;
@@ -285,7 +263,11 @@ export function lookUp(
 	for (const other of also) {
 		duplicate ||= recordDeliveryShared(memoryKey, undefined, other, limit, false).duplicate;
 	}
-	const copyInFlight = [key, ...also].some((k) => flightOf(memoryKey, k, now) !== undefined);
+	const { marks } = memoryOf(memoryKey);
+	marks.learnStored(stored, now);
+	const copyInFlight = [key, ...also].some(
+		(k) => flightOf(memoryKey, k, now) !== undefined || marks.held(k, now),
+	);
 	return { duplicate, copyInFlight, flightFull: flightFull(memoryKey, now) };
 }
 
@@ -302,8 +284,12 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 		settled: false,
 		staticData,
 	};
-	if (plan.remember !== 'never')
-		for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
+	const memory = memoryOf(memoryKey);
+	if (plan.remember !== 'never') for (const k of held.keys) memory.inFlight.set(k, held);
+	// seen by every process before the run starts (follow() saves it): its copies answer 409
+	if (plan.remember === 'after-2xx' && staticData !== undefined) {
+		memory.marks.hold(held.keys, held.nonce, held.until);
+	}
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
 	save(staticData, memoryKey);
 	return held;
@@ -318,13 +304,27 @@ const FLUSH_KEYS = 500;
 function flushLater(ctx: IWebhookFunctions, held: Held): void {
 	if (held.staticData === undefined) return;
 	const memory = memoryOf(held.memoryKey);
-	const mark = (memory.flushes = (memory.flushes ?? 0) + 1);
+	const turn = (memory.flushes = (memory.flushes ?? 0) + 1);
 	void sleep(FLUSH_AFTER_MS)
 		.then(async () => {
-			if (memory.flushes === mark)
-				await askToSave(ctx, saveUrlOf(ctx), memory.state.ids.slice(-FLUSH_KEYS));
+			if (memory.flushes !== turn) return;
+			const marks = memory.marks.lines(Date.now()).slice(-FLUSH_KEYS / 5);
+			await askToSave(ctx, saveUrlOf(ctx), memory.state.ids.slice(-FLUSH_KEYS), Date.now(), marks);
 		})
 		.catch(() => undefined);
+}
+
+/** Under When the Workflow Finishes a run's mark, key or release is saved before what depends on it. */
+const savesMarks = (held: Held) =>
+	held.plan.remember === 'after-2xx' && held.staticData !== undefined;
+
+/** Saves a held run's mark before the run starts: its copies anywhere answer 409 (held-marks.ts). */
+export async function announce(ctx: IWebhookFunctions, held: Held | undefined): Promise<void> {
+	if (held === undefined || !savesMarks(held)) return;
+	// unsaved, it is let go here too: no later save carries a mark its release may not follow
+	if (!(await askToSave(ctx, saveUrlOf(ctx), [], Date.now(), linesOf(held)))) {
+		memoryOf(held.memoryKey).marks.release(held.keys, held.nonce);
+	}
 }
 
 /** Follows a held run through what n8n reports (n8n-compat.ts, hooks 2, 7 and 8). */
@@ -335,27 +335,33 @@ export function follow(
 ): IWebhookResponseData {
 	if (held === undefined) return response;
 	const res = ctx.getResponseObject() as unknown as ResponseLike;
+	const saves = savesMarks(held);
 	whenAnswered(res, (status) => {
 		const kept = status >= 200 && status < 300;
 		report(held, kept ? 'succeeded' : 'failed');
 		if (kept) flushLater(ctx, held);
+		if (!saves) return undefined;
 		// the answer decides the key after n8n's save: it waits for one more (save-request.ts)
-		if (kept && held.plan.remember === 'after-2xx' && held.staticData !== undefined) {
-			return askToSave(ctx, saveUrlOf(ctx), held.keys);
-		}
-		return undefined;
+		return kept
+			? askToSave(ctx, saveUrlOf(ctx), held.keys)
+			: askToSave(ctx, saveUrlOf(ctx), [], Date.now(), linesOf(held));
 	});
 	res.once?.('close', () => report(held, 'closed'));
 	return whenStored(response, () => report(held, 'stored'));
 }
 
-/** Keeps the keys of a save request (save-request.ts); n8n saves them before it answers it. */
-export function keepSaved(ctx: IWebhookFunctions, keys: readonly string[]): void {
+/** Keeps the keys and marks of a save request (save-request.ts); n8n saves them before it answers it. */
+export function keepSaved(ctx: IWebhookFunctions, keys: readonly string[], held: string[]): void {
+	const now = Date.now();
 	const memoryKey = memoryKeyOf(false, ctx.getWorkflow().id, ctx.getNode().name);
 	const limit = ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
 	const staticData = ctx.getWorkflowStaticData('node');
-	recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], keys[0], limit);
+	const stored = staticData[DEDUPE_KEY];
+	recordDeliveryShared(memoryKey, stored, keys[0] ?? '', limit, keys.length > 0);
 	for (const key of keys.slice(1)) recordDeliveryShared(memoryKey, undefined, key, limit);
+	const { marks } = memoryOf(memoryKey);
+	marks.learnStored(stored, now);
+	marks.learn(held, now);
 	save(staticData, memoryKey);
 }
 

@@ -20,6 +20,8 @@ export const SAVED = { saved: true } as const;
 interface SaveRequest {
 	node: string;
 	keys: string[];
+	/** Marks of held runs (held-marks.ts). */
+	held: string[];
 }
 
 function signatureOf(body: Buffer, secret: string): Buffer {
@@ -35,22 +37,28 @@ export function saveUrlOf(ctx: IWebhookFunctions): string {
 	}
 }
 
-/** After a failed save request, none is sent to that URL for this long (one delay, one warning). */
+/** After a failed save request none is sent to that URL for a pause, doubled per failure in a row up to this. */
 export const UNREACHABLE_PAUSE_MS = 10 * 60 * 1000;
 
-const unreachableUntil = new Map<string, number>();
+export const FIRST_PAUSE_MS = 15 * 1000;
 
-/** Sends the keys to be kept to this trigger's production URL; true once n8n answered after saving. */
+const pauses = new Map<string, { until: number; ms: number }>();
+
+/** Sends keys (and marks) to be kept to this trigger's production URL; true once n8n answered after saving. */
 export async function askToSave(
 	ctx: IWebhookFunctions | IExecuteFunctions,
 	url: string,
 	keys: readonly string[],
 	now = Date.now(),
+	held: readonly string[] = [],
 ): Promise<boolean> {
-	if (keys.length === 0 || url === '' || (unreachableUntil.get(url) ?? 0) > now) return false;
+	if (keys.length + held.length === 0 || url === '') return false;
+	const pause = pauses.get(url);
+	if (pause !== undefined && pause.until > now) return false;
 	const [secret] = await activeSigningSecrets(ctx);
 	if (secret === undefined) return false;
-	const body = Buffer.from(JSON.stringify({ node: ctx.getNode().name, keys }));
+	const request = { node: ctx.getNode().name, keys, ...(held.length > 0 && { held }) };
+	const body = Buffer.from(JSON.stringify(request));
 	let text = '';
 	try {
 		const answer = (await ctx.helpers.httpRequest({
@@ -72,22 +80,23 @@ export async function askToSave(
 	} catch (error) {
 		text = `failed: ${(error as Error).message}`;
 	}
-	if (text.includes('"saved":true')) return true;
-	if (unreachableUntil.size > 100) unreachableUntil.clear();
-	unreachableUntil.set(url, now + UNREACHABLE_PAUSE_MS);
+	if (text.includes('"saved":true')) return pauses.delete(url) || true;
+	if (pauses.size > 100) pauses.clear();
+	const ms = pause === undefined ? FIRST_PAUSE_MS : Math.min(UNREACHABLE_PAUSE_MS, 2 * pause.ms);
+	pauses.set(url, { until: now + ms, ms });
+	if (pause !== undefined) return false;
 	ctx.logger?.warn(
-		`Consent Flow Trigger "${ctx.getNode().name}": n8n did not answer the trigger's save request at its production URL ${url}, (${text.slice(0, 120)}), so a delivery's key reaches the database with the next delivery (a copy after a restart may run again). Check that n8n reaches its WEBHOOK_URL from inside. Not tried again for 10 minutes.`,
+		`Consent Flow Trigger "${ctx.getNode().name}": n8n did not answer the trigger's save request at its production URL ${url}, (${text.slice(0, 120)}), so a delivery's key reaches the database with the next delivery (a copy after a restart may run again). Check that n8n reaches its WEBHOOK_URL from inside. Tried again in ${ms / 1000} seconds, the wait doubling per failure up to 10 minutes.`,
 	);
 	return false;
 }
 
 function parse(raw: Buffer): SaveRequest | null {
 	try {
-		const { node, keys } = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
-		const valid = typeof node === 'string' && Array.isArray(keys);
-		return valid && keys.every((key) => typeof key === 'string' && key !== '')
-			? { node, keys }
-			: null;
+		const { node, keys, held = [] } = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
+		const strings = (list: unknown): list is string[] =>
+			Array.isArray(list) && list.every((item) => typeof item === 'string' && item !== '');
+		return typeof node === 'string' && strings(keys) && strings(held) ? { node, keys, held } : null;
 	} catch {
 		return null;
 	}
@@ -96,7 +105,7 @@ function parse(raw: Buffer): SaveRequest | null {
 /** A save request's keys; null for a delivery (no header); refused unless signed for this node. */
 export async function takeSaveRequest(
 	ctx: IWebhookFunctions,
-): Promise<{ keys: string[] } | 'refused' | null> {
+): Promise<{ keys: string[]; held: string[] } | 'refused' | null> {
 	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
 	const header = req.headers?.[SAVE_HEADER];
 	if (header === undefined) return null;
@@ -110,5 +119,5 @@ export async function takeSaveRequest(
 	}
 	const request = parse(raw);
 	if (request === null || request.node !== ctx.getNode().name) return 'refused';
-	return { keys: request.keys };
+	return { keys: request.keys, held: request.held };
 }

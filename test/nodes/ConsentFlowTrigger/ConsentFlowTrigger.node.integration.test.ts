@@ -12,7 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';

@@ -8,6 +8,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { type Slot } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
 	DEDUPE_KEY,
 	DEDUPE_VERSION,
@@ -15,8 +16,7 @@ import {
 	MAX_REMEMBERED,
 	clampLimit,
 	readRememberedIds,
-	type Slot,
-} from '../../../nodes/ConsentFlowTrigger/dedupe';
+} from '../../../nodes/ConsentFlowTrigger/stored';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { recordDelivery, recordForSave, savedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';

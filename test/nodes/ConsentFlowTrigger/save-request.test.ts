@@ -2,7 +2,6 @@ import { createHmac, randomBytes } from 'crypto';
 import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import {
-	DEDUPE_KEY,
 	FLUSH_AFTER_MS,
 	follow,
 	hold,
@@ -10,8 +9,10 @@ import {
 	lookUp,
 	slotOf,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
 import {
 	SAVE_HEADER,
+	FIRST_PAUSE_MS,
 	UNREACHABLE_PAUSE_MS,
 	askToSave,
 	takeSaveRequest,
@@ -19,6 +20,7 @@ import {
 import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
 import { savedKeys } from './helpers';
+import { freshDedupe } from '../../support/fresh-modules';
 
 // Independent oracle of the save request's signature: HMAC under a key derived from the secret.
 function signed(body: Buffer, secret: string): string {
@@ -112,20 +114,44 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		expect(f.ended).toEqual([200]);
 	});
 
-	it('a URL that did not answer is not tried again for a while: one delay, one warning without a secret', async () => {
-		const f = fixture({ answer: async () => Promise.reject(new Error('ETIMEDOUT')) });
-		const now = Date.now();
+	it('a URL that did not answer is paused, the pause doubling per failure in a row; one warning without a secret; a success ends it', async () => {
+		let up = false;
+		const f = fixture({
+			answer: async () =>
+				up ? Buffer.from('{"saved":true}') : Promise.reject(new Error('ECONNREFUSED')),
+		});
+		let now = Date.now();
 		expect(await askToSave(f.ctx, f.url, ['k1'], now)).toBe(false);
-		expect(await askToSave(f.ctx, f.url, ['k2'], now + UNREACHABLE_PAUSE_MS - 1)).toBe(false);
+		expect(await askToSave(f.ctx, f.url, ['k2'], now + FIRST_PAUSE_MS - 1)).toBe(false);
 		expect(f.sent).toHaveLength(1);
+		now += FIRST_PAUSE_MS;
+		expect(await askToSave(f.ctx, f.url, ['k3'], now)).toBe(false);
+		expect(f.sent).toHaveLength(2);
+		expect(await askToSave(f.ctx, f.url, ['k4'], now + 2 * FIRST_PAUSE_MS - 1)).toBe(false);
+		expect(f.sent).toHaveLength(2);
 		expect(f.warnings).toHaveLength(1);
 		expect(f.warnings[0]).toContain(f.url);
 		expect(f.warnings[0]).not.toContain(f.secret);
-		await askToSave(f.ctx, f.url, ['k3'], now + UNREACHABLE_PAUSE_MS + 1);
-		expect(f.sent).toHaveLength(2);
+		up = true;
+		now += 2 * FIRST_PAUSE_MS;
+		expect(await askToSave(f.ctx, f.url, ['k5'], now)).toBe(true);
+		expect(await askToSave(f.ctx, f.url, ['k6'], now)).toBe(true);
+		expect(f.sent).toHaveLength(4);
 	});
 
-	it('nothing is asked for a failed run, nor where the answer came before the run', async () => {
+	it(`the pause grows to at most ${UNREACHABLE_PAUSE_MS / 60000} minutes`, async () => {
+		const f = fixture({ answer: async () => Promise.reject(new Error('ETIMEDOUT')) });
+		let now = Date.now();
+		for (let i = 0; i < 12; i++) {
+			await askToSave(f.ctx, f.url, ['k'], now);
+			now += UNREACHABLE_PAUSE_MS;
+		}
+		expect(f.sent).toHaveLength(12);
+		await askToSave(f.ctx, f.url, ['k'], now - 1);
+		expect(f.sent).toHaveLength(12);
+	});
+
+	it('a failed run asks to save only its release; nothing is asked where the answer came before the run', async () => {
 		const failed = fixture();
 		const slot = slotOf(failed.ctx, delivery(`k-${randomBytes(4).toString('hex')}`))!;
 		follow(failed.ctx, hold(slot, answerPlan('n8n-after-run', true)), { workflowData: [[]] });
@@ -136,8 +162,89 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		follow(early.ctx, hold(other, answerPlan('execute', true)), { workflowData: [[]] });
 		early.res.end();
 		await flush();
-		expect([failed.sent.length, early.sent.length]).toEqual([0, 0]);
+		expect([failed.sent.length, early.sent.length]).toEqual([1, 0]);
+		const asked = JSON.parse(failed.sent[0].body.toString()) as { keys: string[]; held: string[] };
+		expect(asked.keys).toEqual([]);
+		expect(asked.held).toEqual([expect.stringMatching(new RegExp(`^${slot.key} \\S+ \\d+ r$`))]);
 		expect([failed.ended, early.ended]).toEqual([[500], [200]]);
+	});
+
+	describe('When the Workflow Finishes across processes: a run is marked in the database before it starts', () => {
+		// three processes (fresh module copies); the database is the static data n8n saved last
+		function processes() {
+			const [a, b, c] = [freshDedupe(), freshDedupe(), freshDedupe()];
+			const [fa, fb, fc] = [fixture(), fixture(), fixture()];
+			const key = `k-${randomBytes(4).toString('hex')}`;
+			let database: unknown;
+			// b receives every save request (n8n's WEBHOOK_URL) and n8n saves its static data
+			const receive = (sent: Sent) => {
+				const { keys, held = [] } = JSON.parse(sent.body.toString()) as {
+					keys: string[];
+					held?: string[];
+				};
+				fb.staticData[DEDUPE_KEY] = database as IDataObject;
+				b.keepSaved(fb.ctx, keys, held);
+				database = JSON.parse(JSON.stringify(fb.staticData[DEDUPE_KEY]));
+			};
+			// c reads the database at the start of each request, as n8n does
+			const cLooksUp = () => {
+				fc.staticData[DEDUPE_KEY] = database as IDataObject;
+				return c.lookUp(c.slotOf(fc.ctx, delivery(key))!);
+			};
+			return { a, fa, key, receive, cLooksUp };
+		}
+
+		it('another process answers a copy 409 while the run goes, runs it after a failure', async () => {
+			const { a, fa, key, receive, cLooksUp } = processes();
+			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-after-run', true));
+			a.follow(fa.ctx, held, { workflowData: [[]] });
+			expect(cLooksUp()).toMatchObject({ duplicate: false, copyInFlight: false });
+			await a.announce(fa.ctx, held);
+			expect(fa.sent).toHaveLength(1);
+			receive(fa.sent[0]);
+			expect(cLooksUp()).toMatchObject({ duplicate: false, copyInFlight: true });
+			fa.res.statusCode = 500;
+			fa.res.end();
+			await flush();
+			receive(fa.sent[1]);
+			expect(cLooksUp()).toMatchObject({ duplicate: false, copyInFlight: false });
+		});
+
+		it('after a success the copy is a duplicate there', async () => {
+			const { a, fa, key, receive, cLooksUp } = processes();
+			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-after-run', true));
+			a.follow(fa.ctx, held, { workflowData: [[]] });
+			await a.announce(fa.ctx, held);
+			receive(fa.sent[0]);
+			expect(cLooksUp()).toMatchObject({ copyInFlight: true });
+			fa.res.end();
+			await flush();
+			receive(fa.sent[1]);
+			expect(cLooksUp()).toMatchObject({ duplicate: true });
+			expect(fa.ended).toEqual([200]);
+		});
+
+		it('a mark whose save failed is let go: what the process saves later holds nothing', async () => {
+			const a = freshDedupe();
+			const fa = fixture({ answer: async () => Promise.reject(new Error('ECONNREFUSED')) });
+			const key = `k-${randomBytes(4).toString('hex')}`;
+			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-after-run', true));
+			await a.announce(fa.ctx, held);
+			const stored = JSON.parse(JSON.stringify(fa.staticData[DEDUPE_KEY])) as IDataObject;
+			const c = freshDedupe();
+			const fc = fixture();
+			fc.staticData[DEDUPE_KEY] = stored;
+			expect(c.lookUp(c.slotOf(fc.ctx, delivery(key))!)).toMatchObject({ copyInFlight: false });
+			// in the process itself the run is still in flight
+			expect(a.lookUp(a.slotOf(fa.ctx, delivery(key))!)).toMatchObject({ copyInFlight: true });
+		});
+
+		it('no mark under Immediately: nothing is sent before the run', async () => {
+			const { a, fa, key } = processes();
+			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-when-stored', true));
+			await a.announce(fa.ctx, held);
+			expect(fa.sent).toHaveLength(0);
+		});
 	});
 
 	it('after the last remembered run, one more save request carries the newest keys (any Respond mode)', async () => {
@@ -175,8 +282,8 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		expect(await askToSave(from.ctx, from.url, keys)).toBe(true);
 		from.receive(from.sent[0]);
 		const taken = await takeSaveRequest(from.ctx);
-		expect(taken).toEqual({ keys });
-		keepSaved(from.ctx, keys);
+		expect(taken).toEqual({ keys, held: [] });
+		keepSaved(from.ctx, keys, []);
 		expect(savedKeys(JSON.parse(JSON.stringify(from.staticData))[DEDUPE_KEY])).toEqual(
 			expect.arrayContaining(keys),
 		);

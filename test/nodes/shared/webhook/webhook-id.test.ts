@@ -3,7 +3,8 @@
 // as fixed-size digests so the remembered set has a known maximum size.
 import * as fc from 'fast-check';
 
-import { MAX_REMEMBERED, recordDeliveryShared } from '../../../../nodes/ConsentFlowTrigger/dedupe';
+import { recordDeliveryShared } from '../../../../nodes/ConsentFlowTrigger/dedupe';
+import { MAX_REMEMBERED } from '../../../../nodes/ConsentFlowTrigger/stored';
 import { parseDelivery } from '../../../support/parse';
 import { maxStateBytes, postSigned } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
