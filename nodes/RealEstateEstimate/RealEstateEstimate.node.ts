@@ -191,17 +191,27 @@ const properties: INodeProperties[] = [
 			'Municipality Number (knr.)',
 			'knr',
 			'e.g. 0301',
-			'Kommunenummer: 4 digits, such as 0301',
+			'Municipality number (kommunenummer), 4 digits such as 0301',
 		),
 		displayOptions: by('cadastre'),
 	},
 	// gnr, bnr: text, so that n8n marks the required field as missing while it is empty
 	{
-		...text('Farm Number (gnr.)', 'gnr', 'e.g. 207', 'Gårdsnummer: a whole number from 1 to 99999'),
+		...text(
+			'Farm Number (gnr.)',
+			'gnr',
+			'e.g. 207',
+			'Farm number (gårdsnummer), a whole number from 1 to 99999',
+		),
 		displayOptions: by('cadastre'),
 	},
 	{
-		...text('Title Number (bnr.)', 'bnr', 'e.g. 55', 'Bruksnummer: a whole number from 1 to 9999'),
+		...text(
+			'Title Number (bnr.)',
+			'bnr',
+			'e.g. 55',
+			'Title number (bruksnummer), a whole number from 1 to 9999',
+		),
 		displayOptions: by('cadastre'),
 	},
 	{
@@ -210,7 +220,7 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
-		description: 'Festenummer, 0 for none',
+		description: 'Leasehold number (festenummer), 0 for none',
 		displayOptions: by('cadastre'),
 	},
 	{
@@ -219,12 +229,17 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
-		description: 'Seksjonsnummer, 0 for none',
+		description: 'Section number (seksjonsnummer), 0 for none',
 		displayOptions: by('cadastre'),
 	},
 	{ ...ORGANIZATION_NUMBER, displayOptions: by('share') },
 	{
-		...text('Share Number', 'shareNumber', 'e.g. 12', 'Andelsnummer: the share in the cooperative'),
+		...text(
+			'Share Number',
+			'shareNumber',
+			'e.g. 12',
+			'Share number (andelsnummer) in the housing cooperative',
+		),
 		displayOptions: by('share'),
 	},
 	{

@@ -7,6 +7,7 @@ import type {
 	ApiRequest,
 	ConnectionSpec,
 	ErrorText,
+	FailureFacts,
 	RetryPolicy,
 	Wording,
 } from '../shared/transport';
@@ -104,66 +105,78 @@ export interface Subject {
 const CHECK_CREDENTIAL =
 	"Check Client ID, Client Secret, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.";
 
+/** The token, 401 and 403: what to check in the credential. */
+function accessText(facts: FailureFacts, { action }: Subject): ErrorText | undefined {
+	switch (facts.kind) {
+		case 'token-refused':
+			return {
+				message: `Could not get an access token for the estimate API${facts.oauthError ? ` (${facts.oauthError})` : ''}`,
+				description: CHECK_CREDENTIAL,
+			};
+		case 'not-authenticated':
+			return {
+				message: `Not authenticated with the estimate API (401) while trying to ${action}`,
+				description: `The API did not accept the access token. ${CHECK_CREDENTIAL}`,
+			};
+		case 'forbidden':
+			return {
+				message: `Not authorized by the estimate API (403) to ${action}`,
+				description: "The client lacks access to this operation: check the credential's Scope.",
+			};
+	}
+	return undefined;
+}
+
+/** 429, 503, a broken connection, a stop: what was sent again, and what was not. */
+function resendText(facts: FailureFacts, subject: Subject, about: string): ErrorText | undefined {
+	const { kind, status, attempts, code } = facts;
+	if (kind === 'rate-limited' || kind === 'unavailable') {
+		const what = status === 429 ? 'kept rate limiting the requests' : 'is unavailable';
+		// a storing estimate is not sent again after a 503 without Retry-After
+		const once = subject.mayStore && status === 503 && !facts.retryAfter;
+		return {
+			message: `The estimate API ${what} (${status}), gave up after ${attempts} attempt(s)`,
+			description: `While trying to ${subject.action} for ${subject.target}.${facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : ''}${once ? ' A storing estimate is sent again only when the API asks to wait (Retry-After).' : ''} Retry later.`,
+		};
+	}
+	if (kind === 'network-maybe-sent' && subject.mayStore) {
+		return {
+			message: `The connection to the estimate API broke after the request was sent ${about} — an estimate document may have been stored`,
+			description: `The node does not send this estimate again (${code ?? 'no code'}). Check the object's stored documents (Document → Get Many) before running the item again, or turn on Don't Store Estimate.`,
+		};
+	}
+	if (kind === 'network-maybe-sent' || kind === 'network-not-sent') {
+		return {
+			message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
+			description: `No answer (${code ?? 'no code'}) after ${attempts} attempt(s). Check API Base URL in the credential.`,
+		};
+	}
+	if (kind === 'cancelled') {
+		return { message: `The execution was stopped ${about}`, description: 'Nothing more was sent.' };
+	}
+	return undefined;
+}
+
 export function estimateWording(subject: Subject): Wording {
 	return (facts): ErrorText => {
-		const { status, attempts, request } = facts;
+		const { kind, status, request } = facts;
 		const about = `while trying to ${subject.action} for ${subject.target}`;
 		const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`);
 		const detail = [facts.service, ...fields].filter(Boolean).join('; ');
 		const said = detail ? ` The API said: ${detail}` : '';
-		const tooLong = facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : '';
-		switch (facts.kind) {
-			case 'token-refused':
-				return {
-					message: `Could not get an access token for the estimate API${facts.oauthError ? ` (${facts.oauthError})` : ''}`,
-					description: CHECK_CREDENTIAL,
-				};
-			case 'not-authenticated':
-				return {
-					message: `Not authenticated with the estimate API (401) while trying to ${subject.action}`,
-					description: `The API did not accept the access token. ${CHECK_CREDENTIAL}`,
-				};
-			case 'forbidden':
-				return {
-					message: `Not authorized by the estimate API (403) to ${subject.action}`,
-					description: "The client lacks access to this operation: check the credential's Scope.",
-				};
-			case 'not-found':
-				return {
-					message: `${subject.notFound ?? `Nothing found ${about}`} (404)`,
-					description: `The estimate API found nothing for ${request}.${said}`,
-				};
-			case 'rejected':
-				return {
-					message: `The estimate API rejected the request (${status}) ${about}`,
-					description: `Check the values sent with ${request}.${said}`,
-				};
-			case 'rate-limited':
-			case 'unavailable': {
-				const what = status === 429 ? 'kept rate limiting the requests' : 'is unavailable';
-				// a storing estimate is not sent again after a 503 without Retry-After
-				const once = subject.mayStore && status === 503 && !facts.retryAfter;
-				return {
-					message: `The estimate API ${what} (${status}), gave up after ${attempts} attempt(s)`,
-					description: `While trying to ${subject.action} for ${subject.target}.${tooLong}${once ? ' A storing estimate is sent again only when the API asks to wait (Retry-After).' : ''} Retry later.`,
-				};
-			}
-			case 'network-maybe-sent':
-			case 'network-not-sent':
-				return facts.kind === 'network-maybe-sent' && subject.mayStore
-					? {
-							message: `The connection to the estimate API broke after the request was sent ${about} — an estimate document may have been stored`,
-							description: `The node does not send this estimate again (${facts.code ?? 'no code'}). Check the object's stored documents (Document → Get Many) before running the item again, or turn on Don't Store Estimate.`,
-						}
-					: {
-							message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
-							description: `No answer (${facts.code ?? 'no code'}) after ${attempts} attempt(s). Check API Base URL in the credential.`,
-						};
-			case 'cancelled':
-				return {
-					message: `The execution was stopped ${about}`,
-					description: 'Nothing more was sent.',
-				};
+		const known = accessText(facts, subject) ?? resendText(facts, subject, about);
+		if (known) return known;
+		if (kind === 'not-found') {
+			return {
+				message: `${subject.notFound ?? `Nothing found ${about}`} (404)`,
+				description: `The estimate API found nothing for ${request}.${said}`,
+			};
+		}
+		if (kind === 'rejected') {
+			return {
+				message: `The estimate API rejected the request (${status}) ${about}`,
+				description: `Check the values sent with ${request}.${said}`,
+			};
 		}
 		if (status === 500) {
 			return {

@@ -67,6 +67,45 @@ async function readEnds(ctx: IExecuteFunctions, binary: IBinaryData) {
 
 type BinaryInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
+interface Problem {
+	context: JsonObject;
+	message: string;
+	description: string;
+	/** Cut short (temporarily unavailable: run again), not something else. */
+	cut: boolean;
+}
+
+function pdfProblem(ends: Awaited<ReturnType<typeof readEnds>>, id: number): Problem | undefined {
+	const { head, tail, bytes } = ends;
+	const start = head.toString('latin1');
+	// a body shorter than the header that is its beginning was cut, not something else
+	const short = bytes < PDF_HEADER.length && PDF_HEADER.startsWith(start);
+	if (!short && !start.startsWith(PDF_HEADER)) {
+		return {
+			context: { receivedBytes: bytes },
+			message: `The estimate API did not send a PDF for document ${id}`,
+			description: `The answer does not start with ${PDF_HEADER} (it starts with "${start.replace(/[^\x20-\x7e]/g, '.')}"). A proxy or gateway may have answered instead: check the credential's API Base URL.`,
+			cut: false,
+		};
+	}
+	if (!short && tail.includes(PDF_EOF)) return undefined;
+	const where =
+		bytes > EOF_WINDOW ? `in the last ${EOF_WINDOW} of the ${bytes}` : `in the ${bytes}`;
+	const reason =
+		bytes === 0
+			? 'no bytes received'
+			: short
+				? `only ${bytes} bytes received`
+				: `no %%EOF end-of-file marker ${where} bytes received`;
+	return {
+		context: { receivedBytes: bytes, reason },
+		message: `The estimate document ${id} is incomplete (${reason})`,
+		description:
+			'A complete PDF ends with %%EOF: the connection may have closed before the end, or the document is damaged at the service. Run the node again.',
+		cut: true,
+	};
+}
+
 export const download: Operation<{ documentId: number; binaryPropertyName: string }> = {
 	prepare(ctx, { fields }, itemIndex) {
 		const name = ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data');
@@ -94,7 +133,7 @@ export const download: Operation<{ documentId: number; binaryPropertyName: strin
 			target: `document ${documentId}`,
 			notFound: `No estimate document ${documentId}`,
 		});
-		const fault = (context: JsonObject, message: string, description: string, cut = true) =>
+		const fault = ({ context, message, description, cut }: Problem) =>
 			new NodeApiError(
 				ctx.getNode(),
 				{ request: `GET ${path}`, ...context },
@@ -120,45 +159,21 @@ export const download: Operation<{ documentId: number; binaryPropertyName: strin
 			);
 		} catch (error) {
 			releaseBody(response?.body);
-			const reason = (error as Error)?.message ?? String(error);
-			throw fault(
-				{ reason },
-				`The download of estimate document ${documentId} was interrupted`,
-				'The connection broke while the PDF was being received. Run the node again.',
-			);
+			throw fault({
+				context: { reason: (error as Error)?.message ?? String(error) },
+				message: `The download of estimate document ${documentId} was interrupted`,
+				description: 'The connection broke while the PDF was being received. Run the node again.',
+				cut: true,
+			});
 		}
-		const { head, tail, bytes } = await readEnds(ctx, binary);
-		const start = head.toString('latin1');
-		// a body shorter than the header that is its beginning was cut, not something else
-		const short = bytes < PDF_HEADER.length && PDF_HEADER.startsWith(start);
-		if (!short && !start.startsWith(PDF_HEADER)) {
-			throw fault(
-				{ receivedBytes: bytes },
-				`The estimate API did not send a PDF for document ${documentId}`,
-				`The answer does not start with ${PDF_HEADER} (it starts with "${start.replace(/[^\x20-\x7e]/g, '.')}"). A proxy or gateway may have answered instead: check the credential's API Base URL.`,
-				false,
-			);
-		}
-		if (short || !tail.includes(PDF_EOF)) {
-			const where =
-				bytes > EOF_WINDOW ? `in the last ${EOF_WINDOW} of the ${bytes}` : `in the ${bytes}`;
-			const reason =
-				bytes === 0
-					? 'no bytes received'
-					: short
-						? `only ${bytes} bytes received`
-						: `no %%EOF end-of-file marker ${where} bytes received`;
-			throw fault(
-				{ receivedBytes: bytes, reason },
-				`The estimate document ${documentId} is incomplete (${reason})`,
-				'A complete PDF ends with %%EOF: the connection may have closed before the end, or the document is damaged at the service. Run the node again.',
-			);
-		}
+		const ends = await readEnds(ctx, binary);
+		const problem = pdfProblem(ends, documentId);
+		if (problem) throw fault(problem);
 		binary.fileName = fileName;
 		binary.mimeType = MIME_TYPE;
 		return [
 			{
-				json: { documentId, fileName, mimeType: MIME_TYPE, fileSize: bytes },
+				json: { documentId, fileName, mimeType: MIME_TYPE, fileSize: ends.bytes },
 				binary: { [binaryPropertyName]: binary },
 			},
 		];
