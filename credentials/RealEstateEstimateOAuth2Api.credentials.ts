@@ -13,8 +13,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-sbl#credentials';
 
-	// How the credential is offered in n8n's HTTP Request node (Authentication → Predefined
-	// Credential Type), for calls the Real Estate Estimate node does not make.
+	// Offered in the HTTP Request node (Authentication → Predefined Credential Type).
 	httpRequestNode = {
 		name: 'Real Estate Estimate',
 		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-sbl#real-estate-estimate',
@@ -58,24 +57,9 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			description:
 				'Scopes to request, separated by spaces, as the provider names them (leave empty for the client default)',
 		},
-		// oAuth2Api fields that the client-credentials grant does not use, kept hidden and empty
-		{
-			displayName: 'Auth URL',
-			name: 'authUrl',
-			type: 'hidden',
-			default: '',
-		},
-		{
-			displayName: 'Auth URI Query Parameters',
-			name: 'authQueryParameters',
-			type: 'hidden',
-			default: '',
-		},
 	];
 
-	// The connection test: a token from the identity provider, then a read without side effects
-	// (the stored estimate documents of an object; the API answers 401/403 for a client it does
-	// not accept and a list, possibly empty or null, otherwise).
+	// A token, then a read without side effects: 401/403 for a client the API does not accept.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ String($credentials.apiBaseUrl).trim().replace(/\\/+$/, "") }}',

@@ -1,30 +1,106 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { executeOperations } from '../shared/runner';
+import { concurrencyOption } from '../shared/options';
 import { refuseRetryOnFail } from '../shared/retry-on-fail';
-import { DEFAULT_CONCURRENCY, objectIdentificationFields, optionsField } from './descriptions';
-import { documentDescription, documentFields, documentOperations } from './document';
-import { estimateDescription, estimateFields, estimateOperations } from './estimate';
-import { storesAgain } from './estimate/get';
-import { CONNECTION } from './api';
+import { executeOperations } from '../shared/runner';
+import type { Operation } from '../shared/runner';
+import { checkPositiveInteger } from '../shared/validation';
+import { apiJson, CONNECTION, readObject, RESEND_ANY_FAILURE } from './api';
+import type { EstimateObject } from './api';
+import { download, downloadFields } from './download';
+import { get, getFields, storesAgain } from './get';
+import { simplifyBasis } from './simplify';
 
-const operations = { estimate: estimateOperations, document: documentOperations };
+/** A GET of the object's `suffix`, sent again after any failure. */
+function read(
+	suffix: string,
+	action: string,
+	options: {
+		cooperative?: boolean;
+		simplify?: (json: IDataObject, object: string) => IDataObject;
+		limit?: boolean;
+	} = {},
+): Operation<{ object: EstimateObject; simplify: boolean; limit?: number }> {
+	return {
+		prepare(ctx, { fields }, itemIndex) {
+			const param = (name: string, fallback: unknown) =>
+				ctx.getNodeParameter(name, itemIndex, fallback);
+			const limited = options.limit && param('returnAll', false) !== true;
+			return {
+				object: readObject(ctx, fields, itemIndex, options.cooperative),
+				simplify: options.simplify !== undefined && param('simplify', true) !== false,
+				// the API has no paging for this list: Limit keeps its first documents
+				limit: limited
+					? fields.take(itemIndex, 'limit', checkPositiveInteger(param('limit', 50)))
+					: undefined,
+			};
+		},
+		async run(ctx, env, itemIndex, { object, simplify, limit }) {
+			const path = `${object.path}/${suffix}`;
+			const subject = { action, target: object.label };
+			const results = await apiJson(
+				ctx,
+				env,
+				itemIndex,
+				{ method: 'GET', path },
+				subject,
+				RESEND_ANY_FAILURE,
+			);
+			return results
+				.slice(0, limit)
+				.map((result) =>
+					simplify && options.simplify
+						? { json: options.simplify(result.json, object.label) }
+						: result,
+				);
+		},
+	};
+}
 
-/** The operations that read the object identification fields, from their own definitions. */
-const objectOperations = Object.values(operations).flatMap((byName) =>
-	Object.entries(byName)
-		.filter(([, operation]) => operation.identifiesObject)
-		.map(([name]) => name),
+const operations: Record<string, Record<string, Operation<unknown>>> = {
+	estimate: {
+		get,
+		getBasis: read('EvEstimateBasis', 'get the estimate basis', { simplify: simplifyBasis }),
+		getHousingCooperative: read(
+			'EvEstimateHousingCooperative',
+			'get the housing cooperative estimate',
+			{ cooperative: true },
+		),
+		getMarketEstimate: read('MarketEstimate', 'get the market estimate'),
+	},
+	document: {
+		download,
+		getMany: read('EstimateDocuments', 'list the stored estimate documents', { limit: true }),
+	},
+};
+
+/** The operations that take the object by Identify By. */
+const byObject = ['get', 'getBasis', 'getMarketEstimate', 'getMany'];
+const by = (identifyBy: string) => ({ show: { operation: byObject, identifyBy: [identifyBy] } });
+const text = (displayName: string, name: string, placeholder: string, description: string) =>
+	({
+		displayName,
+		name,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder,
+		description,
+	}) as const;
+
+const ORGANIZATION_NUMBER = text(
+	'Organization Number',
+	'organizationNumber',
+	'e.g. 987654325',
+	"The housing cooperative's 9-digit organization number",
 );
-
-const RETRY_ON_FAIL_HINT =
-	'The node retries by itself, and only what the service did not act on: answers 429, 503 with Retry-After and requests that never left. Reads (and estimates with "Don\'t Store Estimate") are retried after a broken connection too. To handle other failures, use Continue On Fail (error output): each item is sent at most once.';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,31 +109,180 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{
-				name: 'Document',
-				value: 'document',
-			},
-			{
-				name: 'Estimate',
-				value: 'estimate',
-			},
+			{ name: 'Document', value: 'document' },
+			{ name: 'Estimate', value: 'estimate' },
 		],
 		default: 'estimate',
 	},
-	...estimateDescription,
-	...documentDescription,
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['estimate'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get estimate',
+				description: 'Compute an estimate, optionally with overrides or a known sale',
+			},
+			{
+				name: 'Get Basis',
+				value: 'getBasis',
+				action: 'Get estimate basis',
+				description: 'Get the attributes and last valuation an estimate uses',
+			},
+			{
+				name: 'Get Housing Cooperative',
+				value: 'getHousingCooperative',
+				action: 'Get housing cooperative estimate',
+				description: 'Get the estimate for all shares of a housing cooperative',
+			},
+			{
+				name: 'Get Market Estimate',
+				value: 'getMarketEstimate',
+				action: 'Get market estimate',
+				description: 'Get a market estimate with a low and a high bound',
+			},
+		],
+		default: 'get',
+	},
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['document'] } },
+		options: [
+			{
+				name: 'Download',
+				value: 'download',
+				action: 'Download estimate document',
+				description: 'Download a stored estimate as a PDF file',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many estimate documents',
+				description: 'List the stored estimate documents of an object',
+			},
+		],
+		default: 'getMany',
+	},
 	// the object to estimate first (required), then each operation's settings, optional collections last
-	...objectIdentificationFields(objectOperations),
-	...estimateFields,
-	...documentFields,
-	optionsField,
+	{
+		displayName: 'Identify By',
+		name: 'identifyBy',
+		type: 'options',
+		options: [
+			{ name: 'Cadastre', value: 'cadastre', description: 'Knr, gnr, bnr, fnr and snr' },
+			{
+				name: 'Housing Cooperative Share',
+				value: 'share',
+				description: 'Organization number and share number',
+			},
+		],
+		default: 'cadastre',
+		displayOptions: { show: { operation: byObject } },
+	},
+	{
+		...text(
+			'Municipality Number (knr.)',
+			'knr',
+			'e.g. 0301',
+			'Municipality number (kommunenummer), 4 digits such as 0301',
+		),
+		displayOptions: by('cadastre'),
+	},
+	// gnr, bnr: text, so that n8n marks the required field as missing while it is empty
+	{
+		...text(
+			'Farm Number (gnr.)',
+			'gnr',
+			'e.g. 207',
+			'Farm number (gårdsnummer), a whole number from 1 to 99999',
+		),
+		displayOptions: by('cadastre'),
+	},
+	{
+		...text(
+			'Title Number (bnr.)',
+			'bnr',
+			'e.g. 55',
+			'Title number (bruksnummer), a whole number from 1 to 9999',
+		),
+		displayOptions: by('cadastre'),
+	},
+	{
+		displayName: 'Leasehold Number (fnr.)',
+		name: 'fnr',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
+		description: 'Leasehold number (festenummer), 0 for none',
+		displayOptions: by('cadastre'),
+	},
+	{
+		displayName: 'Section Number (snr.)',
+		name: 'snr',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
+		description: 'Section number (seksjonsnummer), 0 for none',
+		displayOptions: by('cadastre'),
+	},
+	{ ...ORGANIZATION_NUMBER, displayOptions: by('share') },
+	{
+		...text(
+			'Share Number',
+			'shareNumber',
+			'e.g. 12',
+			'Share number (andelsnummer) in the housing cooperative',
+		),
+		displayOptions: by('share'),
+	},
+	{
+		...ORGANIZATION_NUMBER,
+		displayOptions: { show: { resource: ['estimate'], operation: ['getHousingCooperative'] } },
+	},
+	...getFields,
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show: { resource: ['document'], operation: ['getMany'] } },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		description: 'Max number of results to return',
+		displayOptions: {
+			show: { resource: ['document'], operation: ['getMany'], returnAll: [false] },
+		},
+	},
+	...downloadFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		// default 20: see BENCHMARKS.md, "Real Estate Estimate"
+		options: [concurrencyOption(20)],
+	},
 ];
 
 const runOperations = executeOperations({
 	operations,
 	connection: CONNECTION,
 	properties,
-	defaultConcurrency: DEFAULT_CONCURRENCY,
+	defaultConcurrency: 20,
 });
 
 export class RealEstateEstimate implements INodeType {
@@ -69,24 +294,21 @@ export class RealEstateEstimate implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Get value estimates and estimate documents for Norwegian real estate',
-		defaults: {
-			name: 'Real Estate Estimate',
-		},
+		defaults: { name: 'Real Estate Estimate' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: CONNECTION.credentialType,
-				required: true,
-			},
-		],
+		credentials: [{ name: CONNECTION.credentialType, required: true }],
 		properties,
 	};
 
 	execute = async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		// before any item is read or sent: n8n's Retry On Fail would send estimates that may be stored again
-		refuseRetryOnFail(this, storesAgain, RETRY_ON_FAIL_HINT);
+		refuseRetryOnFail(
+			this,
+			storesAgain,
+			'The node retries by itself what the service did not act on. To handle other failures, use Continue On Fail: each item is sent at most once.',
+		);
 		return await runOperations.call(this);
 	};
 }

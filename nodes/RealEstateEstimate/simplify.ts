@@ -1,10 +1,7 @@
 // n8n's UX guideline: at most 10 fields, the most used first. `object` is added (the API does not
 // repeat it) so that an AI agent or a later node can tell answers apart.
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { describeObject } from './identity';
-import type { ObjectIdentity } from './identity';
+import type { IDataObject } from 'n8n-workflow';
 import { isObject } from '../shared/json';
-import type { OperationResult } from '../shared/runner';
 
 /** In output order, documented in the README. */
 export const SIMPLIFIED_ESTIMATE_FIELDS = [
@@ -33,23 +30,6 @@ export const SIMPLIFIED_BASIS_FIELDS = [
 	'valuationTotalValue',
 ] as const;
 
-export function simplifyField(operations: string[]): INodeProperties {
-	return {
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return a simplified version of the response instead of the raw data',
-		displayOptions: { show: { resource: ['estimate'], operation: operations } },
-	};
-}
-
-function pick(target: IDataObject, source: IDataObject, fields: readonly string[]): void {
-	for (const field of fields) {
-		if (source[field] !== undefined) target[field] = source[field];
-	}
-}
-
 /** "Storgata 12B, 0155 Oslo" from an AddressResponseDto (parts that are absent are left out). */
 export function addressLine(address: unknown): string | undefined {
 	if (!isObject<IDataObject>(address)) return undefined;
@@ -75,7 +55,9 @@ function simplifyComparable(comparable: unknown): IDataObject {
 	if (address !== undefined) result.address = address;
 	if (valuation.date !== undefined) result.saleDate = valuation.date;
 	if (valuation.totalValue !== undefined) result.totalValue = valuation.totalValue;
-	pick(result, comparable, ['primaryArea', 'squaremeterPrice', 'buildYear']);
+	for (const field of ['primaryArea', 'squaremeterPrice', 'buildYear']) {
+		if (comparable[field] !== undefined) result[field] = comparable[field];
+	}
 	return result;
 }
 
@@ -91,13 +73,14 @@ function inOrder(fields: readonly string[], data: IDataObject, derived: IDataObj
 	return result;
 }
 
+/** `object`: the object's label, such as "cadastre 0301-208/12/0/0". */
 export function simplifyEstimate(
 	data: IDataObject,
-	identity: ObjectIdentity,
+	object: string,
 	estimateDate: string | undefined,
 ): IDataObject {
 	return inOrder(SIMPLIFIED_ESTIMATE_FIELDS, data, {
-		object: describeObject(identity),
+		object,
 		estimateDate,
 		comparables: Array.isArray(data.comparables)
 			? data.comparables.map(simplifyComparable)
@@ -105,18 +88,11 @@ export function simplifyEstimate(
 	});
 }
 
-export function simplifyBasis(data: IDataObject, identity: ObjectIdentity): IDataObject {
+export function simplifyBasis(data: IDataObject, object: string): IDataObject {
 	const valuation = isObject<IDataObject>(data.valuation) ? data.valuation : {};
 	return inOrder(SIMPLIFIED_BASIS_FIELDS, data, {
-		object: describeObject(identity),
+		object,
 		valuationDate: valuation.date,
 		valuationTotalValue: valuation.totalValue,
 	});
-}
-
-export function simplifyResults(
-	results: OperationResult[],
-	simplify: (json: IDataObject) => IDataObject,
-): OperationResult[] {
-	return results.map((result) => ({ ...result, json: simplify(result.json) }));
 }

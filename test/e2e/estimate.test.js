@@ -180,7 +180,12 @@ describe.each(versions())('n8n %s.x: Real Estate Estimate node', (major) => {
 		const types = await ctx.n8n.rest('GET', '/types/nodes.json');
 		const desc = types.find((t) => t.name === `${S.PKG_NAME}.realEstateEstimate`);
 		const prop = (name) => desc.properties.filter((p) => p.name === name);
-		expect(prop('simplify').map((p) => p.default)).toEqual([true, true]);
+		expect(prop('simplify')).toEqual([
+			expect.objectContaining({
+				default: true,
+				displayOptions: { show: { resource: ['estimate'], operation: ['get', 'getBasis'] } },
+			}),
+		]);
 		expect(prop('gnr')[0]).toMatchObject({ type: 'string', default: '', required: true });
 		expect(prop('limit')[0]).toMatchObject({ type: 'number', default: 50 });
 		// parameters as the editor saves them: numbers typed into text fields, no Simplify given

@@ -1,11 +1,8 @@
 'use strict';
 // What the installed package needs at run time: no runtime dependencies, built files that import
-// only n8n-workflow, zod and Node built-ins, no zod of its own — and yet the Real Estate Estimate
-// node, whose input schema (nodes/RealEstateEstimate/schema.ts) uses zod at run time, loads and
-// runs in n8n with n8n's own zod. The proof of which zod: n8n runs with a preload script
+// only n8n-workflow and Node built-ins. The proof inside n8n: n8n runs with a preload script
 // (NODE_OPTIONS=--require) that records, inside n8n's process, every module the package's files
 // load by name and the file it resolved to. The preload only observes (it calls the original loader).
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const Module = require('node:module');
 const os = require('node:os');
@@ -15,7 +12,7 @@ const { versions, useN8n } = require('./lib/suite');
 const W = require('./lib/workflows');
 const S = require('./lib/scenarios');
 
-const ALLOWED = new Set(['n8n-workflow', 'zod']);
+const ALLOWED = new Set(['n8n-workflow']);
 const BUILTINS = new Set(Module.builtinModules);
 const isBuiltin = (name) => name.startsWith('node:') || BUILTINS.has(name);
 
@@ -40,13 +37,6 @@ Module._load = function (request, parent, isMain) {
 	return result;
 };
 `;
-
-/** The NODE_PATH n8n sets for itself (its loader prepends the module paths of n8n/dist). */
-function n8nNodePath(install) {
-	return Module._nodeModulePaths(path.join(install.dir, 'node_modules', 'n8n', 'dist')).join(
-		path.delimiter,
-	);
-}
 
 /** The package.json of the package a resolved file belongs to. */
 function packageJsonOf(file) {
@@ -104,15 +94,9 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		}
 		expect(Object.keys(pj.peerDependencies || {})).toEqual(['n8n-workflow']);
 		expect(fs.existsSync(path.join(dir, 'node_modules'))).toBe(false);
-		// No zod anywhere in the folder n8n installed the package into.
-		const zods = S.findFiles(
-			path.join(ctx.n8n.userFolder, '.n8n', 'nodes'),
-			(n, full) => n === 'package.json' && full.split(path.sep).includes('zod'),
-		);
-		expect(zods).toEqual([]);
 	});
 
-	test('built files require only n8n-workflow, zod, Node built-ins and files of the package', () => {
+	test('built files require only n8n-workflow, Node built-ins and files of the package', () => {
 		const dir = ctx.n8n.packageDir;
 		const files = S.findFiles(path.join(dir, 'dist'), (n) => n.endsWith('.js'));
 		expect(files.length).toBeGreaterThan(10);
@@ -133,45 +117,14 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		}
 		const names = [...external.keys()];
 		expect(names.filter((n) => !ALLOWED.has(n) && !isBuiltin(n))).toEqual([]);
-		// Not vacuous: the estimate node's schema really requires zod, and the nodes n8n-workflow.
-		expect(external.get('zod')).toContain(
-			path.join('dist', 'nodes', 'RealEstateEstimate', 'schema.js'),
-		);
+		// Not vacuous: the nodes require n8n-workflow.
 		expect(external.get('n8n-workflow').length).toBeGreaterThan(3);
 		console.log(
 			`n8n ${ctx.n8n.version}: external requires of the built files: ${names.sort().join(', ')}`,
 		);
 	});
 
-	test("zod is not reachable from the package folder on its own; with n8n's NODE_PATH it is n8n's zod 3.25.x", () => {
-		const { install } = ctx.n8n;
-		const dir = ctx.n8n.packageDir;
-		const resolve = (nodePath) =>
-			spawnSync(
-				install.node,
-				[
-					'-e',
-					`const p=require.resolve('zod',{paths:[${JSON.stringify(dir)}]});console.log(JSON.stringify({p}))`,
-				],
-				{
-					cwd: dir,
-					env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: nodePath },
-					encoding: 'utf8',
-				},
-			);
-		const alone = resolve('');
-		expect(alone.status).not.toBe(0);
-		expect(alone.stderr).toMatch(/Cannot find module 'zod'/);
-		const withN8n = resolve(n8nNodePath(install));
-		expect(withN8n.stderr).toBe('');
-		const file = JSON.parse(withN8n.stdout).p;
-		const owner = packageJsonOf(file);
-		expect(owner.name).toBe('zod');
-		expect(owner.dir).toBe(path.join(install.dir, 'node_modules', 'zod'));
-		expect(owner.version).toMatch(/^3\.25\.\d+$/);
-	});
-
-	test("the Real Estate Estimate node runs its zod schema inside n8n, with n8n's own zod (traced in n8n's process)", async () => {
+	test("the Real Estate Estimate node checks and builds its body inside n8n, loading only n8n's n8n-workflow and built-ins (traced in n8n's process)", async () => {
 		const { n8n, sim } = ctx;
 		const cred = await S.estimateCredential(ctx, 'imports');
 		const node = (overrides) =>
@@ -193,9 +146,9 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 				},
 			});
 
-		// Valid overrides: the schema builds the body, the estimate arrives.
+		// Valid overrides: the node builds the body, the estimate arrives.
 		const ok = await S.deployNodeWorkflow(ctx, node({ usableArea: '74', buildYear: 1985 }), {
-			prefix: 'zod-ok',
+			prefix: 'body-ok',
 		});
 		const good = await S.runWorkflow(ctx, ok, {}, { apiPrefix: sim.estimatePrefix });
 		expect(good.res.status).toBe(200);
@@ -203,7 +156,7 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		expect(good.apiCalls.map((c) => [c.method, c.path, c.status])).toEqual([
 			['POST', `${sim.estimatePrefix}/RealEstates/5001/60/7/0/0/EvEstimate`, 200],
 		]);
-		// zod's preprocess turned the string "74" into the number 74.
+		// the string "74" became the number 74
 		expect(good.apiCalls[0].body).toEqual({
 			usableArea: 74,
 			buildYear: 1985,
@@ -211,50 +164,23 @@ describe.each(versions())('n8n %s.x: runtime imports of the installed package', 
 		});
 		expect(good.res.json[0].approvedTotalMarketValue).toEqual(expect.any(Number));
 
-		// An invalid override: zod's issue becomes the node's message, and nothing is sent.
-		const bad = await S.deployNodeWorkflow(ctx, node({ usableArea: 74.5 }), { prefix: 'zod-bad' });
+		// An invalid override: the node names the field and the rule, and nothing is sent.
+		const bad = await S.deployNodeWorkflow(ctx, node({ usableArea: 74.5 }), { prefix: 'body-bad' });
 		const refused = await S.runWorkflow(ctx, bad, {}, { apiPrefix: sim.estimatePrefix });
 		expect(refused.res.status).toBe(500);
 		expect(refused.apiCalls).toHaveLength(0);
 		expect(W.executionError(refused.exec).message).toBe(
-			'Item 1: "Overrides → Usable Area (BRA)" must be a whole number of square metres, 0 or more (the API takes an integer), got 74.5',
+			'Item 1: "Overrides → Usable Area (BRA)" must be a whole number of 0 or more, got 74.5',
 		);
 
-		// Which zod: the schema file's require('zod') in n8n's own process resolved to n8n's zod.
 		const entries = trace();
-		const schemaFile = path.join(
-			n8n.packageDir,
-			'dist',
-			'nodes',
-			'RealEstateEstimate',
-			'schema.js',
-		);
-		const zodLoads = entries.filter((e) => e.request === 'zod');
-		expect(zodLoads.length).toBeGreaterThanOrEqual(1);
-		expect(zodLoads.every((e) => !e.error)).toBe(true);
-		expect(zodLoads.map((e) => e.parent)).toContain(schemaFile);
-		expect(zodLoads.some((e) => e.pid === n8n.pid)).toBe(true);
-		const files = [...new Set(zodLoads.map((e) => e.file))];
-		expect(files).toHaveLength(1);
-		const owner = packageJsonOf(files[0]);
-		expect(owner.dir).toBe(path.join(n8n.install.dir, 'node_modules', 'zod'));
-		expect(owner.version).toMatch(/^3\.25\.\d+$/);
-		// …the same zod n8n-workflow itself uses.
-		const workflowRequire = Module.createRequire(
-			path.join(n8n.install.dir, 'node_modules', 'n8n-workflow', 'package.json'),
-		);
-		const workflowZod = packageJsonOf(workflowRequire.resolve('zod'));
-		expect(workflowZod.dir).toBe(owner.dir);
-
-		// Everything the package loaded by name at run time: n8n-workflow (n8n's), zod, built-ins.
+		// Everything the package loaded by name at run time: n8n-workflow (n8n's) and built-ins.
 		const requested = [...new Set(entries.map((e) => e.request))].sort();
 		expect(requested.filter((r) => !ALLOWED.has(r) && !isBuiltin(r))).toEqual([]);
 		const nw = entries.find((e) => e.request === 'n8n-workflow');
 		expect(packageJsonOf(nw.file).dir).toBe(
 			path.join(n8n.install.dir, 'node_modules', 'n8n-workflow'),
 		);
-		console.log(
-			`n8n ${n8n.version}: the package loaded ${requested.join(', ')}; zod ${owner.version} from ${path.relative(n8n.install.dir, files[0])}`,
-		);
+		console.log(`n8n ${n8n.version}: the package loaded ${requested.join(', ')}`);
 	});
 });

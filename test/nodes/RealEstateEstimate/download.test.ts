@@ -298,14 +298,14 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 		}
 	}
 
-	test('all announced bytes but no %%EOF: "incomplete", the document damaged at the service', async () => {
+	test('all announced bytes but no %%EOF: "incomplete"', async () => {
 		const body = '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n';
 		await withDocumentServer(body, async (credentials) => {
 			const error = (await runNodeError(sim, download(78), { credentials })) as NodeError;
 			expect(error.message).toBe(
 				'Item 1: The estimate document 78 is incomplete (no %%EOF end-of-file marker in the 58 bytes received)',
 			);
-			expect(error.description).toContain('although all announced bytes arrived');
+			expect(error.description).toContain('damaged at the service');
 			expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
 		});
 	});

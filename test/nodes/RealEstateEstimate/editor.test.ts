@@ -12,9 +12,10 @@
  *   in sentence case without articles.
  */
 import { NodeHelpers } from 'n8n-workflow';
-import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
-import { parseIdentity } from '../../../nodes/RealEstateEstimate/identity';
+import { readObject } from '../../../nodes/RealEstateEstimate/api';
+import { Fields } from '../../../nodes/shared/validation';
 import {
 	SIMPLIFIED_BASIS_FIELDS,
 	SIMPLIFIED_ESTIMATE_FIELDS,
@@ -284,6 +285,21 @@ describe('required fields start empty, so n8n marks them as missing', () => {
 		expect(missing({ ...newNode(chosen), ...values })).toEqual([]);
 	});
 
+	/** The object the node reads from these parameters (its path), or the error it throws. */
+	const readGnr = (gnr: unknown) => {
+		const parameters: Record<string, unknown> = {
+			identifyBy: 'cadastre',
+			knr: '0301',
+			gnr,
+			bnr: '55',
+		};
+		const ctx = {
+			getNodeParameter: (name: string, _item: number, fallback: unknown) =>
+				parameters[name] ?? fallback,
+		} as unknown as IExecuteFunctions;
+		return readObject(ctx, new Fields({ name: 'Real Estate Estimate' } as INode, properties), 0);
+	};
+
 	test.each([
 		[207, 207],
 		['207', 207],
@@ -293,15 +309,12 @@ describe('required fields start empty, so n8n marks them as missing', () => {
 	])(
 		'gnr %p (a number or text, as typed or given by an expression) is read as %p',
 		(gnr, value) => {
-			const result = parseIdentity('cadastre', { knr: '0301', gnr, bnr: '55' });
-			expect(result.issue).toBeUndefined();
-			expect(result.identity).toMatchObject({ gnr: value, bnr: 55 });
+			expect(readGnr(gnr).path).toBe(`/RealEstates/0301/${value}/55/0/0`);
 		},
 	);
 
 	test.each(['207.5', '2O7', '0', '-3', '1e9', 'two hundred'])('gnr %p is refused', (gnr) => {
-		const result = parseIdentity('cadastre', { knr: '0301', gnr, bnr: '55' });
-		expect(result.issue?.field).toBe('gnr');
+		expect(() => readGnr(gnr)).toThrow(/^Item 1: "Farm Number \(gnr\.\)" /);
 	});
 });
 

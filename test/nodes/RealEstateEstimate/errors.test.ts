@@ -79,9 +79,11 @@ describe('HTTP statuses', () => {
 			overrides: { usableArea: 70 },
 		});
 		expect(error.message).toBe(
-			'Item 1: The estimate API rejected the request as out of range (400): check the object identification and the estimate fields sent (usableArea)',
+			'Item 1: The estimate API rejected the request (400) while trying to get the estimate for cadastre 0301-208/12/0/0',
 		);
-		expect(error.description).toContain('Get the estimate for cadastre 0301-208/12/0/0');
+		expect(error.description).toContain(
+			'Check the values sent with POST /RealEstates/0301/208/12/0/0/EvEstimate.',
+		);
 		expect(error.httpCode).toBe('400');
 		expect(error.failure).toEqual({ cause: 'configuration-invalid' });
 	});
@@ -98,7 +100,7 @@ describe('HTTP statuses', () => {
 			binaryPropertyName: 'data',
 		});
 		expect(error.message).toBe(
-			'Item 1: The estimate API rejected the request as out of range (400): document ID 77 is missing or out of range',
+			'Item 1: The estimate API rejected the request (400) while trying to download the estimate document for document 77',
 		);
 	});
 
@@ -115,7 +117,7 @@ describe('HTTP statuses', () => {
 		expect(error.message).toBe(
 			'Item 1: Not authenticated with the estimate API (401) while trying to get the estimate basis',
 		);
-		expect(error.description).toMatch(/Client ID, Client Secret and Access Token URL/);
+		expect(error.description).toMatch(/Client ID, Client Secret, Scope and Access Token URL/);
 		expect(error.description).toMatch(/reconnect/);
 		expect(error.httpCode).toBe('401');
 		expect(error.failure).toEqual({ cause: 'credential-invalid' });
@@ -222,7 +224,7 @@ describe('token and network failures', () => {
 		});
 		const error = await failWith(basis, { credentials });
 		expect(error.message).toBe(
-			'Item 1: Could not get an access token for the estimate API: the token endpoint rejected the client ID or secret (invalid_client)',
+			'Item 1: Could not get an access token for the estimate API (invalid_client)',
 		);
 		expect(error.description).toMatch(/Client ID, Client Secret/);
 		expect(error.failure).toEqual({ cause: 'credential-invalid' });
@@ -234,7 +236,7 @@ describe('token and network failures', () => {
 		const credentials = estimateCredentials(sim, 'estimateNoScope', { scope: 'estimate:read' });
 		const error = await failWith(basis, { credentials });
 		expect(error.message).toBe(
-			'Item 1: Could not get an access token for the estimate API: the requested scope is not allowed for this client (invalid_scope)',
+			'Item 1: Could not get an access token for the estimate API (invalid_scope)',
 		);
 	});
 

@@ -207,12 +207,32 @@ describe('estimate input', () => {
 		await expectRejected(estimateGet({ valuation: { valuationValues } }), message);
 	});
 
-	test('several bad fields: the first (in DTO order) in the message, the others in the description', async () => {
+	test('several bad fields: the first (in DTO order) is named', async () => {
 		const error = await expectRejected(
 			estimateGet({ overrides: { usableArea: 1.5, grossArea: -2 } }),
-			'"Overrides → Gross Area (BTA)"',
+			'"Overrides → Gross Area (BTA)" must be a number of 0 or more, got -2',
 		);
-		expect(error.description).toContain('"Overrides → Usable Area (BRA)" must be a whole number');
+		expect(error.description).toBe('No request was sent for this item.');
+	});
+
+	test('a rejected value is quoted like every validator quotes it: no name, no identity number', async () => {
+		const message = async (overrides: Params) =>
+			(await expectRejected(estimateGet({ overrides }), 'Overrides')).message;
+		// personal data mapped into the wrong field (the masker's own synthetic number)
+		expect(await message({ usableArea: 'Kari Nordmann' })).toMatch(
+			/, got a text of 13 characters$/,
+		);
+		expect(await message({ buildYear: '05837049735' })).toMatch(/, got "\*{11}"$/);
+		expect(await message({ usableArea: 5837049735 })).toMatch(/, got \*{10}$/);
+		expect(await message({ usableArea: { first: 'Kari' } })).toMatch(/, got an object$/);
+		// what is no personal data is still shown
+		expect(await message({ usableArea: '12,5' })).toMatch(/, got "12,5"$/);
+	});
+
+	test('an override key the node does not offer is not sent', async () => {
+		await runNode(sim, estimateGet({ overrides: { bathrooms: 2, usableArea: 70 } }));
+		const log = await requestLog(sim);
+		expect(log.map((r) => r.body)).toEqual([{ usableArea: 70 }]);
 	});
 
 	test('a flag that is not a boolean is rejected', async () => {
