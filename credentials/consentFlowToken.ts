@@ -34,11 +34,14 @@ export function tokenUrlOf(data: Data): string {
 	return `${identityProviderUrl(data)}/realms/${realmOf(data)}/protocol/openid-connect/token`;
 }
 
-/** What decides whether a token can be had, in the words of the form. */
-export function decides(data: Data): string {
+/** What decides whether a consent flow token can be had, in the words of the form. */
+export const DECIDES_FLOW_TOKEN =
+	'Realm (the realm the operator gave you; a realm that does not know this client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
+
+function decides(data: Data): string {
 	return data.service === 'loanApplication'
 		? 'Service and Environment (the realm is agents-test or agents-prod), Client ID and Client Secret (test and production have different clients) and Identity Provider URL'
-		: 'Realm (the realm the operator gave you; a realm that does not know this client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
+		: DECIDES_FLOW_TOKEN;
 }
 
 const MESSAGE_START = 'Could not get an access token';
@@ -100,35 +103,25 @@ function oauthErrorIn(
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
-// A plain Error without response or code: n8n's credential Test then shows its message as it is.
-function refused(text: string): Error {
-	return new Error(text);
-}
-
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
+// Plain Errors without response or code: n8n's credential Test then shows their message as it is.
 export function checkBeforeSending(data: Data): void {
 	if (data.service !== 'loanApplication' && realmOf(data) === '') {
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
 		);
 	}
 	const url = identityProviderUrl(data);
 	if (!/^https?:\/\/[^/]/i.test(url)) {
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
 		);
 	}
 	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
 		);
 	}
-}
-
-function form(fields: Record<string, string>): string {
-	return Object.entries(fields)
-		.map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-		.join('&');
 }
 
 // As the description shows it (and as n8n's OAuth2 client sends it): base64 of clientId:clientSecret
@@ -210,14 +203,14 @@ export async function fetchAccessToken(
 			method: 'POST',
 			url: tokenUrlOf(data),
 			headers,
-			body: form(fields),
+			body: new URLSearchParams(fields).toString(),
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 		})) as { statusCode?: number; body?: unknown };
 	} catch (error) {
 		const code = String((error as { code?: unknown } | null)?.code ?? '');
-		throw refused(
+		throw new Error(
 			`${MESSAGE_START} ${where}: the identity provider could not be reached (${NETWORK_WORDS[code] ?? 'the connection failed'}). Check Identity Provider URL and that the identity provider is up.`,
 		);
 	}
@@ -236,7 +229,7 @@ export async function fetchAccessToken(
 	const error = oauthErrorIn(answer, [clientSecret, basic(clientId, clientSecret)]);
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
-	throw refused(
+	throw new Error(
 		`${MESSAGE_START} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
 	);
 }

@@ -28,14 +28,8 @@ export function nationalIdBirthYear(
 	return undefined;
 }
 
-interface NationalIdInfo {
-	kind: 'birth-number' | 'd-number' | 'h-number' | 'synthetic';
-	/** 'classic': K1 as the computed check digit (remainder 0); '2032': K1 by the widened rule (remainder 1–3). */
-	controlRule: 'classic' | '2032';
-}
-
 // K1 by the classic rule or the rule from 2032 (Skatteetaten; NAV's fnrvalidator does the same).
-export function checkNationalId(value: string): { error?: string; info?: NationalIdInfo } {
+export function checkNationalId(value: string): { error?: string } {
 	if (!/^\d{11}$/.test(value)) {
 		return { error: 'must be exactly 11 digits (no spaces or dashes)' };
 	}
@@ -43,19 +37,10 @@ export function checkNationalId(value: string): { error?: string; info?: Nationa
 	let day = Number(value.slice(0, 2));
 	let month = Number(value.slice(2, 4));
 	const year = Number(value.slice(4, 6));
-	let kind: NationalIdInfo['kind'] = 'birth-number';
 	// D-number: day + 40 (41–71); synthetic test number: month + 80 (81–92); H-number: month + 40 (41–52)
-	if (day >= 41) {
-		day -= 40;
-		kind = 'd-number';
-	}
-	if (month >= 81) {
-		month -= 80;
-		kind = 'synthetic';
-	} else if (month >= 41) {
-		month -= 40;
-		kind = kind === 'd-number' ? 'd-number' : 'h-number';
-	}
+	if (day >= 41) day -= 40;
+	if (month >= 81) month -= 80;
+	else if (month >= 41) month -= 40;
 	if (month < 1 || month > 12) {
 		return {
 			error:
@@ -68,11 +53,13 @@ export function checkNationalId(value: string): { error?: string; info?: Nationa
 	if (day < 1 || day > daysInMonth(fullYear, month)) {
 		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
 	}
-	const k1Remainder = weightedSum(digits, K1_WEIGHTS) % 11;
-	if (k1Remainder > 3 || mod11CheckDigit(digits, K2_WEIGHTS) !== digits[10]) {
+	if (
+		weightedSum(digits, K1_WEIGHTS) % 11 > 3 ||
+		mod11CheckDigit(digits, K2_WEIGHTS) !== digits[10]
+	) {
 		return { error: 'has wrong check digits (digits 10–11 fail the mod-11 control)' };
 	}
-	return { info: { kind, controlRule: k1Remainder === 0 ? 'classic' : '2032' } };
+	return {};
 }
 
 export function validateNationalId(value: string): string | undefined {

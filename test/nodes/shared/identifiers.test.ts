@@ -31,10 +31,8 @@ describe('national identity number', () => {
 		['01410750062', 'h-number'],
 		// synthetic test identity: month + 80
 		['01810750045', 'synthetic'],
-	])('accepts %s as %s', (value, kind) => {
-		const result = checkNationalId(value);
-		expect(result.error).toBeUndefined();
-		expect(result.info?.kind).toBe(kind);
+	])('accepts %s (%s)', (value) => {
+		expect(checkNationalId(value)).toEqual({});
 	});
 
 	test('the fixtures above really satisfy the classic rule (reference computation)', () => {
@@ -48,7 +46,7 @@ describe('national identity number', () => {
 		const base = '010107501';
 		const digits = base.split('').map(Number);
 		const k1Sum = [3, 7, 6, 1, 8, 9, 4, 5, 2].reduce((s, w, i) => s + w * digits[i], 0);
-		const rules: Record<number, string> = {};
+		const accepted: number[] = [];
 		for (let remainder = 0; remainder <= 3; remainder++) {
 			const k1 = (((remainder - k1Sum) % 11) + 11) % 11;
 			if (k1 === 10) continue;
@@ -56,12 +54,10 @@ describe('national identity number', () => {
 			const k2Sum = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((s, w, i) => s + w * Number(ten[i]), 0);
 			const k2 = (11 - (k2Sum % 11)) % 11;
 			if (k2 === 10) continue;
-			const result = checkNationalId(ten + k2);
-			expect(result.error).toBeUndefined();
-			rules[remainder] = result.info!.controlRule;
+			expect(checkNationalId(ten + k2).error).toBeUndefined();
+			accepted.push(remainder);
 		}
-		expect(rules).toEqual({ 0: 'classic', 1: '2032', 2: '2032', 3: '2032' });
-		expect(checkNationalId('15076500565').info?.controlRule).toBe('classic');
+		expect(accepted).toEqual([0, 1, 2, 3]);
 	});
 
 	// Skatteetaten, "Nytt fødselsnummer fra 2032"
