@@ -83,29 +83,21 @@ export async function waitUnlessAborted(
 	ms: number,
 	signal: AbortSignal | undefined,
 ): Promise<void> {
-	if (!signal) return await sleep(ms);
-	if (signal.aborted) return;
+	if (signal?.aborted) return;
 	let onAbort = (): void => {};
-	const aborted = new Promise<void>((resolve) => {
-		onAbort = () => resolve();
-	});
-	signal.addEventListener('abort', onAbort);
-	try {
-		await Promise.race([sleep(ms), aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
+	const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+	signal?.addEventListener('abort', onAbort);
+	await Promise.race([sleep(ms), aborted]);
+	signal?.removeEventListener('abort', onAbort);
 }
 
 /** Refusals of one request that do not use up its retries while the pacer runs several at once. */
 const PACED_REFUSALS = 20;
 
-function pacingOutcome(failure: HttpFailure, policy: RetryPolicy): AttemptOutcome {
-	const busy = failure.status === 429 || failure.status === 503;
-	if (failure.status === undefined || !(busy || policy.retryStatuses.includes(failure.status))) {
-		return { kind: 'failed' };
-	}
-	return { kind: 'refused', retryAfterMs: parseRetryAfter(failure.headers['retry-after']) };
+function pacingOutcome({ status, headers }: HttpFailure, policy: RetryPolicy): AttemptOutcome {
+	return status === 429 || status === 503 || policy.retryStatuses.includes(status ?? 0)
+		? { kind: 'refused', retryAfterMs: parseRetryAfter(headers['retry-after']) }
+		: { kind: 'failed' };
 }
 
 function cancelled(attempts: number): HttpFailure {
@@ -132,8 +124,7 @@ export async function sendWithRetry<T = unknown>(
 	// item retries without using up Max Retries (at most PACED_REFUSALS times). Alone, it counts.
 	let pacedRefusals = 0;
 	for (let retry = 0, attempt = 0; ; attempt++) {
-		if (signal?.aborted) throw cancelled(attempt);
-		const slot = pacer ? await pacer.acquire(signal) : undefined;
+		const slot = await pacer?.acquire(signal);
 		if (signal?.aborted) {
 			if (slot) pacer?.release(slot, { kind: 'failed' });
 			throw cancelled(attempt);
