@@ -16,18 +16,6 @@ export function mod11CheckDigit(digits: number[], weights: number[]): number | u
 	return check;
 }
 
-// By the published century table; the table and the 2032 rule: docs/architecture.md#identifiers
-export function nationalIdBirthYear(
-	individualNumber: number,
-	twoDigitYear: number,
-): number | undefined {
-	if (individualNumber <= 499) return 1900 + twoDigitYear;
-	if (twoDigitYear <= 39) return 2000 + twoDigitYear;
-	if (individualNumber >= 900) return 1900 + twoDigitYear;
-	if (individualNumber <= 749 && twoDigitYear >= 54) return 1800 + twoDigitYear;
-	return undefined;
-}
-
 // K1 by the classic rule or the rule from 2032 (Skatteetaten; NAV's fnrvalidator does the same).
 export function checkNationalId(value: string): { error?: string } {
 	if (!/^\d{11}$/.test(value)) {
@@ -47,9 +35,9 @@ export function checkNationalId(value: string): { error?: string } {
 				'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)',
 		};
 	}
-	// No century from the table: a date that exists in any century is accepted (synthetic numbers get
-	// here). Years 40–99 are leap years in 18yy, 19yy and 20yy alike, so 20yy stands for all three.
-	const fullYear = nationalIdBirthYear(Number(value.slice(6, 9)), year) ?? 2000 + year;
+	// Of the century table only 29 February of year 00 depends on it: individual numbers 000–499 were
+	// born in 1900, no leap year (docs/architecture.md#identifiers); any other year leaps alike in each.
+	const fullYear = year === 0 && Number(value.slice(6, 9)) <= 499 ? 1900 : 2000 + year;
 	if (day < 1 || day > daysInMonth(fullYear, month)) {
 		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
 	}

@@ -1,7 +1,6 @@
 import {
 	checkNationalId,
 	mod11CheckDigit,
-	nationalIdBirthYear,
 	validateHttpUrl,
 	validateNationalId,
 	validateOrganizationNumber,
@@ -109,37 +108,6 @@ describe('national identity number', () => {
 });
 
 describe('national identity number: birth year and calendar', () => {
-	// century table for the individual number (digits 7–9), as published by Skatteetaten:
-	// 000–499 → 1900–1999; 500–749 with year 54–99 → 1854–1899; 500–999 with year 00–39 →
-	// 2000–2039; 900–999 with year 40–99 → 1940–1999
-	test.each([
-		[0, 0, 1900],
-		[499, 99, 1999],
-		[499, 40, 1940],
-		[500, 54, 1854],
-		[749, 99, 1899],
-		[749, 54, 1854],
-		[500, 0, 2000],
-		[999, 39, 2039],
-		[500, 39, 2039],
-		[900, 40, 1940],
-		[999, 99, 1999],
-	])('individual number %i with year %i is born in %i', (individual, year, fullYear) => {
-		expect(nationalIdBirthYear(individual, year)).toBe(fullYear);
-	});
-
-	test.each([
-		[500, 40],
-		[500, 53],
-		[749, 53],
-		[750, 54],
-		[750, 99],
-		[899, 40],
-		[899, 99],
-	])('individual number %i with year %i has no century', (individual, year) => {
-		expect(nationalIdBirthYear(individual, year)).toBeUndefined();
-	});
-
 	test.each([
 		['29020050088', 'individual number 500, year 00: 2000 is a leap year'],
 		['29020090039', 'individual number 900, year 00: 2000'],
