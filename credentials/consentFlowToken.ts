@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+// the transport reads these refusals back: their first words and `(error, HTTP status)`
+import { OWN_TOKEN_FAILURE, networkWords } from '../nodes/shared/transport/failure';
 
 // The Consent Flow credential fetches its own token (n8n's preAuthentication), so that a refusal is
 // worded by this package and names the fields that decide it, in the credential Test too.
@@ -44,41 +46,8 @@ function decides(data: Data): string {
 		: DECIDES_FLOW_TOKEN;
 }
 
-const MESSAGE_START = 'Could not get an access token';
 // RFC 6749 §5.2: error is %x20-21 / %x23-5B / %x5D-7E; here also without ( ) , so it reads back
 const OAUTH_ERROR = /^[\x20\x21\x23-\x27\x2A\x2B\x2D-\x5B\x5D-\x7E]{1,80}$/;
-// In words, not codes: n8n replaces a message that contains ECONNREFUSED & co. with its own text.
-const NETWORK_WORDS: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ENOTFOUND: 'the host name was not found',
-	EAI_AGAIN: 'the host name could not be resolved',
-	EHOSTUNREACH: 'the host is unreachable',
-	ETIMEDOUT: 'the connection timed out',
-	ECONNABORTED: 'the connection timed out',
-	ECONNRESET: 'the connection was reset',
-};
-
-const REFUSED = /^Could not get an access token \((?:([^(),]+), )?HTTP (\d{3})\)/;
-
-export interface TokenFailure {
-	/** The OAuth2 error code the token endpoint answered (RFC 6749 §5.2). */
-	error?: string;
-	/** The token endpoint's HTTP status. */
-	status?: number;
-}
-
-/** What a message of fetchAccessToken says (its own words, not n8n's), or undefined for any other text. */
-export function tokenFailureOf(message: string): TokenFailure | undefined {
-	if (!message.startsWith(MESSAGE_START)) return undefined;
-	const out: TokenFailure = {};
-	const refusal = REFUSED.exec(message);
-	if (refusal) {
-		if (refusal[1] !== undefined) out.error = refusal[1];
-		out.status = Number(refusal[2]);
-	}
-	return out;
-}
-
 /** The token endpoint's answer as a JSON object (n8n hands it over parsed or as text), else undefined. */
 function answerObject(body: unknown): Record<string, unknown> | undefined {
 	let parsed = body;
@@ -103,23 +72,27 @@ function oauthErrorIn(
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
+// A plain Error without response or code: n8n's credential Test then shows its message as it is.
+function refused(text: string): Error {
+	return new Error(text);
+}
+
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
-// Plain Errors without response or code: n8n's credential Test then shows their message as it is.
 export function checkBeforeSending(data: Data): void {
 	if (data.service !== 'loanApplication' && realmOf(data) === '') {
-		throw new Error(
-			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
+		throw refused(
+			`${OWN_TOKEN_FAILURE}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
 		);
 	}
 	const url = identityProviderUrl(data);
 	if (!/^https?:\/\/[^/]/i.test(url)) {
-		throw new Error(
-			`${MESSAGE_START}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
+		throw refused(
+			`${OWN_TOKEN_FAILURE}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
 		);
 	}
 	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
-		throw new Error(
-			`${MESSAGE_START}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
+		throw refused(
+			`${OWN_TOKEN_FAILURE}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
 		);
 	}
 }
@@ -210,8 +183,8 @@ export async function fetchAccessToken(
 		})) as { statusCode?: number; body?: unknown };
 	} catch (error) {
 		const code = String((error as { code?: unknown } | null)?.code ?? '');
-		throw new Error(
-			`${MESSAGE_START} ${where}: the identity provider could not be reached (${NETWORK_WORDS[code] ?? 'the connection failed'}). Check Identity Provider URL and that the identity provider is up.`,
+		throw refused(
+			`${OWN_TOKEN_FAILURE} ${where}: the identity provider could not be reached (${networkWords(code)}). Check Identity Provider URL and that the identity provider is up.`,
 		);
 	}
 	const status = Number(response.statusCode);
@@ -229,7 +202,7 @@ export async function fetchAccessToken(
 	const error = oauthErrorIn(answer, [clientSecret, basic(clientId, clientSecret)]);
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
-	throw new Error(
-		`${MESSAGE_START} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
+	throw refused(
+		`${OWN_TOKEN_FAILURE} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
 	);
 }

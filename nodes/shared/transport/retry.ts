@@ -53,23 +53,16 @@ export function retryDelay(
 	policy: RetryPolicy,
 ): number | undefined {
 	if (retry >= policy.maxRetries) return undefined;
-	let retryable = false;
-	if (failure.status !== undefined) {
-		retryable =
-			policy.retryStatuses.includes(failure.status) &&
-			!(
-				policy.onlyWithRetryAfter?.includes(failure.status) &&
-				failure.headers['retry-after'] === undefined
-			);
-	} else if (!failure.tokenFailure && failure.code) {
-		retryable = isNotSent(failure.code) || policy.idempotent;
-	}
+	const { status, headers, code } = failure;
+	const retryable =
+		status === undefined
+			? !failure.tokenFailure && !!code && (isNotSent(code) || policy.idempotent)
+			: policy.retryStatuses.includes(status) &&
+				!(policy.onlyWithRetryAfter?.includes(status) && headers['retry-after'] === undefined);
 	if (!retryable) return undefined;
-	const backoff = Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
-	const asked = parseRetryAfter(failure.headers['retry-after']);
-	if (asked === undefined) return backoff;
-	if (asked > policy.maxDelayMs) return undefined; // the service asks for a longer pause than we wait
-	return asked;
+	const asked = parseRetryAfter(headers['retry-after']);
+	if (asked === undefined) return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
+	return asked > policy.maxDelayMs ? undefined : asked; // a longer pause than the node waits: no retry
 }
 
 /** An error answer to a streamed request may carry an unread stream: free its socket. */
