@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { clientCredentialsFields } from './clientCredentialsFields';
-import { checkBeforeSending, fetchAccessToken } from './consentFlowToken';
+import { DECIDES_FLOW_TOKEN, checkBeforeSending, fetchAccessToken } from './consentFlowToken';
 
 /** Country codes of the loan application scopes. */
 const LOAN_APPLICATION_COUNTRIES = [
@@ -26,20 +26,9 @@ const loanApplicationScopeOptions = LOAN_APPLICATION_COUNTRIES.flatMap((country)
 
 // The Test's request, as n8n expressions: the same realm and scope as consentFlowToken.ts (a unit
 // test holds the two together).
-function realmOf(ref: string): string {
-	return `(${ref}.service === 'loanApplication' ? (${ref}.environment === 'production' ? 'agents-prod' : 'agents-test') : String(${ref}.realm || '').trim())`;
-}
-
-function tokenUrl(ref: string): string {
-	return `String(${ref}.identityProviderUrl || '').trim().replace(/\\/+$/, '') + '/realms/' + ${realmOf(ref)} + '/protocol/openid-connect/token'`;
-}
-
-function scope(ref: string): string {
-	return `[].concat(${ref}.service === 'loanApplication' ? ${ref}.loanApplicationScopes || [] : ['sbl'], String(${ref}.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
-}
-
-const DECIDES =
-	'Realm (consent flows: the realm from the operator; a realm that does not know the client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
+const REALM = `($credentials.service === 'loanApplication' ? ($credentials.environment === 'production' ? 'agents-prod' : 'agents-test') : String($credentials.realm || '').trim())`;
+const TOKEN_URL = `String($credentials.identityProviderUrl || '').trim().replace(/\\/+$/, '') + '/realms/' + ${REALM} + '/protocol/openid-connect/token'`;
+const SCOPE = `[].concat($credentials.service === 'loanApplication' ? $credentials.loanApplicationScopes || [] : ['sbl'], String($credentials.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
 
 /**
  * OAuth2 client credentials for the consent flow service (SBL) and the loan application API. The
@@ -73,19 +62,16 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 				{
 					name: 'Consent Flows',
 					value: 'consentFlow',
-					description:
-						'Token endpoint of the flow service, in the realm the operator gives you (Realm). Requests scope sbl.',
+					description: 'The flow service, in the realm the operator gives you; requests scope sbl',
 				},
 				{
 					name: 'Loan Application Service',
 					value: 'loanApplication',
-					description:
-						'Token endpoint of the loan application service: realm agents-test or agents-prod, following Environment',
+					description: 'Realm agents-test or agents-prod, following Environment',
 				},
 			],
 			default: 'consentFlow',
-			description:
-				'Which service the token is for; it decides the token endpoint. One credential per service.',
+			description: 'Which service the token is for: it decides the token endpoint',
 		},
 		{
 			displayName: 'Environment',
@@ -96,8 +82,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 				{ name: 'Production', value: 'production' },
 			],
 			default: 'test',
-			description:
-				'Which environment the client belongs to (test and production have different clients). For the loan application service it decides the realm (agents-test or agents-prod); in Production the nodes require https URLs.',
+			description: 'Which environment the client belongs to; Production requires https addresses',
 		},
 		{
 			displayName: 'Identity Provider URL',
@@ -117,8 +102,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			required: true,
 			displayOptions: { show: { service: ['consentFlow'] } },
 			placeholder: 'from the operator',
-			description:
-				'The realm of the flow service, from the operator (it is fixed by the operator). A realm that does not know this client refuses it as an unknown client (invalid_client), as a wrong Client ID or Client Secret would.',
+			description: 'The realm of the flow service, from the operator',
 		},
 		{
 			displayName: 'API Base URL',
@@ -138,8 +122,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			default: [],
 			// Shown always: n8n 1.123's public API turns a display condition on a multiOptions field
 			// into a schema no value satisfies (measured)
-			description:
-				'Only for Service: Loan Application Service (Consent Flows requests sbl and ignores this list). The loan-application:<action>:<country> scopes granted to this client.',
+			description: 'Only for Service: Loan Application Service: the scopes granted to this client',
 		},
 		{
 			displayName: 'Additional Scopes',
@@ -147,8 +130,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. custom:scope other:scope',
-			description:
-				'More scopes to request, separated by spaces or commas (added to sbl for Consent Flows, to the selected scopes for the loan application service)',
+			description: 'More scopes to request, separated by spaces or commas',
 		},
 		{
 			displayName: 'Access Token',
@@ -194,17 +176,17 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 	// does not pass the Test for a changed secret (its refusals: the rules below).
 	test: ICredentialTestRequest = {
 		request: {
-			url: `={{ ${tokenUrl('$credentials')} }}`,
+			url: `={{ ${TOKEN_URL} }}`,
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${scope('$credentials')}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || '')) }}`,
+			body: `={{ 'grant_type=client_credentials&scope=' + encodeURIComponent(${SCOPE}) + '&client_id=' + encodeURIComponent(String($credentials.clientId || '')) + '&client_secret=' + encodeURIComponent(String($credentials.clientSecret || '')) }}`,
 		},
 		rules: [
 			{
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: `The identity provider refused the client (401): check ${DECIDES}`,
+					message: `The identity provider refused the client (401): check ${DECIDES_FLOW_TOKEN}`,
 				},
 			},
 			{

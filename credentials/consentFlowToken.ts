@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+// the transport reads these refusals back: their first words and `(error, HTTP status)`
+import { OWN_TOKEN_FAILURE, networkWords } from '../nodes/shared/transport/failure';
 
 // The Consent Flow credential fetches its own token (n8n's preAuthentication), so that a refusal is
 // worded by this package and names the fields that decide it, in the credential Test too.
@@ -34,48 +36,18 @@ export function tokenUrlOf(data: Data): string {
 	return `${identityProviderUrl(data)}/realms/${realmOf(data)}/protocol/openid-connect/token`;
 }
 
-/** What decides whether a token can be had, in the words of the form. */
-export function decides(data: Data): string {
+/** What decides whether a consent flow token can be had, in the words of the form. */
+export const DECIDES_FLOW_TOKEN =
+	'Realm (the realm the operator gave you; a realm that does not know this client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
+
+function decides(data: Data): string {
 	return data.service === 'loanApplication'
 		? 'Service and Environment (the realm is agents-test or agents-prod), Client ID and Client Secret (test and production have different clients) and Identity Provider URL'
-		: 'Realm (the realm the operator gave you; a realm that does not know this client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
+		: DECIDES_FLOW_TOKEN;
 }
 
-const MESSAGE_START = 'Could not get an access token';
 // RFC 6749 §5.2: error is %x20-21 / %x23-5B / %x5D-7E; here also without ( ) , so it reads back
 const OAUTH_ERROR = /^[\x20\x21\x23-\x27\x2A\x2B\x2D-\x5B\x5D-\x7E]{1,80}$/;
-// In words, not codes: n8n replaces a message that contains ECONNREFUSED & co. with its own text.
-const NETWORK_WORDS: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ENOTFOUND: 'the host name was not found',
-	EAI_AGAIN: 'the host name could not be resolved',
-	EHOSTUNREACH: 'the host is unreachable',
-	ETIMEDOUT: 'the connection timed out',
-	ECONNABORTED: 'the connection timed out',
-	ECONNRESET: 'the connection was reset',
-};
-
-const REFUSED = /^Could not get an access token \((?:([^(),]+), )?HTTP (\d{3})\)/;
-
-export interface TokenFailure {
-	/** The OAuth2 error code the token endpoint answered (RFC 6749 §5.2). */
-	error?: string;
-	/** The token endpoint's HTTP status. */
-	status?: number;
-}
-
-/** What a message of fetchAccessToken says (its own words, not n8n's), or undefined for any other text. */
-export function tokenFailureOf(message: string): TokenFailure | undefined {
-	if (!message.startsWith(MESSAGE_START)) return undefined;
-	const out: TokenFailure = {};
-	const refusal = REFUSED.exec(message);
-	if (refusal) {
-		if (refusal[1] !== undefined) out.error = refusal[1];
-		out.status = Number(refusal[2]);
-	}
-	return out;
-}
-
 /** The token endpoint's answer as a JSON object (n8n hands it over parsed or as text), else undefined. */
 function answerObject(body: unknown): Record<string, unknown> | undefined {
 	let parsed = body;
@@ -109,26 +81,20 @@ function refused(text: string): Error {
 export function checkBeforeSending(data: Data): void {
 	if (data.service !== 'loanApplication' && realmOf(data) === '') {
 		throw refused(
-			`${MESSAGE_START}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
+			`${OWN_TOKEN_FAILURE}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
 		);
 	}
 	const url = identityProviderUrl(data);
 	if (!/^https?:\/\/[^/]/i.test(url)) {
 		throw refused(
-			`${MESSAGE_START}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
+			`${OWN_TOKEN_FAILURE}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
 		);
 	}
 	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
 		throw refused(
-			`${MESSAGE_START}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
+			`${OWN_TOKEN_FAILURE}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
 		);
 	}
-}
-
-function form(fields: Record<string, string>): string {
-	return Object.entries(fields)
-		.map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-		.join('&');
 }
 
 // As the description shows it (and as n8n's OAuth2 client sends it): base64 of clientId:clientSecret
@@ -210,7 +176,7 @@ export async function fetchAccessToken(
 			method: 'POST',
 			url: tokenUrlOf(data),
 			headers,
-			body: form(fields),
+			body: new URLSearchParams(fields).toString(),
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -218,7 +184,7 @@ export async function fetchAccessToken(
 	} catch (error) {
 		const code = String((error as { code?: unknown } | null)?.code ?? '');
 		throw refused(
-			`${MESSAGE_START} ${where}: the identity provider could not be reached (${NETWORK_WORDS[code] ?? 'the connection failed'}). Check Identity Provider URL and that the identity provider is up.`,
+			`${OWN_TOKEN_FAILURE} ${where}: the identity provider could not be reached (${networkWords(code)}). Check Identity Provider URL and that the identity provider is up.`,
 		);
 	}
 	const status = Number(response.statusCode);
@@ -237,6 +203,6 @@ export async function fetchAccessToken(
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
 	throw refused(
-		`${MESSAGE_START} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
+		`${OWN_TOKEN_FAILURE} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
 	);
 }

@@ -16,26 +16,8 @@ export function mod11CheckDigit(digits: number[], weights: number[]): number | u
 	return check;
 }
 
-// By the published century table; the table and the 2032 rule: docs/architecture.md#identifiers
-export function nationalIdBirthYear(
-	individualNumber: number,
-	twoDigitYear: number,
-): number | undefined {
-	if (individualNumber <= 499) return 1900 + twoDigitYear;
-	if (twoDigitYear <= 39) return 2000 + twoDigitYear;
-	if (individualNumber >= 900) return 1900 + twoDigitYear;
-	if (individualNumber <= 749 && twoDigitYear >= 54) return 1800 + twoDigitYear;
-	return undefined;
-}
-
-interface NationalIdInfo {
-	kind: 'birth-number' | 'd-number' | 'h-number' | 'synthetic';
-	/** 'classic': K1 as the computed check digit (remainder 0); '2032': K1 by the widened rule (remainder 1–3). */
-	controlRule: 'classic' | '2032';
-}
-
 // K1 by the classic rule or the rule from 2032 (Skatteetaten; NAV's fnrvalidator does the same).
-export function checkNationalId(value: string): { error?: string; info?: NationalIdInfo } {
+export function checkNationalId(value: string): { error?: string } {
 	if (!/^\d{11}$/.test(value)) {
 		return { error: 'must be exactly 11 digits (no spaces or dashes)' };
 	}
@@ -43,36 +25,29 @@ export function checkNationalId(value: string): { error?: string; info?: Nationa
 	let day = Number(value.slice(0, 2));
 	let month = Number(value.slice(2, 4));
 	const year = Number(value.slice(4, 6));
-	let kind: NationalIdInfo['kind'] = 'birth-number';
 	// D-number: day + 40 (41–71); synthetic test number: month + 80 (81–92); H-number: month + 40 (41–52)
-	if (day >= 41) {
-		day -= 40;
-		kind = 'd-number';
-	}
-	if (month >= 81) {
-		month -= 80;
-		kind = 'synthetic';
-	} else if (month >= 41) {
-		month -= 40;
-		kind = kind === 'd-number' ? 'd-number' : 'h-number';
-	}
+	if (day >= 41) day -= 40;
+	if (month >= 81) month -= 80;
+	else if (month >= 41) month -= 40;
 	if (month < 1 || month > 12) {
 		return {
 			error:
 				'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)',
 		};
 	}
-	// No century from the table: a date that exists in any century is accepted (synthetic numbers get
-	// here). Years 40–99 are leap years in 18yy, 19yy and 20yy alike, so 20yy stands for all three.
-	const fullYear = nationalIdBirthYear(Number(value.slice(6, 9)), year) ?? 2000 + year;
+	// Of the century table only 29 February of year 00 depends on it: individual numbers 000–499 were
+	// born in 1900, no leap year (docs/architecture.md#identifiers); any other year leaps alike in each.
+	const fullYear = year === 0 && Number(value.slice(6, 9)) <= 499 ? 1900 : 2000 + year;
 	if (day < 1 || day > daysInMonth(fullYear, month)) {
 		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
 	}
-	const k1Remainder = weightedSum(digits, K1_WEIGHTS) % 11;
-	if (k1Remainder > 3 || mod11CheckDigit(digits, K2_WEIGHTS) !== digits[10]) {
+	if (
+		weightedSum(digits, K1_WEIGHTS) % 11 > 3 ||
+		mod11CheckDigit(digits, K2_WEIGHTS) !== digits[10]
+	) {
 		return { error: 'has wrong check digits (digits 10–11 fail the mod-11 control)' };
 	}
-	return { info: { kind, controlRule: k1Remainder === 0 ? 'classic' : '2032' } };
+	return {};
 }
 
 export function validateNationalId(value: string): string | undefined {

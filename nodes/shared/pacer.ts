@@ -15,7 +15,6 @@ export type AttemptOutcome =
 
 export interface Slot {
 	generation: number;
-	limit: number;
 	concurrent: number;
 }
 
@@ -56,7 +55,7 @@ export class Pacer {
 			await new Promise<void>((resolve) => this.waiters.push(resolve));
 		}
 		this.inFlight++;
-		return { generation: this.generation, limit: this.current, concurrent: this.inFlight };
+		return { generation: this.generation, concurrent: this.inFlight };
 	}
 
 	release(slot: Slot, outcome: AttemptOutcome): void {

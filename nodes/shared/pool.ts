@@ -10,14 +10,6 @@ interface PoolOptions {
 	firstAlone?: boolean;
 }
 
-export const MAX_CONCURRENCY = 100;
-
-export function normaliseConcurrency(value: unknown, fallback: number): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number)) return fallback;
-	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(number)));
-}
-
 /** Never rejects; indexes never started (after a stop) are `{ ok: false, skipped: true }`. */
 export async function runPool<T>(
 	count: number,
@@ -25,8 +17,11 @@ export async function runPool<T>(
 	worker: (index: number) => Promise<T>,
 	options: PoolOptions = {},
 ): Promise<Array<PoolOutcome<T>>> {
-	const outcomes: Array<PoolOutcome<T>> = new Array(count);
-	const limit = Math.max(1, Math.min(Math.floor(concurrency) || 1, count || 1));
+	const outcomes = Array.from(
+		{ length: count },
+		(): PoolOutcome<T> => ({ ok: false, skipped: true }),
+	);
+	const lanes = Math.max(1, Math.min(Math.floor(concurrency) || 1, count || 1));
 	let next = 0;
 	let stopped = false;
 
@@ -44,16 +39,11 @@ export async function runPool<T>(
 		}
 	}
 
-	async function lane(): Promise<void> {
-		while (!stopped && next < count) await runNext();
-	}
-
-	if (options.firstAlone && limit > 1 && count > 1) {
-		await runNext();
-	}
-	await Promise.all(Array.from({ length: limit }, async () => await lane()));
-	for (let index = 0; index < count; index++) {
-		if (outcomes[index] === undefined) outcomes[index] = { ok: false, skipped: true };
-	}
+	if (options.firstAlone && lanes > 1 && count > 1) await runNext();
+	await Promise.all(
+		Array.from({ length: lanes }, async () => {
+			while (!stopped && next < count) await runNext();
+		}),
+	);
 	return outcomes;
 }

@@ -145,20 +145,6 @@ function failedItem(itemIndex: number, error: NodeError): INodeExecutionData {
 	return { json: errorJson(error), pairedItem: { item: itemIndex } };
 }
 
-async function loadEnv(
-	ctx: IExecuteFunctions,
-	options: RunOptions,
-	concurrency: number,
-): Promise<RunEnv> {
-	const connection = await loadConnection(ctx, options.connection);
-	// the Pacer starts at most at the highest concurrency
-	const pacer = new Pacer(options.defaultConcurrency, concurrency);
-	return {
-		connection: { ...connection, pacer },
-		fields: new Fields(ctx.getNode(), options.properties),
-	};
-}
-
 // Every item is prepared (validated) before any request is sent.
 function prepareAll(
 	ctx: IExecuteFunctions,
@@ -226,7 +212,10 @@ export async function runItems(
 	const continueOnFail = ctx.continueOnFail();
 	let env: RunEnv;
 	try {
-		env = await loadEnv(ctx, options, concurrency);
+		// the pacer starts at the default, or lower when Concurrent Requests is lower
+		const pacer = new Pacer(options.defaultConcurrency, concurrency);
+		const connection = { ...(await loadConnection(ctx, options.connection)), pacer };
+		env = { connection, fields: new Fields(ctx.getNode(), options.properties) };
 	} catch (error) {
 		const nodeError = asNodeError(ctx, error, 0, redactPatterns);
 		if (!continueOnFail) throw nodeError;

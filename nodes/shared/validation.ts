@@ -22,17 +22,11 @@ export function itemLabel(itemIndex: number): string {
 
 type PropertyLike = INodeProperties | INodePropertyCollection;
 
+// A collection's options and a fixedCollection's groups have a displayName; an options list's entries do not.
 function childrenOf(property: PropertyLike): PropertyLike[] {
-	if ('values' in property && Array.isArray(property.values)) return property.values;
-	const options = (property as INodeProperties).options;
-	if (!Array.isArray(options)) return [];
-	return (options as unknown[]).filter(
-		(option): option is PropertyLike =>
-			option !== null &&
-			typeof option === 'object' &&
-			'displayName' in option &&
-			('type' in option || 'values' in option),
-	);
+	if ('values' in property) return property.values;
+	const options = (property.options ?? []) as Array<object>;
+	return options.filter((option): option is PropertyLike => 'displayName' in option);
 }
 
 export function fieldLabel(properties: readonly INodeProperties[], path: string): string {

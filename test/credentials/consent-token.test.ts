@@ -3,7 +3,7 @@
  * it keeps a held token, and what it says when no token can be had.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { tokenFailureOf } from '../../credentials/consentFlowToken';
+import { normaliseHttpError } from '../../nodes/shared/transport/failure';
 import { DECIDES_ALL, answer, base, fetchWith, flow, loan } from './helpers';
 
 describe('Consent Flow OAuth2 API credential: its token request', () => {
@@ -178,18 +178,24 @@ describe('Consent Flow OAuth2 API credential: its token request', () => {
 		expect(other.error!.message).toMatch(/\(the connection failed\)/);
 	});
 
-	test('tokenFailureOf reads back the code and status of its own messages only', async () => {
+	test('the transport reads back the code and status of its own messages only', async () => {
 		const refused = await fetchWith(flow, answer(401, { error: 'invalid_client' }));
-		expect(tokenFailureOf(refused.error!.message)).toEqual({
-			error: 'invalid_client',
-			status: 401,
+		expect(normaliseHttpError(refused.error)).toMatchObject({
+			tokenFailure: true,
+			oauthError: 'invalid_client',
+			ownToken: { status: 401, message: refused.error!.message },
 		});
 		const missing = await fetchWith(flow, answer(404, ''));
-		expect(tokenFailureOf(missing.error!.message)).toEqual({ status: 404 });
+		expect(normaliseHttpError(missing.error).ownToken?.status).toBe(404);
+		expect(normaliseHttpError(missing.error).oauthError).toBeUndefined();
 		const unreached = await fetchWith(flow, new Error('x'));
-		expect(tokenFailureOf(unreached.error!.message)).toEqual({});
-		expect(
-			tokenFailureOf('Failed to acquire OAuth2 access token: Client authentication failed'),
-		).toBeUndefined();
+		expect(normaliseHttpError(unreached.error).ownToken).toEqual({
+			status: undefined,
+			message: unreached.error!.message,
+		});
+		const n8nText = new Error(
+			'Failed to acquire OAuth2 access token: Client authentication failed',
+		);
+		expect(normaliseHttpError(n8nText).ownToken).toBeUndefined();
 	});
 });

@@ -1,6 +1,5 @@
 // Whatever n8n threw → an HttpFailure without request headers (no token can leak) → one FailureKind.
 import { mentionsTokenFailure, oauthErrorFromText } from '../n8n-compat';
-import { tokenFailureOf } from '../../../credentials/consentFlowToken';
 import { findInCauses, isObject, plainHeaders } from '../json';
 
 export interface HttpFailure {
@@ -49,6 +48,7 @@ export const NETWORK_ERRORS: Record<string, { words: string; notSent: boolean }>
 	UND_ERR_CONNECT_TIMEOUT: { words: 'the connection timed out', notSent: false },
 };
 
+// In words, not codes: n8n replaces a message that contains ECONNREFUSED & co. with its own text.
 export function networkWords(code: string | undefined): string {
 	return (code && NETWORK_ERRORS[code]?.words) || 'the connection failed';
 }
@@ -56,6 +56,11 @@ export function networkWords(code: string | undefined): string {
 export function isNotSent(code: string | undefined): boolean {
 	return !!code && NETWORK_ERRORS[code]?.notSent === true;
 }
+
+/** How every refusal of the Consent Flow credential's own token request starts (consentFlowToken.ts). */
+export const OWN_TOKEN_FAILURE = 'Could not get an access token';
+/** `Could not get an access token (invalid_client, HTTP 401) …`: the OAuth2 error and the status. */
+const OWN_REFUSAL = /^Could not get an access token \((?:([^(),]+), )?HTTP (\d{3})\)/;
 
 const findCode = (error: unknown) =>
 	findInCauses(error, ({ code }) =>
@@ -125,15 +130,17 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 	const message = typeof record.message === 'string' ? record.message : String(error);
 	const causeMessage = isObject(record.cause) ? record.cause.message : undefined;
 	const ownText = [message, causeMessage].find(
-		(text): text is string => typeof text === 'string' && tokenFailureOf(text) !== undefined,
+		(text): text is string => typeof text === 'string' && text.startsWith(OWN_TOKEN_FAILURE),
 	);
-	const own = ownText === undefined ? undefined : tokenFailureOf(ownText);
+	const refusal = ownText === undefined ? null : OWN_REFUSAL.exec(ownText);
 	const oauthError =
 		findOAuthError(error) ??
-		own?.error ??
+		refusal?.[1] ??
 		(status === undefined ? oauthErrorFromText([message, causeMessage]) : undefined);
 	const tokenFailure =
-		own !== undefined || oauthError !== undefined || mentionsTokenFailure([message, causeMessage]);
+		ownText !== undefined ||
+		oauthError !== undefined ||
+		mentionsTokenFailure([message, causeMessage]);
 	const failure: HttpFailure = {
 		status: Number.isFinite(status) ? status : undefined,
 		headers: lowerCaseHeaders(response?.headers),
@@ -151,7 +158,9 @@ export function normaliseHttpError(error: unknown): HttpFailure {
 		tokenFailure,
 		oauthError,
 	};
-	if (ownText !== undefined) failure.ownToken = { status: own?.status, message: ownText };
+	if (ownText !== undefined) {
+		failure.ownToken = { status: refusal ? Number(refusal[2]) : undefined, message: ownText };
+	}
 	return failure;
 }
 

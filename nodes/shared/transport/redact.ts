@@ -123,8 +123,6 @@ export function makeRedactor(secrets: readonly unknown[]): LearningRedactor {
 
 export const redactPatterns: Redactor = makeRedactor([]);
 
-// The client secret, the tokens (the Consent Flow credential's Access Token field, n8n's OAuth2
-// token data), and the Basic value sent to the token endpoint (raw and form-encoded).
 /** The fields a credential type marks as secret (typeOptions.password): their values are redacted. */
 export function passwordFieldsOf(
 	properties: ReadonlyArray<{ name: string; typeOptions?: { password?: boolean } }>,
@@ -132,6 +130,8 @@ export function passwordFieldsOf(
 	return properties.filter((p) => p.typeOptions?.password === true).map((p) => p.name);
 }
 
+// The client secret, the tokens (the Consent Flow credential's Access Token field, n8n's OAuth2
+// token data), and the Basic value sent to the token endpoint (raw and form-encoded).
 export function credentialSecrets(
 	credentials: Record<string, unknown> | undefined,
 	passwordFields: readonly string[],
@@ -157,15 +157,4 @@ export function credentialSecrets(
 		}
 	}
 	return out;
-}
-
-export function redactDeep<T>(value: T, redact: Redactor, depth = 0): T {
-	if (typeof value === 'string') return redact(value) as T;
-	if (depth > 20 || value === null || typeof value !== 'object') return value;
-	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, redact, depth + 1)) as T;
-	const out: Record<string, unknown> = {};
-	for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-		out[key] = redactDeep(entry, redact, depth + 1);
-	}
-	return out as T;
 }

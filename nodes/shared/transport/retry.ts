@@ -27,44 +27,15 @@ export const DEFAULT_RETRY: RetryPolicy = {
 	idempotent: false,
 };
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const DAY_LONG = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
-const MONTH = `(?<month>${MONTHS.join('|')})`;
-const TIME = '(?<h>\\d{2}):(?<m>\\d{2}):(?<s>\\d{2})';
-// HTTP-date (RFC 9110 §5.6.7): IMF-fixdate and the obsolete RFC 850 and asctime() forms.
-const HTTP_DATES = [
-	new RegExp(`^${DAY}, (?<day>\\d{2}) ${MONTH} (?<year>\\d{4}) ${TIME} GMT$`),
-	new RegExp(`^${DAY_LONG}, (?<day>\\d{2})-${MONTH}-(?<year>\\d{2}) ${TIME} GMT$`),
-	// the day may be space-padded (` 6`): Number() ignores the space
-	new RegExp(`^${DAY} ${MONTH} (?<day> \\d|\\d{2}) ${TIME} (?<year>\\d{4})$`),
-];
-
-export function parseHttpDate(text: string, now = Date.now()): number | undefined {
-	const date = HTTP_DATES.map((form) => form.exec(text)?.groups).find(Boolean);
-	if (!date) return undefined;
-	let year = Number(date.year);
-	if (date.year.length === 2) {
-		// RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is in the past century
-		const thisYear = new Date(now).getUTCFullYear();
-		year += Math.floor(thisYear / 100) * 100;
-		if (year > thisYear + 50) year -= 100;
-	}
-	const [day, hours, minutes, seconds] = [date.day, date.h, date.m, date.s].map(Number);
-	if (hours > 23 || minutes > 59 || seconds > 60) return undefined;
-	const month = MONTHS.indexOf(date.month);
-	const time = Date.UTC(year, month, day, hours, minutes, Math.min(seconds, 59));
-	// Date.UTC rolls 31 Nov over into December: such a date does not exist
-	return new Date(time).getUTCDate() === day ? time : undefined;
-}
-
-// Anything else (negative, a duplicated header's list, a fraction, words): the caller's own backoff.
+// Seconds, or an HTTP-date in the form senders must generate (IMF-fixdate, RFC 9110 §5.6.7): a date
+// that does not exist does not print back the same. Anything else: the caller's own backoff.
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined) return undefined;
 	const text = value.trim();
 	if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
-	const date = parseHttpDate(text, now);
-	return date === undefined ? undefined : Math.max(0, date - now);
+	const date = Date.parse(text);
+	if (Number.isNaN(date) || new Date(date).toUTCString() !== text) return undefined;
+	return Math.max(0, date - now);
 }
 
 export function retryAfterTooLong(
@@ -82,23 +53,16 @@ export function retryDelay(
 	policy: RetryPolicy,
 ): number | undefined {
 	if (retry >= policy.maxRetries) return undefined;
-	let retryable = false;
-	if (failure.status !== undefined) {
-		retryable =
-			policy.retryStatuses.includes(failure.status) &&
-			!(
-				policy.onlyWithRetryAfter?.includes(failure.status) &&
-				failure.headers['retry-after'] === undefined
-			);
-	} else if (!failure.tokenFailure && failure.code) {
-		retryable = isNotSent(failure.code) || policy.idempotent;
-	}
+	const { status, headers, code } = failure;
+	const retryable =
+		status === undefined
+			? !failure.tokenFailure && !!code && (isNotSent(code) || policy.idempotent)
+			: policy.retryStatuses.includes(status) &&
+				!(policy.onlyWithRetryAfter?.includes(status) && headers['retry-after'] === undefined);
 	if (!retryable) return undefined;
-	const backoff = Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
-	const asked = parseRetryAfter(failure.headers['retry-after']);
-	if (asked === undefined) return backoff;
-	if (asked > policy.maxDelayMs) return undefined; // the service asks for a longer pause than we wait
-	return asked;
+	const asked = parseRetryAfter(headers['retry-after']);
+	if (asked === undefined) return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
+	return asked > policy.maxDelayMs ? undefined : asked; // a longer pause than the node waits: no retry
 }
 
 /** An error answer to a streamed request may carry an unread stream: free its socket. */
@@ -112,29 +76,21 @@ export async function waitUnlessAborted(
 	ms: number,
 	signal: AbortSignal | undefined,
 ): Promise<void> {
-	if (!signal) return await sleep(ms);
-	if (signal.aborted) return;
+	if (signal?.aborted) return;
 	let onAbort = (): void => {};
-	const aborted = new Promise<void>((resolve) => {
-		onAbort = () => resolve();
-	});
-	signal.addEventListener('abort', onAbort);
-	try {
-		await Promise.race([sleep(ms), aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
+	const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+	signal?.addEventListener('abort', onAbort);
+	await Promise.race([sleep(ms), aborted]);
+	signal?.removeEventListener('abort', onAbort);
 }
 
 /** Refusals of one request that do not use up its retries while the pacer runs several at once. */
 const PACED_REFUSALS = 20;
 
-function pacingOutcome(failure: HttpFailure, policy: RetryPolicy): AttemptOutcome {
-	const busy = failure.status === 429 || failure.status === 503;
-	if (failure.status === undefined || !(busy || policy.retryStatuses.includes(failure.status))) {
-		return { kind: 'failed' };
-	}
-	return { kind: 'refused', retryAfterMs: parseRetryAfter(failure.headers['retry-after']) };
+function pacingOutcome({ status, headers }: HttpFailure, policy: RetryPolicy): AttemptOutcome {
+	return status === 429 || status === 503 || policy.retryStatuses.includes(status ?? 0)
+		? { kind: 'refused', retryAfterMs: parseRetryAfter(headers['retry-after']) }
+		: { kind: 'failed' };
 }
 
 function cancelled(attempts: number): HttpFailure {
@@ -161,8 +117,7 @@ export async function sendWithRetry<T = unknown>(
 	// item retries without using up Max Retries (at most PACED_REFUSALS times). Alone, it counts.
 	let pacedRefusals = 0;
 	for (let retry = 0, attempt = 0; ; attempt++) {
-		if (signal?.aborted) throw cancelled(attempt);
-		const slot = pacer ? await pacer.acquire(signal) : undefined;
+		const slot = await pacer?.acquire(signal);
 		if (signal?.aborted) {
 			if (slot) pacer?.release(slot, { kind: 'failed' });
 			throw cancelled(attempt);

@@ -14,8 +14,7 @@
  *   5 4 3 2 7 6 5 4 3 2 1 is 0 mod 11. (This is "11 − sum mod 11, 11 → 0, 10 → invalid" stated as a
  *   remainder; NAV's fnrvalidator implements the same four K1 values and one K2.)
  *   Module conventions the reference follows: where the table gives no century the date is
- *   accepted if it exists in any of 18YY, 19YY, 20YY; kind 'synthetic' wins over 'd-number',
- *   which wins over 'h-number'.
+ *   accepted if it exists in any of 18YY, 19YY, 20YY.
  * - Organization number (Brønnøysundregistrene): 9 digits, the sum of all nine weighted
  *   3 2 7 6 5 4 3 2 1 is 0 mod 11.
  */
@@ -32,7 +31,6 @@ import {
 	solveLast,
 	validNationalId,
 	withControlDigits,
-	type Verdict,
 } from '../../support/identity-numbers';
 
 // ---------- reference ----------
@@ -45,11 +43,9 @@ function referenceOrganizationNumber(value: string): boolean {
 	return /^[0-9]{9}$/.test(value) && remainder(value, ORG_REF) === 0;
 }
 
-/** The module's verdict in the reference's shape. */
-function moduleNationalId(value: string): Verdict {
-	const { error, info } = checkNationalId(value);
-	if (error !== undefined || info === undefined) return { valid: false };
-	return { valid: true, kind: info.kind, controlRule: info.controlRule };
+/** The module's verdict: valid or not (the reference also names the kind and control rule). */
+function moduleValid(value: string): boolean {
+	return checkNationalId(value).error === undefined;
 }
 
 // ---------- generators ----------
@@ -97,10 +93,10 @@ describe('national identity number (property tests against the reference)', () =
 		);
 	});
 
-	test('every valid generated number is accepted, with its kind and control rule', () => {
+	test('every valid generated number is accepted', () => {
 		fc.assert(
-			fc.property(validNationalId, ({ value, kind, controlRule }) => {
-				expect(checkNationalId(value)).toEqual({ info: { kind, controlRule } });
+			fc.property(validNationalId, ({ value }) => {
+				expect(checkNationalId(value)).toEqual({});
 			}),
 			RUNS,
 		);
@@ -131,7 +127,7 @@ describe('national identity number (property tests against the reference)', () =
 	test('agrees with the reference on numbers with passing control digits (date and century rules decide)', () => {
 		fc.assert(
 			fc.property(anyNineWithControlDigits, (value) => {
-				expect(moduleNationalId(value)).toEqual(referenceNationalId(value));
+				expect(moduleValid(value)).toBe(referenceNationalId(value).valid);
 			}),
 			RUNS,
 		);
@@ -153,7 +149,7 @@ describe('national identity number (property tests against the reference)', () =
 			});
 		fc.assert(
 			fc.property(fc.oneof(digitString(11), nearMiss), (value) => {
-				expect(moduleNationalId(value)).toEqual(referenceNationalId(value));
+				expect(moduleValid(value)).toBe(referenceNationalId(value).valid);
 			}),
 			RUNS,
 		);
@@ -176,8 +172,8 @@ describe('national identity number (property tests against the reference)', () =
 						let value: string | undefined;
 						for (let k = 0; value === undefined; k++)
 							value = withControlDigits(first9, (k + compared) % 4);
-						const [expected, actual] = [referenceNationalId(value), moduleNationalId(value)];
-						if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+						const [expected, actual] = [referenceNationalId(value).valid, moduleValid(value)];
+						if (actual !== expected) {
 							expect([value, actual]).toEqual([value, expected]);
 						}
 						compared++;
@@ -190,7 +186,7 @@ describe('national identity number (property tests against the reference)', () =
 			fc.property(
 				fc.oneof(fc.string({ maxLength: 14 }), fc.stringMatching(/^[0-9 -]{9,13}$/)),
 				(value) => {
-					expect(moduleNationalId(value)).toEqual(referenceNationalId(value));
+					expect(moduleValid(value)).toBe(referenceNationalId(value).valid);
 				},
 			),
 			RUNS,

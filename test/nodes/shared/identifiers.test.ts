@@ -1,7 +1,6 @@
 import {
 	checkNationalId,
 	mod11CheckDigit,
-	nationalIdBirthYear,
 	validateHttpUrl,
 	validateNationalId,
 	validateOrganizationNumber,
@@ -31,10 +30,8 @@ describe('national identity number', () => {
 		['01410750062', 'h-number'],
 		// synthetic test identity: month + 80
 		['01810750045', 'synthetic'],
-	])('accepts %s as %s', (value, kind) => {
-		const result = checkNationalId(value);
-		expect(result.error).toBeUndefined();
-		expect(result.info?.kind).toBe(kind);
+	])('accepts %s (%s)', (value) => {
+		expect(checkNationalId(value)).toEqual({});
 	});
 
 	test('the fixtures above really satisfy the classic rule (reference computation)', () => {
@@ -48,7 +45,7 @@ describe('national identity number', () => {
 		const base = '010107501';
 		const digits = base.split('').map(Number);
 		const k1Sum = [3, 7, 6, 1, 8, 9, 4, 5, 2].reduce((s, w, i) => s + w * digits[i], 0);
-		const rules: Record<number, string> = {};
+		const accepted: number[] = [];
 		for (let remainder = 0; remainder <= 3; remainder++) {
 			const k1 = (((remainder - k1Sum) % 11) + 11) % 11;
 			if (k1 === 10) continue;
@@ -56,12 +53,10 @@ describe('national identity number', () => {
 			const k2Sum = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((s, w, i) => s + w * Number(ten[i]), 0);
 			const k2 = (11 - (k2Sum % 11)) % 11;
 			if (k2 === 10) continue;
-			const result = checkNationalId(ten + k2);
-			expect(result.error).toBeUndefined();
-			rules[remainder] = result.info!.controlRule;
+			expect(checkNationalId(ten + k2).error).toBeUndefined();
+			accepted.push(remainder);
 		}
-		expect(rules).toEqual({ 0: 'classic', 1: '2032', 2: '2032', 3: '2032' });
-		expect(checkNationalId('15076500565').info?.controlRule).toBe('classic');
+		expect(accepted).toEqual([0, 1, 2, 3]);
 	});
 
 	// Skatteetaten, "Nytt fødselsnummer fra 2032"
@@ -113,37 +108,6 @@ describe('national identity number', () => {
 });
 
 describe('national identity number: birth year and calendar', () => {
-	// century table for the individual number (digits 7–9), as published by Skatteetaten:
-	// 000–499 → 1900–1999; 500–749 with year 54–99 → 1854–1899; 500–999 with year 00–39 →
-	// 2000–2039; 900–999 with year 40–99 → 1940–1999
-	test.each([
-		[0, 0, 1900],
-		[499, 99, 1999],
-		[499, 40, 1940],
-		[500, 54, 1854],
-		[749, 99, 1899],
-		[749, 54, 1854],
-		[500, 0, 2000],
-		[999, 39, 2039],
-		[500, 39, 2039],
-		[900, 40, 1940],
-		[999, 99, 1999],
-	])('individual number %i with year %i is born in %i', (individual, year, fullYear) => {
-		expect(nationalIdBirthYear(individual, year)).toBe(fullYear);
-	});
-
-	test.each([
-		[500, 40],
-		[500, 53],
-		[749, 53],
-		[750, 54],
-		[750, 99],
-		[899, 40],
-		[899, 99],
-	])('individual number %i with year %i has no century', (individual, year) => {
-		expect(nationalIdBirthYear(individual, year)).toBeUndefined();
-	});
-
 	test.each([
 		['29020050088', 'individual number 500, year 00: 2000 is a leap year'],
 		['29020090039', 'individual number 900, year 00: 2000'],

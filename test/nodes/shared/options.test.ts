@@ -3,8 +3,7 @@
  * in the editor as at run time, read once per run from the first item.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { concurrencyFrom, concurrencyOption } from '../../../nodes/shared/options';
-import { MAX_CONCURRENCY } from '../../../nodes/shared/pool';
+import { MAX_CONCURRENCY, concurrencyFrom, concurrencyOption } from '../../../nodes/shared/options';
 
 const reading = (value: unknown) => {
 	const asked: unknown[][] = [];
@@ -27,7 +26,7 @@ describe('concurrencyOption', () => {
 			default: 5,
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
 		});
-		expect(option.description).toContain('starts at 5');
+		expect(option.description).toMatch(/in flight.*429 or 503/);
 	});
 
 	test("a node's own sentence follows the shared description", () => {
@@ -46,9 +45,15 @@ describe('concurrencyFrom', () => {
 	});
 
 	test.each([
+		[5, 5],
+		['3', 3],
 		[0, 1],
+		[-4, 1],
+		[2.7, 2],
 		[1000, MAX_CONCURRENCY],
 		['many', 5],
+		[undefined, 5],
+		['', 5],
 	])('a value outside the rule (%p) is brought within it (%p)', (value, expected) => {
 		expect(concurrencyFrom(reading(value).ctx, 5)).toBe(expected);
 	});

@@ -93,7 +93,6 @@ describe('Pacer (AIMD)', () => {
 		controller.abort();
 		await expect(pacer.acquire(controller.signal)).resolves.toEqual({
 			generation: 0,
-			limit: 1,
 			concurrent: 2,
 		});
 	});

@@ -1,5 +1,5 @@
-/** The shared pool (nodes/shared/pool.ts): order of outcomes, the bound on work in flight, the concurrency rule. */
-import { normaliseConcurrency, runPool } from '../../../nodes/shared/pool';
+/** The shared pool (nodes/shared/pool.ts): order of outcomes, the bound on work in flight. */
+import { runPool } from '../../../nodes/shared/pool';
 
 /** A promise with its resolve exposed, to finish work in a chosen order. */
 function deferred<T>() {
@@ -119,18 +119,5 @@ describe('runPool', () => {
 			{ ok: true, value: 0 },
 			{ ok: true, value: 1 },
 		]);
-	});
-
-	test.each([
-		[5, 5],
-		['3', 3],
-		[0, 1],
-		[-4, 1],
-		[2.7, 2],
-		[1000, 100],
-		['many', 5],
-		[undefined, 5],
-	])('normaliseConcurrency(%p) = %p', (value, expected) => {
-		expect(normaliseConcurrency(value, 5)).toBe(expected);
 	});
 });

@@ -6,43 +6,11 @@
 import {
 	credentialSecrets,
 	makeRedactor,
-	redactDeep,
 	redactPatterns,
 } from '../../../../nodes/shared/transport/redact';
 import { syntheticNationalId } from '../../../support/synthetic-ids';
 
 const SECRET = ['Secret', 'Word'].join('');
-
-describe('redactDeep', () => {
-	const redact = makeRedactor([SECRET]);
-	const nested = (levels: number): unknown => {
-		let value: unknown = `x ${SECRET}`;
-		for (let i = 0; i < levels; i++) value = [value];
-		return value;
-	};
-
-	test('strings at any level of objects and arrays; other values as they are', () => {
-		expect(
-			redactDeep({ a: [`${SECRET}`, 1, null, true], b: { c: `see ${SECRET}` } }, redact),
-		).toEqual({
-			a: ['***', 1, null, true],
-			b: { c: 'see ***' },
-		});
-		expect(redactDeep(SECRET, redact)).toBe('***');
-		expect(redactDeep(null, redact)).toBeNull();
-	});
-
-	test('an object or array deeper than 20 levels is kept as it is', () => {
-		expect(JSON.stringify(redactDeep(nested(21), redact))).not.toContain(SECRET);
-		expect(JSON.stringify(redactDeep(nested(22), redact))).toContain(SECRET);
-	});
-
-	test('the same limit for objects', () => {
-		let value: unknown = { s: `x ${SECRET}` };
-		for (let i = 0; i < 21; i++) value = { v: value };
-		expect(JSON.stringify(redactDeep(value, redact))).toContain(SECRET);
-	});
-});
 
 describe('learned secrets at the edges', () => {
 	test('a secret of letters only at the very end of a text', () => {
