@@ -27,7 +27,7 @@ function tokenText(facts: FailureFacts): ErrorText {
 	if (error === 'invalid_client') {
 		return {
 			message: 'The identity provider refused the client credentials (invalid_client)',
-			description: `Check in the Consent Flow OAuth2 API credential: Realm (a realm that does not know this client refuses it the same way), Client ID and Client Secret (test and production have different clients), Environment, Identity Provider URL and Client Authentication (the identity provider may expect the other method).${said}`,
+			description: `Check in the Consent Flow OAuth2 API credential: Realm (a realm that does not know this client refuses it the same way), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL, and Client Authentication (the identity provider may expect the other method).${said}`,
 		};
 	}
 	if (error === 'invalid_scope') {
@@ -81,7 +81,7 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 				}
 			: {
 					message: `No consent flow "${call.flowId ?? ''}" exists (404) — it may already be deleted`,
-					description: `Check the Flow ID: the id returned by Create (also the "flow" field of webhook events).${facts.attempts > 1 ? ` An earlier attempt of this delete lost its connection (this was attempt ${facts.attempts}) and may have deleted it.` : ''}${said}`,
+					description: `Check the Flow ID: use the id returned by Create (also the "flow" field of webhook events).${facts.attempts > 1 ? ` An earlier attempt of this delete lost its connection (this was attempt ${facts.attempts}) and may have deleted it.` : ''}${said}`,
 					field: 'flowId',
 				},
 	rejected: (facts, call) => {

@@ -158,7 +158,7 @@ export function createOptions(wait: boolean): INodeProperties {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending',
+				'Whether to check the national identity number (11 digits, a valid date, control digits; D- and test numbers too) before sending',
 		},
 		{
 			displayName: 'Validate Organization Number',

@@ -191,21 +191,18 @@ async function start(
 		);
 	}
 
-	let connection;
+	let redact = redactPatterns;
 	try {
-		connection = await loadConnection(ctx, CONNECTION);
-	} catch (error) {
-		return refuse(error);
-	}
-	const fields = new Fields(ctx.getNode(), properties);
-	try {
+		const connection = await loadConnection(ctx, CONNECTION);
+		redact = connection.redact;
+		const fields = new Fields(ctx.getNode(), properties);
 		const secret = await checkSigningCredential(ctx);
 		const resumeUrl = resumeUrlOf(ctx, connection.production);
 		const deadline = waitDeadline(ctx, resumeUrl);
 		const state = await createFlow(ctx, { connection, fields }, resumeUrl, deadline, secret);
 		return await waitFor(ctx, state, count);
 	} catch (error) {
-		return refuse(error, connection.redact);
+		return refuse(error, redact);
 	}
 }
 
@@ -300,7 +297,13 @@ async function resume(
 		carried[RESUME_OTHER_KEYS] as OtherKeys | undefined,
 	);
 	if (step.kind === 'foreign') {
-		return await waitFor(ctx, notTaken(ctx, state, delivery, step.reason), count);
+		// names, ids and the reason; never the payload
+		const workflow =
+			typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
+		ctx.logger.warn(
+			`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${step.reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
+		);
+		return await waitFor(ctx, withNotTaken(state, delivery, step.reason), count);
 	}
 	if (step.kind !== 'outcome') {
 		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
@@ -308,21 +311,6 @@ async function resume(
 	delete ctx.getContext('node')[STATE_KEY];
 	const json = minimisedJson(step.json, minimising(ctx));
 	return onOutput(count, step.output, [{ json, pairedItem: { item: 0 } }]);
-}
-
-/** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */
-function notTaken(
-	ctx: IExecuteFunctions,
-	state: WaitState,
-	delivery: IDataObject,
-	reason: string,
-): WaitState {
-	const workflow =
-		typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
-	ctx.logger.warn(
-		`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
-	);
-	return withNotTaken(state, delivery, reason);
 }
 
 /** execute() of the operation; `properties` are the node's (labels of validation messages). */

@@ -194,7 +194,7 @@ describe('Consent Flow: token failures', () => {
 			null,
 		);
 		expect(error.description).toMatch(
-			/Realm .*Client ID and Client Secret .*Environment, Identity Provider URL/,
+			/Realm .*Client ID and Client Secret .*Environment and Identity Provider URL/,
 		);
 		expect(error.description).toMatch(/Client Authentication/);
 		expect(error.description).toMatch(/unknown client or wrong secret/);
