@@ -73,8 +73,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: showOnlyForCreateAndWait },
-		description:
-			'Whether to stop waiting after a time and continue on the Wait Timed Out output (needs n8n 2.39 or newer). The service itself reports user.timedOut after about 10 days.',
+		description: 'Whether to continue on Wait Timed Out after a time (n8n 2.39 or newer)',
 	},
 	{
 		displayName: 'Amount',
