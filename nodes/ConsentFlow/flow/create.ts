@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import type { Operation, RunEnv } from '../../shared/runner';
 import type { RetryPolicy } from '../../shared/transport';
 import {
-	checkNationalId,
+	validateNationalId,
 	validateHttpUrl,
 	validateOrganizationNumber,
 } from '../../shared/identifiers';
@@ -178,7 +178,7 @@ const IDENTIFIERS = {
 		option: 'National ID',
 		switch: 'validateNationalId',
 		enter: 'the 11-digit national identity number (fødselsnummer) or D-number of the person',
-		rule: (value: string) => checkNationalId(value).error,
+		rule: validateNationalId,
 	},
 	organizationId: {
 		option: 'Organization Number',

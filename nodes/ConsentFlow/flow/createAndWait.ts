@@ -97,7 +97,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 	},
 	...minimiseProperties(
 		showOnlyForCreateAndWait,
-		"What the items and the saved wait keep of identity numbers (searched in every field and text, e.g. the data), the authorization code and the applicant's last name. The wait stores no payload.",
+		"What the items and the saved wait keep of identity numbers, the authorization code and the applicant's last name",
 	),
 	createOptions(true),
 ];
