@@ -104,7 +104,7 @@ export class ConsentFlow implements INodeType {
 				displayOptions: { show: { operation: ['createAndWait'] } },
 			},
 		],
-		// Create and Wait's resume URL: n8n calls webhook() for deliveries to a waiting execution.
+		// Create and Wait's resume URL (as n8n's Wait node: a restart webhook, never registered).
 		webhooks: [
 			{
 				name: 'default',
@@ -117,15 +117,6 @@ export class ConsentFlow implements INodeType {
 			},
 		],
 		properties,
-	};
-
-	// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
-	webhookMethods = {
-		default: {
-			checkExists: async () => true,
-			create: async () => true,
-			delete: async () => true,
-		},
 	};
 
 	webhook = createAndWaitWebhook;
