@@ -121,7 +121,7 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 				: `(${attemptsText(facts.attempts)})`;
 		return {
 			message: `The connection to the Consent Flow API at ${call.host} ${how} ${when} — the flow may or may not have been ${done(call)}`,
-			description: `${call.operation === 'create' ? 'The node does not send a create twice, to avoid duplicate flows. ' : ''}${beforeAgain(call)} (${facts.code})`,
+			description: `${call.operation === 'create' ? 'The node does not send a create twice, to avoid duplicate flows. ' : ''}${beforeAgain(call)} Connection error: ${facts.code}.`,
 		};
 	},
 };
