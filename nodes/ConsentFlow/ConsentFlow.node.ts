@@ -46,15 +46,13 @@ const properties: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				action: 'Create consent flow',
-				description:
-					'Start a consent flow for a person and get the link to the consent page (href)',
+				description: 'Start a consent flow and get the link to the consent page (href)',
 			},
 			{
 				name: 'Create and Wait for Outcome',
 				value: 'createAndWait',
 				action: 'Create consent flow and wait for outcome',
-				description:
-					'Start a consent flow and pause this execution until the person consents (data), rejects, or the flow is deleted, fails or times out; continues on that output',
+				description: 'Start a consent flow and continue on the output of its outcome',
 			},
 			{
 				name: 'Delete',
@@ -121,7 +119,7 @@ export class ConsentFlow implements INodeType {
 		properties,
 	};
 
-	// A restart webhook (n8n never registers it) and the service has no webhook API: nothing to do.
+	// The lint asks for them; n8n never registers a restart webhook (its Wait node has none).
 	webhookMethods = {
 		default: {
 			checkExists: async () => true,

@@ -3,6 +3,11 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import type { Operation, RunEnv } from '../../shared/runner';
 import type { RetryPolicy } from '../../shared/transport';
 import {
+	validateNationalId,
+	validateHttpUrl,
+	validateOrganizationNumber,
+} from '../../shared/identifiers';
+import {
 	Fields,
 	NUMBER_HINT,
 	asText,
@@ -14,13 +19,6 @@ import {
 	stripSpaces,
 } from '../../shared/validation';
 import type { Check } from '../../shared/validation';
-import {
-	ORGANIZATION_SWITCH_OFF,
-	VALIDATE_ORGANIZATION_NUMBER,
-	checkNationalIdInput,
-	checkOrganizationIdInput,
-	checkUrlInput,
-} from '../validation';
 import { flowRequest } from '../api';
 import { optionsCollection, retryOptions, retryPolicyFrom, showFor } from './common';
 
@@ -46,9 +44,6 @@ type ApplicantField = (typeof AUTO_MAPPED_FIELDS)[number];
 const showManualForBothCreates = { ...showForBothCreates, mappingMode: [MAPPING_MODE.manual] };
 const showManualForCreate = { ...showOnlyForFlowCreate, mappingMode: [MAPPING_MODE.manual] };
 
-const CHECKS_NATIONAL_ID =
-	'Whether to check the national identity number (11 digits, a valid date incl. D-, H- and synthetic test numbers, control digits) before sending.';
-
 export const flowCreateDescription: INodeProperties[] = [
 	{
 		displayName: 'Mapping Mode',
@@ -59,8 +54,7 @@ export const flowCreateDescription: INodeProperties[] = [
 			{
 				name: 'Map Automatically',
 				value: MAPPING_MODE.auto,
-				description:
-					'Read the fields from each input item by name: nationalId, lastName, organizationId, redirectUrl, webhookUrl (Create only) and optionally externalId. No expression is evaluated per field.',
+				description: 'Read the fields from each input item by name, without expressions',
 			},
 			{
 				name: 'Map Each Field Manually',
@@ -74,19 +68,11 @@ export const flowCreateDescription: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each input item must have the fields nationalId, lastName, organizationId, redirectUrl and webhookUrl, and may have externalId (names exactly as written; other fields are ignored). The values get the same checks as fields mapped manually. Rename fields with an Edit Fields node before this one.',
+			'Each input item must have the fields nationalId, lastName, organizationId, redirectUrl and (Create only; Create and Wait uses its resume URL) webhookUrl, and may have externalId, named exactly so. The values get the same checks as fields mapped manually.',
 		name: 'autoMappingNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { ...showOnlyForFlowCreate, mappingMode: [MAPPING_MODE.auto] } },
-	},
-	{
-		displayName:
-			"The input item must have the fields nationalId, lastName, organizationId and redirectUrl, and may have externalId (names exactly as written; other fields are ignored, webhookUrl too: the flow's events go to this execution's resume URL). The values get the same checks as fields mapped manually.",
-		name: 'autoMappingWaitNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { ...showFor('createAndWait'), mappingMode: [MAPPING_MODE.auto] } },
+		displayOptions: { show: { ...showForBothCreates, mappingMode: [MAPPING_MODE.auto] } },
 	},
 	{
 		displayName: 'National ID',
@@ -97,7 +83,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. 01817000092',
 		displayOptions: { show: showManualForBothCreates },
 		description:
-			'National identity number (fødselsnummer) or D-number, 11 digits, of the person asked for consent. Spaces are removed; the number is checked (date and control digits) unless switched off in Options.',
+			'National identity number (fødselsnummer) or D-number of the person asked for consent',
 	},
 	{
 		displayName: 'Last Name',
@@ -107,8 +93,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. Nordmann',
 		displayOptions: { show: showManualForBothCreates },
-		description:
-			'Last name of the person, as registered. It names the person in the consent request.',
+		description: 'Last name of the person, as registered',
 	},
 	{
 		displayName: 'Organization Number',
@@ -118,8 +103,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 923609016',
 		displayOptions: { show: showManualForBothCreates },
-		description:
-			'Organization number (9 digits) of the lender the consent is given to. Spaces are removed; the check digit is checked unless switched off in Options.',
+		description: 'Organization number (9 digits) of the lender the consent is given to',
 	},
 	{
 		displayName: 'Redirect URL',
@@ -129,8 +113,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. https://bank.example.com/loan/thank-you',
 		displayOptions: { show: showManualForBothCreates },
-		description:
-			'Where the person is sent after going through the consent page. Absolute http(s) URL; https when the credential environment is Production.',
+		description: 'Where the person is sent after the consent page (https in Production)',
 	},
 	{
 		displayName: 'Webhook URL',
@@ -141,7 +124,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		displayOptions: { show: showManualForCreate },
 		description:
-			"Where the service sends the flow's events (consent created, accepted, data, rejected, timed out …). Use the Production URL of the Consent Flow Trigger node in the workflow that handles them, and publish (n8n 1.x: activate) that workflow. https when the credential environment is Production.",
+			"Where the service sends the flow's events: a Consent Flow Trigger's Production URL",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -157,7 +140,7 @@ export const flowCreateDescription: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Your own reference for the flow, for example the loan application ID. Events that carry externalId return it (consent.rejected and consent.deleted carry only flow and nationalId). Create and Wait uses it to recognise an event that carries no flow.',
+					'Your own reference for the flow (e.g. the loan application ID), returned in events that carry it',
 			},
 		],
 	},
@@ -174,12 +157,68 @@ export function createOptions(wait: boolean): INodeProperties {
 			name: 'validateNationalId',
 			type: 'boolean',
 			default: true,
-			description: wait
-				? CHECKS_NATIONAL_ID
-				: `${CHECKS_NATIONAL_ID} Switch off only for unusual test data; the service may still reject it.`,
+			description:
+				'Whether to check the national identity number (11 digits, a valid date, control digits; D- and test numbers too) before sending',
 		},
-		VALIDATE_ORGANIZATION_NUMBER,
+		{
+			displayName: 'Validate Organization Number',
+			name: 'validateOrganizationNumber',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to check the organization number (9 digits, a valid mod-11 check digit) before sending',
+		},
 	]);
+}
+
+// The service publishes both only as strings: the Norwegian rules are this package's assumption,
+// so a builder can switch them off (Options → Validate …).
+const IDENTIFIERS = {
+	nationalId: {
+		option: 'National ID',
+		switch: 'validateNationalId',
+		enter: 'the 11-digit national identity number (fødselsnummer) or D-number of the person',
+		rule: validateNationalId,
+	},
+	organizationId: {
+		option: 'Organization Number',
+		switch: 'validateOrganizationNumber',
+		enter: 'the 9-digit organization number of the lender',
+		rule: validateOrganizationNumber,
+	},
+};
+
+/** A number checked unless its Validate option is off; the hint tells its length, never the value. */
+function checkIdentifier(
+	name: keyof typeof IDENTIFIERS,
+	raw: unknown,
+	options: IDataObject,
+): Check<string> {
+	const { option, switch: off, enter, rule } = IDENTIFIERS[name];
+	const value = stripSpaces(asText(raw));
+	if (!value) return fail('is empty', `Enter ${enter}.`);
+	const error = options[off] === false ? undefined : rule(value);
+	if (!error) return ok(value);
+	const hints = [
+		`Got ${characters(value.length)} after removing spaces.`,
+		typeof raw === 'number' ? NUMBER_HINT : undefined,
+		`If the number is right (unusual test data, another rule at the service), switch off Options → Validate ${option}.`,
+	];
+	return fail(error, hints.filter(Boolean).join(' '));
+}
+
+function checkUrl(raw: unknown, production: boolean, webhook: boolean): Check<string> {
+	const value = asText(raw).trim();
+	if (!value) return fail('is empty', 'Enter an absolute URL such as https://example.com/path.');
+	const error = validateHttpUrl(value, production);
+	if (error) return fail(error);
+	if (production && webhook && /\/webhook-test\//.test(new URL(value).pathname)) {
+		return fail(
+			"is the Consent Flow Trigger's Test URL, which only listens while you test the workflow",
+			"Use the trigger's Production URL (…/webhook/…) and publish (n8n 1.x: activate) the workflow: the flow's events arrive over days.",
+		);
+	}
+	return ok(value);
 }
 
 export interface PreparedCreate {
@@ -197,12 +236,11 @@ export function prepareCreate(
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const production = connection.production;
 	const checks: Record<ApplicantField, (raw: unknown) => Check<string>> = {
-		nationalId: (raw) => checkNationalIdInput(raw, options.validateNationalId !== false),
+		nationalId: (raw) => checkIdentifier('nationalId', raw, options),
 		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
-		organizationId: (raw) =>
-			checkOrganizationIdInput(raw, options.validateOrganizationNumber !== false),
-		redirectUrl: (raw) => checkUrlInput(raw, production, false),
-		webhookUrl: (raw) => checkUrlInput(raw, production, true),
+		organizationId: (raw) => checkIdentifier('organizationId', raw, options),
+		redirectUrl: (raw) => checkUrl(raw, production, false),
+		webhookUrl: (raw) => checkUrl(raw, production, true),
 	};
 	const auto =
 		ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.manual) === MAPPING_MODE.auto;
@@ -280,20 +318,7 @@ function inputText(
 				: undefined,
 		);
 	}
-	const checked = check(value);
-	if (checked.error === undefined || name !== 'organizationId') return checked;
-	// The manual parameter's hint quotes the value; an item's field may hold anything (a personal
-	// number in the wrong column), so here only its length is told.
-	return fail(
-		checked.error,
-		[
-			`Got ${characters(stripSpaces(String(value)).length)} after removing spaces.`,
-			typeof value === 'number' ? NUMBER_HINT : undefined,
-			checked.error === 'is empty' ? undefined : ORGANIZATION_SWITCH_OFF,
-		]
-			.filter(Boolean)
-			.join(' '),
-	);
+	return check(value);
 }
 
 function optionalInputText(json: IDataObject, name: string): Check<string> {

@@ -73,8 +73,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: showOnlyForCreateAndWait },
-		description:
-			'Whether to stop waiting after a time and continue on the Wait Timed Out output (needs n8n 2.39 or newer). The service itself reports user.timedOut after about 10 days.',
+		description: 'Whether to continue on Wait Timed Out after a time (n8n 2.39 or newer)',
 	},
 	{
 		displayName: 'Amount',
@@ -98,7 +97,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 	},
 	...minimiseProperties(
 		showOnlyForCreateAndWait,
-		"What the items and the saved wait keep of identity numbers (searched in every field and text, e.g. the data), the authorization code and the applicant's last name. The wait stores no payload.",
+		"What the items and the saved wait keep of identity numbers, the authorization code and the applicant's last name",
 	),
 	createOptions(true),
 ];
@@ -191,21 +190,18 @@ async function start(
 		);
 	}
 
-	let connection;
+	let redact = redactPatterns;
 	try {
-		connection = await loadConnection(ctx, CONNECTION);
-	} catch (error) {
-		return refuse(error);
-	}
-	const fields = new Fields(ctx.getNode(), properties);
-	try {
+		const connection = await loadConnection(ctx, CONNECTION);
+		redact = connection.redact;
+		const fields = new Fields(ctx.getNode(), properties);
 		const secret = await checkSigningCredential(ctx);
 		const resumeUrl = resumeUrlOf(ctx, connection.production);
 		const deadline = waitDeadline(ctx, resumeUrl);
 		const state = await createFlow(ctx, { connection, fields }, resumeUrl, deadline, secret);
 		return await waitFor(ctx, state, count);
 	} catch (error) {
-		return refuse(error, connection.redact);
+		return refuse(error, redact);
 	}
 }
 
@@ -300,7 +296,13 @@ async function resume(
 		carried[RESUME_OTHER_KEYS] as OtherKeys | undefined,
 	);
 	if (step.kind === 'foreign') {
-		return await waitFor(ctx, notTaken(ctx, state, delivery, step.reason), count);
+		// names, ids and the reason; never the payload
+		const workflow =
+			typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
+		ctx.logger.warn(
+			`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${step.reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
+		);
+		return await waitFor(ctx, withNotTaken(state, delivery, step.reason), count);
 	}
 	if (step.kind !== 'outcome') {
 		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
@@ -308,21 +310,6 @@ async function resume(
 	delete ctx.getContext('node')[STATE_KEY];
 	const json = minimisedJson(step.json, minimising(ctx));
 	return onOutput(count, step.output, [{ json, pairedItem: { item: 0 } }]);
-}
-
-/** Records and logs a delivery the wait did not take (names, ids and the reason; never the payload). */
-function notTaken(
-	ctx: IExecuteFunctions,
-	state: WaitState,
-	delivery: IDataObject,
-	reason: string,
-): WaitState {
-	const workflow =
-		typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
-	ctx.logger.warn(
-		`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
-	);
-	return withNotTaken(state, delivery, reason);
 }
 
 /** execute() of the operation; `properties` are the node's (labels of validation messages). */

@@ -218,44 +218,38 @@ export function advanceWait(
 	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
 }
 
-// The duplicate keys are the wait's own business.
-function shownEvents(events: SeenEvent[]): SeenEvent[] {
-	return events.map(({ event, webhookId, timestamp, receivedAt }) => ({
-		event,
-		webhookId,
-		timestamp,
-		receivedAt,
-	}));
-}
-
-/** What every item of the wait shows of it. */
+/** What every item of the wait shows of it (the duplicate keys are the wait's own business). */
 function shown(state: WaitState): Json {
 	return {
 		flowId: state.flowId,
 		externalId: state.externalId,
 		href: state.href,
-		events: shownEvents(state.events),
+		events: state.events.map(({ event, webhookId, timestamp, receivedAt }) => ({
+			event,
+			webhookId,
+			timestamp,
+			receivedAt,
+		})),
 		...(state.notTaken?.length ? { notTaken: state.notTaken } : {}),
 		waitStartedAt: state.startedAt,
 	};
 }
 
-function common(state: WaitState, outcome: string, event: string | null, now: string): Json {
-	return { outcome, event, ...shown(state), resumedAt: now };
-}
-
 export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
 	const event = typeof delivery.event === 'string' ? delivery.event : null;
-	return {
-		...common(state, OUTCOME_OUTPUTS[output].outcome, event, now),
-		outcomeEvent: delivery,
-	};
+	const outcome = OUTCOME_OUTPUTS[output].outcome;
+	return { outcome, event, ...shown(state), resumedAt: now, outcomeEvent: delivery };
 }
 
 // Prepared at every wait: n8n emits it when the time is up.
 export function waitTimeExceededJson(state: WaitState): Json {
+	const { outcome } = WAIT_TIME_EXCEEDED;
+	const resumedAt = state.deadline ?? '';
 	return {
-		...common(state, WAIT_TIME_EXCEEDED.outcome, null, state.deadline ?? ''),
+		outcome,
+		event: null,
+		...shown(state),
+		resumedAt,
 		outcomeEvent: null,
 		deadline: state.deadline,
 	};

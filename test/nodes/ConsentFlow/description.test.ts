@@ -60,7 +60,7 @@ describe('Consent Flow: description', () => {
 			expect(String(property.description).length).toBeGreaterThan(30);
 		}
 		expect(byName('webhookUrl', 'create').description).toMatch(
-			/Production URL of the Consent Flow Trigger/,
+			/Consent Flow Trigger's Production URL/,
 		);
 		const additional = byName('additionalFields', 'create');
 		expect((additional.options as INodeProperties[]).map((o) => o.name)).toEqual(['externalId']);

@@ -112,7 +112,7 @@ describe('Consent Flow: errors from the API', () => {
 			'403',
 		);
 		expect(error.description).toMatch(
-			/not published\. If the token lacks scope sbl: check that the credential's Service is Consent Flows \(it then requests scope sbl\) and save the credential/,
+			/not published\. If the token lacks scope sbl: check that the credential's Service is Consent Flows and save the credential/,
 		);
 		const log = await simRequests(sim);
 		expect(log.map((r) => r.status)).toEqual([200, 403]);

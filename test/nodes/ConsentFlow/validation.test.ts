@@ -68,7 +68,7 @@ describe('Consent Flow: validation before any request', () => {
 			'nationalId',
 		);
 		expect(error!.description).toBe(
-			'Got 10 characters after removing spaces. For unusual test data you can switch off Options → Validate National ID.',
+			'Got 10 characters after removing spaces. If the number is right (unusual test data, another rule at the service), switch off Options → Validate National ID.',
 		);
 		// no personal data in the message
 		expect(`${error!.message} ${error!.description}`).not.toContain('0101');

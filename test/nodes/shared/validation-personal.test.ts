@@ -27,7 +27,7 @@ import { createParams } from '../ConsentFlow/helpers';
 
 const ID = syntheticNationalId(3);
 const SWITCH_OFF =
-	'If the service expects other numbers, switch off Options → Validate Organization Number.';
+	'If the number is right (unusual test data, another rule at the service), switch off Options → Validate Organization Number.';
 /** Both credentials, never used for a request: validation fails before any. */
 const client = { clientId: 'client', clientSecret: 'client-secret-value' };
 const credentials = {
@@ -133,43 +133,34 @@ describe.each([false, true])('a validation failure, Continue On Fail %p', (conti
 		);
 		expect(failure).toEqual({
 			message: 'Item 1: "Organization Number" must be exactly 9 digits (no spaces)',
-			description: `Got a text of 13 characters, 12 characters after removing spaces. ${SWITCH_OFF}`,
+			description: `Got 12 characters after removing spaces. ${SWITCH_OFF}`,
 			field: 'organizationId',
 		});
 	});
 
 	test.each([
-		[
-			`${ID.slice(0, 3)} ${ID.slice(3, 6)} ${ID.slice(6, 9)} ${ID.slice(9)}`,
-			'"*** *** *** **"',
-			11,
-		],
-		[
-			`${ID.slice(0, 2)} ${ID.slice(2, 4)} ${ID.slice(4, 6)} ${ID.slice(6)}`,
-			'"** ** ** *****"',
-			11,
-		],
+		[`${ID.slice(0, 3)} ${ID.slice(3, 6)} ${ID.slice(6, 9)} ${ID.slice(9)}`, 11],
+		[`${ID.slice(0, 2)} ${ID.slice(2, 4)} ${ID.slice(4, 6)} ${ID.slice(6)}`, 11],
 		// issue 42: the forms the shape rule let through (a co-applicant's number, Continue On Fail)
-		[`${ID.slice(0, 6)}  ${ID.slice(6)}`, '"******  *****"', 11],
-		[
-			`${ID.slice(0, 4)}\u2011${ID.slice(4, 6)}\u2011${ID.slice(6)}`,
-			'"****\u2011**\u2011*****"',
-			13,
-		],
-		[`${ID.slice(0, 6)}_${ID.slice(6)}`, '"******_*****"', 12],
-	])('an identity number %j in Organization Number is masked', async (typed, shown, length) => {
-		const failure = await failureTexts(
-			'consent',
-			createParams({ organizationId: typed }),
-			continueOnFail,
-		);
-		expect(failure.description).toBe(
-			`Got ${shown}, ${length} characters after removing spaces. ${SWITCH_OFF}`,
-		);
-		expect(JSON.stringify(failure).replace(/9 digits|\d+ characters|Item 1/g, '')).not.toMatch(
-			/\d/,
-		);
-	});
+		[`${ID.slice(0, 6)}  ${ID.slice(6)}`, 11],
+		[`${ID.slice(0, 4)}\u2011${ID.slice(4, 6)}\u2011${ID.slice(6)}`, 13],
+		[`${ID.slice(0, 6)}_${ID.slice(6)}`, 12],
+	])(
+		'an identity number %j in Organization Number is not echoed, only its length',
+		async (typed, length) => {
+			const failure = await failureTexts(
+				'consent',
+				createParams({ organizationId: typed }),
+				continueOnFail,
+			);
+			expect(failure.description).toBe(
+				`Got ${length} characters after removing spaces. ${SWITCH_OFF}`,
+			);
+			expect(JSON.stringify(failure).replace(/9 digits|\d+ characters|Item 1/g, '')).not.toMatch(
+				/\d/,
+			);
+		},
+	);
 
 	test('a last name that is also a word of the field label: the label is kept', async () => {
 		const failure = await failureTexts(
