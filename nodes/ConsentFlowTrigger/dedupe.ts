@@ -61,8 +61,8 @@ interface TriggerMemory {
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
 	marks: HeldMarks;
-	/** Counts the runs remembered here: the last one's flush saves once more (flushLater). */
-	flushes?: number;
+	/** Whether a flush is due (flushLater). */
+	flushing?: boolean;
 	saved: SavedDeliveries;
 }
 
@@ -295,19 +295,19 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 	return held;
 }
 
-/** How long after the last remembered run a process saves its newest keys once more. */
+/** How long after a remembered run a process saves its newest keys once more (runs meanwhile join). */
 export const FLUSH_AFTER_MS = 1000;
 
 const FLUSH_KEYS = 500;
 
-// Saves of concurrent requests can reach the database out of order: after a burst, one more save.
+// Saves of concurrent requests can reach the database out of order: at most a second later, one more.
 function flushLater(ctx: IWebhookFunctions, held: Held): void {
-	if (held.staticData === undefined) return;
 	const memory = memoryOf(held.memoryKey);
-	const turn = (memory.flushes = (memory.flushes ?? 0) + 1);
+	if (held.staticData === undefined || memory.flushing === true) return;
+	memory.flushing = true;
 	void sleep(FLUSH_AFTER_MS)
 		.then(async () => {
-			if (memory.flushes !== turn) return;
+			memory.flushing = false;
 			const marks = memory.marks.lines(Date.now()).slice(-FLUSH_KEYS / 5);
 			await askToSave(ctx, saveUrlOf(ctx), memory.state.ids.slice(-FLUSH_KEYS), Date.now(), marks);
 		})
