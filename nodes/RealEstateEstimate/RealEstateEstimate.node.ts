@@ -1,6 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -11,74 +10,17 @@ import { concurrencyOption } from '../shared/options';
 import { refuseRetryOnFail } from '../shared/retry-on-fail';
 import { executeOperations } from '../shared/runner';
 import type { Operation } from '../shared/runner';
-import { checkPositiveInteger } from '../shared/validation';
-import { apiJson, CONNECTION, readObject, RESEND_ANY_FAILURE } from './api';
-import type { EstimateObject } from './api';
-import { download, downloadFields } from './download';
-import { get, getFields, storesAgain } from './get';
-import { simplifyBasis } from './simplify';
-
-/** A GET of the object's `suffix`, sent again after any failure. */
-function read(
-	suffix: string,
-	action: string,
-	options: {
-		cooperative?: boolean;
-		simplify?: (json: IDataObject, object: string) => IDataObject;
-		limit?: boolean;
-	} = {},
-): Operation<{ object: EstimateObject; simplify: boolean; limit?: number }> {
-	return {
-		prepare(ctx, { fields }, itemIndex) {
-			const param = (name: string, fallback: unknown) =>
-				ctx.getNodeParameter(name, itemIndex, fallback);
-			const limited = options.limit && param('returnAll', false) !== true;
-			return {
-				object: readObject(ctx, fields, itemIndex, options.cooperative),
-				simplify: options.simplify !== undefined && param('simplify', true) !== false,
-				// the API has no paging for this list: Limit keeps its first documents
-				limit: limited
-					? fields.take(itemIndex, 'limit', checkPositiveInteger(param('limit', 50)))
-					: undefined,
-			};
-		},
-		async run(ctx, env, itemIndex, { object, simplify, limit }) {
-			const path = `${object.path}/${suffix}`;
-			const subject = { action, target: object.label };
-			const results = await apiJson(
-				ctx,
-				env,
-				itemIndex,
-				{ method: 'GET', path },
-				subject,
-				RESEND_ANY_FAILURE,
-			);
-			return results
-				.slice(0, limit)
-				.map((result) =>
-					simplify && options.simplify
-						? { json: options.simplify(result.json, object.label) }
-						: result,
-				);
-		},
-	};
-}
+import { CONNECTION } from './api';
+import { download, downloadFields } from './document/download';
+import { getMany, getManyFields } from './document/getMany';
+import { get, getFields, storesAgain } from './estimate/get';
+import { getBasis } from './estimate/getBasis';
+import { getHousingCooperative } from './estimate/getHousingCooperative';
+import { getMarketEstimate } from './estimate/getMarketEstimate';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
-	estimate: {
-		get,
-		getBasis: read('EvEstimateBasis', 'get the estimate basis', { simplify: simplifyBasis }),
-		getHousingCooperative: read(
-			'EvEstimateHousingCooperative',
-			'get the housing cooperative estimate',
-			{ cooperative: true },
-		),
-		getMarketEstimate: read('MarketEstimate', 'get the market estimate'),
-	},
-	document: {
-		download,
-		getMany: read('EstimateDocuments', 'list the stored estimate documents', { limit: true }),
-	},
+	estimate: { get, getBasis, getHousingCooperative, getMarketEstimate },
+	document: { download, getMany },
 };
 
 /** The operations that take the object by Identify By. */
@@ -247,25 +189,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['estimate'], operation: ['getHousingCooperative'] } },
 	},
 	...getFields,
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show: { resource: ['document'], operation: ['getMany'] } },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		description: 'Max number of results to return',
-		displayOptions: {
-			show: { resource: ['document'], operation: ['getMany'], returnAll: [false] },
-		},
-	},
+	...getManyFields,
 	...downloadFields,
 	{
 		displayName: 'Options',

@@ -1,11 +1,11 @@
 // Document → Download: the PDF streams into n8n's binary data store, then its two ends are checked.
 import { NodeApiError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import type { Operation } from '../shared/runner';
-import { apiRequest } from '../shared/transport';
-import { releaseBody } from '../shared/transport/retry';
-import { checkPositiveInteger, fail, itemLabel, ok } from '../shared/validation';
-import { estimateWording, RESEND_ANY_FAILURE } from './api';
+import type { Operation } from '../../shared/runner';
+import { apiRequest } from '../../shared/transport';
+import { releaseBody } from '../../shared/transport/retry';
+import { checkPositiveInteger, fail, itemLabel, ok } from '../../shared/validation';
+import { estimateWording, RESEND_ANY_FAILURE } from '../api';
 
 const forDownload = { resource: ['document'], operation: ['download'] };
 

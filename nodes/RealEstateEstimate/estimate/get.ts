@@ -1,6 +1,6 @@
 // Estimate → Get: its fields and its body (EstimateInputDto) from one table; empty fields are never sent.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { Operation } from '../shared/runner';
+import type { Operation } from '../../shared/runner';
 import {
 	dateInputToString,
 	fail,
@@ -12,11 +12,11 @@ import {
 	ok,
 	show,
 	toNumber,
-} from '../shared/validation';
-import type { Check, Fields } from '../shared/validation';
-import { apiJson, readObject, RESEND_ANY_FAILURE, RESEND_WHEN_NOT_ACTED } from './api';
-import type { EstimateObject } from './api';
-import { simplifyEstimate } from './simplify';
+} from '../../shared/validation';
+import type { Check, Fields } from '../../shared/validation';
+import { apiJson, readObject, RESEND_ANY_FAILURE, RESEND_WHEN_NOT_ACTED } from '../api';
+import type { EstimateObject } from '../api';
+import { simplifyEstimate } from '../simplify';
 
 /** A number (whole: an int32 of the API) in its range, or text. */
 type Rule = { min?: number; max?: number; whole?: boolean } | 'text';

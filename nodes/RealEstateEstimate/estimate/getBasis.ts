@@ -1,0 +1,6 @@
+import { read } from '../read';
+import { simplifyBasis } from '../simplify';
+
+export const getBasis = read('EvEstimateBasis', 'get the estimate basis', {
+	simplify: simplifyBasis,
+});
