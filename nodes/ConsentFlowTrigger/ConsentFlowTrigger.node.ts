@@ -25,7 +25,7 @@ import {
 	SINGLE_OUTPUT_NAME,
 	UNRECOGNISED_ENTRY,
 	eventOption,
-	eventsProperties,
+	eventsProperty,
 	normaliseEventSelection,
 	outputNameOf,
 	type EventSelection,
@@ -72,7 +72,7 @@ import {
 function eventSelection(ctx: IWebhookFunctions): EventSelection {
 	try {
 		const events = ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown;
-		return normaliseEventSelection(events, ctx.getNode().typeVersion);
+		return normaliseEventSelection(events);
 	} catch (error) {
 		return {
 			ok: false,
@@ -155,7 +155,7 @@ export class ConsentFlowTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			...eventsProperties(
+			eventsProperty(
 				'Deliveries that start the workflow; each gets an output. Others are acknowledged with 200 and dropped.',
 			),
 			{
@@ -292,7 +292,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const { delivery, verified } = taken;
 		const node = this.getNode();
 		const selection = eventSelection(this);
-		const option = eventOption(delivery.kind === 'event' ? delivery.event : null, node.typeVersion);
+		const option = eventOption(delivery.kind === 'event' ? delivery.event : null);
 		const slot = slotOf(this, delivery);
 		const answer = decide({
 			...facts,
@@ -325,7 +325,7 @@ export class ConsentFlowTrigger implements INodeType {
 		if (refusal !== null) throw new NodeOperationError(node, refusal.message, refusal);
 		// computed from the saved parameters, so that an execution evaluates no expression (output-layout.ts)
 		const names =
-			staticOutputNames(node.parameters, node.typeVersion) ??
+			staticOutputNames(node.parameters) ??
 			this.getNodeOutputs().map((output) => output.displayName ?? '');
 		const single = names.length === 1 && names[0] === SINGLE_OUTPUT_NAME;
 		const outputs: INodeExecutionData[][] = names.map(() => []);
@@ -345,7 +345,7 @@ export class ConsentFlowTrigger implements INodeType {
 				if (!emit) return;
 			}
 			const event = typeof item.json.event === 'string' ? canonicalEvent(item.json.event) : null;
-			const option = carrier?.option ?? eventOption(event, node.typeVersion);
+			const option = carrier?.option ?? eventOption(event);
 			const output = single ? 0 : names.indexOf(outputNameOf(option));
 			if (output === -1) unrouted ??= option;
 			else outputs[output].push({ json: item.json, pairedItem: { item: index } });
