@@ -42,9 +42,8 @@ import {
 	minimiseUnrecognisedItem,
 	minimiseValues,
 } from '../shared/webhook/minimise';
-import { previousSecretNote } from '../shared/webhook/rotation';
 import { headersWithoutSecrets } from '../shared/webhook/signature';
-import { signingCredentialCheck } from '../shared/webhook/signing-credential';
+import { previousSecretNote, signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
 import {
 	DEFAULT_REMEMBERED,

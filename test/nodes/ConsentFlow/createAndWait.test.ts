@@ -423,7 +423,7 @@ describe('refused before any request', () => {
 		const ctx = waitContext({ signing: { secret: '', signatureHeader: '' } });
 		const error = await executeError(ctx);
 		expect(error.message).toMatch(/Webhook Signing credential/);
-		expect(error.message).toMatch(/empty/);
+		expect(error.message).toMatch(/Signing Secret must be filled in/);
 		await expectNoRequest(ctx);
 	});
 
@@ -440,7 +440,7 @@ describe('refused before any request', () => {
 			signing: { secret: signingSecret(), signatureHeader: '', previousSecret: previous },
 		});
 		const error = await executeError(ctx);
-		expect(error.message).toMatch(/previous signing secret starts or ends with whitespace/);
+		expect(error.message).toMatch(/Previous Signing Secret must not start or end with whitespace/);
 		expect(error.message).not.toContain(previous.trim());
 		await expectNoRequest(ctx);
 	});
