@@ -34,7 +34,6 @@ import { intake } from '../shared/webhook/intake';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
-	minimiseEventItem,
 	headerNames,
 	minimiseHeaders,
 	minimiseMode,
@@ -98,7 +97,7 @@ function deliveryJson(
 	const minimise = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
 	const json: Record<string, unknown> =
 		delivery.kind === 'event'
-			? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
+			? minimiseValues(eventItem(delivery, receivedAt), minimise)
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 	json.signedWith = verified.signedWith;
 	if (delivery.cloudEvent !== undefined)
