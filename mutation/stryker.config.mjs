@@ -16,7 +16,6 @@ export default {
 		'nodes/shared/webhook/json-scan.ts',
 		'nodes/shared/webhook/events.ts',
 		'nodes/shared/webhook/signing-credential.ts',
-		'nodes/shared/webhook/cloudevents.ts',
 		'nodes/shared/webhook/intake.ts',
 		'nodes/shared/personal.ts',
 		'nodes/shared/webhook/minimise.ts',

@@ -15,9 +15,14 @@ import {
 
 import { apply } from '../shared/webhook/apply';
 import { noticeRefused, refusalInEditor, refusedTestItem } from '../shared/webhook/refusal-notice';
-import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { FACTS, decide, inExecution, type Ack } from '../shared/webhook/decide';
-import { bodyText, canonicalEvent, eventItem, unrecognisedItem } from '../shared/webhook/envelope';
+import {
+	bodyText,
+	canonicalEvent,
+	eventItem,
+	unrecognisedItem,
+	type ParsedDelivery,
+} from '../shared/webhook/envelope';
 import {
 	ALL_EVENT_OPTIONS,
 	CONFIGURED_OUTPUTS,
@@ -80,7 +85,7 @@ function eventSelection(ctx: IWebhookFunctions): EventSelection {
 }
 
 /** An event this node's version does not know is an unrecognised delivery, as before it was added. */
-function asSeenBy(delivery: IncomingDelivery, option: string): IncomingDelivery {
+function asSeenBy(delivery: ParsedDelivery, option: string): ParsedDelivery {
 	if (delivery.kind !== 'event' || option !== UNRECOGNISED_ENTRY.value) return delivery;
 	return { ...delivery, kind: 'unrecognised', reason: 'unknown-event' };
 }
@@ -88,7 +93,7 @@ function asSeenBy(delivery: IncomingDelivery, option: string): IncomingDelivery 
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
 function deliveryJson(
 	ctx: IWebhookFunctions,
-	delivery: IncomingDelivery,
+	delivery: ParsedDelivery,
 	verified: VerifiedDelivery,
 	options: IDataObject,
 ): IDataObject {
@@ -100,8 +105,6 @@ function deliveryJson(
 			? minimiseValues(eventItem(delivery, receivedAt), minimise)
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 	json.signedWith = verified.signedWith;
-	if (delivery.cloudEvent !== undefined)
-		json.cloudEvent = minimiseValues({ ...delivery.cloudEvent }, minimise);
 	if (options.includeHeaders === true) {
 		// by allow-list (README), the kept values searched like the payload
 		const headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);

@@ -3,17 +3,11 @@
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import type { ScannedBody } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
+import type { HeaderBag } from './signature';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
 import { daysInMonth } from '../dates';
 
-export type UnrecognisedReason =
-	| 'not-json'
-	| 'unknown-event'
-	| 'no-event'
-	| 'too-deep'
-	// CloudEvents only (cloudevents.ts)
-	| 'invalid-cloudevent'
-	| 'unsupported-data';
+export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event' | 'too-deep';
 
 // Not parsed deeper: n8n's serialiser recurses and could not save the item (Unrecognised, `too-deep`).
 export const MAX_DEPTH = 64;
@@ -53,8 +47,8 @@ function trimmed(value: unknown): unknown {
 	return typeof value === 'string' ? value.trim() : value;
 }
 
-/** The top-level members a delivery's form and id are read from (intake.ts scans them once). */
-export const SCANNED_MEMBERS = ['specversion', 'webhookId', 'id'] as const;
+/** The top-level members a delivery's id is read from (intake.ts scans them once). */
+export const SCANNED_MEMBERS = ['webhookId', 'id'] as const;
 
 /** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
 function deliveryIdOf(members: Map<string, Buffer>): DeliveryId | null {
@@ -191,3 +185,18 @@ export function checkFreshness(
 	if (sentMs === null) return 'unparsable';
 	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
 }
+
+// CloudEvents "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
+export function isCloudEventsBatch(headers: HeaderBag | undefined): boolean {
+	const value = headers?.['content-type'];
+	const type = Array.isArray(value) ? value[0] : value;
+	return typeof type === 'string' && /^\s*application\/cloudevents-batch/i.test(type);
+}
+
+/** The answer to a batch: 415, nothing run (the body says why, and what to send instead). */
+export const BATCH_ANSWER = {
+	received: false,
+	status: 'unsupported',
+	message:
+		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request. Nothing was run.',
+} as const;
