@@ -1,7 +1,7 @@
 // The service's envelope, read tolerantly; its forms and why: docs/architecture.md#envelope
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
-import type { ScannedBody } from './json-scan';
+import { scanBody } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
 import type { HeaderBag } from './signature';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
@@ -47,12 +47,12 @@ function trimmed(value: unknown): unknown {
 	return typeof value === 'string' ? value.trim() : value;
 }
 
-/** The top-level members a delivery's id is read from (intake.ts scans them once). */
-export const SCANNED_MEMBERS = ['webhookId', 'id'] as const;
+/** The top-level members a delivery's id is read from: `webhookId`, else `id`. */
+const ID_MEMBERS = ['webhookId', 'id'];
 
-/** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
+/** The id (a member that is no usable id counts as absent). */
 function deliveryIdOf(members: Map<string, Buffer>): DeliveryId | null {
-	for (const name of ['webhookId', 'id']) {
+	for (const name of ID_MEMBERS) {
 		const token = members.get(name);
 		const id = token === undefined ? null : deliveryIdOfToken(token);
 		if (id !== null) return id;
@@ -70,11 +70,11 @@ export function bodyText(rawBody: Buffer): string {
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Parses a (verified) body in the service's envelope. Never throws. */
-export function parseEnvelope(body: ScannedBody): ParsedDelivery {
+/** The one parser of a (verified) body, whose bytes are scanned once. Never throws. */
+export function parseEnvelope(rawBody: Buffer): ParsedDelivery {
+	const { members, json } = scanBody(rawBody, ID_MEMBERS, MAX_DEPTH);
 	// an unparsed body's id is still remembered, so that a copy does not run again (issue 26)
-	const id = deliveryIdOf(body.members);
-	const { json } = body;
+	const id = deliveryIdOf(members);
 	const parsed: JsonObject = typeof json !== 'string' && isObject(json.value) ? json.value : {};
 	const fields: DeliveryFields = {
 		webhookId: id?.display ?? null,

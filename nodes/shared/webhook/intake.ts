@@ -3,22 +3,14 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { serverClosing } from '../n8n-compat';
 import { FACTS, type Facts } from './decide';
 import {
-	MAX_DEPTH,
-	SCANNED_MEMBERS,
 	bodyText,
 	checkFreshness,
 	isCloudEventsBatch,
 	parseEnvelope,
 	type ParsedDelivery,
 } from './envelope';
-import { scanBody } from './json-scan';
 import type { HeaderBag } from './signature';
 import { verifiedDelivery, type VerifiedDelivery } from './verify';
-
-/** The one parser: bytes scanned once, read as the service's envelope. */
-export function parseIncoming(rawBody: Buffer): ParsedDelivery {
-	return parseEnvelope(scanBody(rawBody, SCANNED_MEMBERS, MAX_DEPTH));
-}
 
 /** A delivery without a signed id is keyed on its signed bytes, one key per active secret (all recorded). */
 function withSignedKey(delivery: ParsedDelivery, verified: VerifiedDelivery): ParsedDelivery {
@@ -43,7 +35,7 @@ export async function intake(
 	if (serverClosing(req)) return { facts: { ...FACTS, entry, closing: true } };
 	const verified = await verifiedDelivery(ctx);
 	if (verified === undefined) return { facts: { ...FACTS, entry } };
-	const parsed = parseIncoming(verified.rawBody);
+	const parsed = parseEnvelope(verified.rawBody);
 	const freshness = checkFreshness(parsed, rules.maxAgeSeconds, Date.now());
 	const facts: Facts = {
 		...FACTS,
