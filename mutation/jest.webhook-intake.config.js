@@ -5,7 +5,7 @@ const mutation = require('./jest.config');
 module.exports = {
 	...mutation,
 	testMatch: [
-		'<rootDir>/test/nodes/shared/webhook/{signing-credential-rotation,intake}.test.ts',
+		'<rootDir>/test/nodes/shared/webhook/{signing-credential,signing-credential-rotation,intake}.test.ts',
 		'<rootDir>/test/nodes/ConsentFlowTrigger/signed-facts.integration.test.ts',
 	],
 };
