@@ -10,7 +10,7 @@ module.exports = {
 	// <rootDir> is the repository, not this folder
 	rootDir: path.resolve(__dirname, '..'),
 	testMatch: [
-		// the shared modules' tests, the webhook ones included (rotation, CloudEvents, signed facts
+		// the shared modules' tests, the webhook ones included (rotation, signed facts
 		// and the ids drive the trigger through its HTTP harness, a few seconds each)
 		'<rootDir>/test/nodes/shared/**/*.test.ts',
 		'<rootDir>/test/nodes/ConsentFlowTrigger/dedupe*.test.ts',

@@ -22,7 +22,6 @@ const SETS = {
 	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
 	trigger: [
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{minimise,ConsentFlowTrigger.node}.integration.test.ts',
-		'<rootDir>/test/nodes/shared/webhook/cloudevents.test.ts',
 	],
 };
 const set = SETS[process.env.SBL_MUTATION_SET ?? ''];

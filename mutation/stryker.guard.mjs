@@ -3,7 +3,7 @@
 //   SBL_MUTATION_SET=identity nice -n 10 npx stryker run mutation/stryker.guard.mjs --mutate nodes/shared/identity-search.ts
 //   SBL_MUTATION_SET=minimise … --mutate nodes/shared/webhook/minimise.ts
 //   SBL_MUTATION_SET=redact … --mutate nodes/shared/transport/redact.ts
-// rotation.ts and cloudevents.ts: stryker.webhook-intake.mjs.
+// signing-credential.ts and intake.ts: stryker.webhook-intake.mjs.
 import base from './stryker.config.mjs';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -1,4 +1,4 @@
-// The scores of rotation.ts, cloudevents.ts and intake.ts in CONTRIBUTING.md ("Mutation testing")
+// The scores of signing-credential.ts and intake.ts in CONTRIBUTING.md ("Mutation testing")
 // are measured with this configuration: stryker.config.mjs with Jest narrowed to the test files
 // written for these modules (mutation/jest.webhook-intake.config.js). With the
 // whole mutation/jest.config.js every mutant run loads ~28 suites (15–40 s a run on the shared
@@ -9,11 +9,7 @@ import base from './stryker.config.mjs';
 
 export default {
 	...base,
-	mutate: [
-		'nodes/shared/webhook/rotation.ts',
-		'nodes/shared/webhook/cloudevents.ts',
-		'nodes/shared/webhook/intake.ts',
-	],
+	mutate: ['nodes/shared/webhook/signing-credential.ts', 'nodes/shared/webhook/intake.ts'],
 	jest: { ...base.jest, configFile: 'mutation/jest.webhook-intake.config.js' },
 	htmlReporter: { fileName: 'reports/mutation/webhook-intake.html' },
 };

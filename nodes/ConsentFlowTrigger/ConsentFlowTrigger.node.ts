@@ -15,9 +15,14 @@ import {
 
 import { apply } from '../shared/webhook/apply';
 import { noticeRefused, refusalInEditor, refusedTestItem } from '../shared/webhook/refusal-notice';
-import type { IncomingDelivery } from '../shared/webhook/cloudevents';
 import { FACTS, decide, inExecution, type Ack } from '../shared/webhook/decide';
-import { bodyText, canonicalEvent, eventItem, unrecognisedItem } from '../shared/webhook/envelope';
+import {
+	bodyText,
+	canonicalEvent,
+	eventItem,
+	unrecognisedItem,
+	type ParsedDelivery,
+} from '../shared/webhook/envelope';
 import {
 	ALL_EVENT_OPTIONS,
 	CONFIGURED_OUTPUTS,
@@ -25,7 +30,7 @@ import {
 	SINGLE_OUTPUT_NAME,
 	UNRECOGNISED_ENTRY,
 	eventOption,
-	eventsProperties,
+	eventsProperty,
 	normaliseEventSelection,
 	outputNameOf,
 	type EventSelection,
@@ -34,7 +39,6 @@ import { intake } from '../shared/webhook/intake';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
-	minimiseEventItem,
 	headerNames,
 	minimiseHeaders,
 	minimiseMode,
@@ -42,9 +46,8 @@ import {
 	minimiseUnrecognisedItem,
 	minimiseValues,
 } from '../shared/webhook/minimise';
-import { previousSecretNote } from '../shared/webhook/rotation';
 import { headersWithoutSecrets } from '../shared/webhook/signature';
-import { signingCredentialCheck } from '../shared/webhook/signing-credential';
+import { previousSecretNote, signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
 import { announce, claim, follow, hold, keepSaved, lookUp, slotOf } from './dedupe';
 import { DEFAULT_REMEMBERED, MAX_REMEMBERED } from './stored';
@@ -64,7 +67,7 @@ import {
 function eventSelection(ctx: IWebhookFunctions): EventSelection {
 	try {
 		const events = ctx.getNodeParameter('events', [...ALL_EVENT_OPTIONS]) as unknown;
-		return normaliseEventSelection(events, ctx.getNode().typeVersion);
+		return normaliseEventSelection(events);
 	} catch (error) {
 		return {
 			ok: false,
@@ -74,7 +77,7 @@ function eventSelection(ctx: IWebhookFunctions): EventSelection {
 }
 
 /** An event this node's version does not know is an unrecognised delivery, as before it was added. */
-function asSeenBy(delivery: IncomingDelivery, option: string): IncomingDelivery {
+function asSeenBy(delivery: ParsedDelivery, option: string): ParsedDelivery {
 	if (delivery.kind !== 'event' || option !== UNRECOGNISED_ENTRY.value) return delivery;
 	return { ...delivery, kind: 'unrecognised', reason: 'unknown-event' };
 }
@@ -82,7 +85,7 @@ function asSeenBy(delivery: IncomingDelivery, option: string): IncomingDelivery 
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
 function deliveryJson(
 	ctx: IWebhookFunctions,
-	delivery: IncomingDelivery,
+	delivery: ParsedDelivery,
 	verified: VerifiedDelivery,
 	options: IDataObject,
 ): IDataObject {
@@ -91,11 +94,9 @@ function deliveryJson(
 	const minimise = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
 	const json: Record<string, unknown> =
 		delivery.kind === 'event'
-			? minimiseEventItem(eventItem(delivery, receivedAt), minimise)
+			? minimiseValues(eventItem(delivery, receivedAt), minimise)
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 	json.signedWith = verified.signedWith;
-	if (delivery.cloudEvent !== undefined)
-		json.cloudEvent = minimiseValues({ ...delivery.cloudEvent }, minimise);
 	if (options.includeHeaders === true) {
 		// by allow-list (README), the kept values searched like the payload
 		const headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
@@ -147,7 +148,7 @@ export class ConsentFlowTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			...eventsProperties(
+			eventsProperty(
 				'Deliveries that start the workflow; each gets an output. Others are acknowledged with 200 and dropped.',
 			),
 			{
@@ -284,7 +285,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const { delivery, verified } = taken;
 		const node = this.getNode();
 		const selection = eventSelection(this);
-		const option = eventOption(delivery.kind === 'event' ? delivery.event : null, node.typeVersion);
+		const option = eventOption(delivery.kind === 'event' ? delivery.event : null);
 		const slot = slotOf(this, delivery);
 		const answer = decide({
 			...facts,
@@ -318,7 +319,7 @@ export class ConsentFlowTrigger implements INodeType {
 		if (refusal !== null) throw new NodeOperationError(node, refusal.message, refusal);
 		// computed from the saved parameters, so that an execution evaluates no expression (output-layout.ts)
 		const names =
-			staticOutputNames(node.parameters, node.typeVersion) ??
+			staticOutputNames(node.parameters) ??
 			this.getNodeOutputs().map((output) => output.displayName ?? '');
 		const single = names.length === 1 && names[0] === SINGLE_OUTPUT_NAME;
 		const outputs: INodeExecutionData[][] = names.map(() => []);
@@ -338,7 +339,7 @@ export class ConsentFlowTrigger implements INodeType {
 				if (!emit) return;
 			}
 			const event = typeof item.json.event === 'string' ? canonicalEvent(item.json.event) : null;
-			const option = carrier?.option ?? eventOption(event, node.typeVersion);
+			const option = carrier?.option ?? eventOption(event);
 			const output = single ? 0 : names.indexOf(outputNameOf(option));
 			if (output === -1) unrouted ??= option;
 			else outputs[output].push({ json: item.json, pairedItem: { item: index } });

@@ -9,7 +9,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { saveInStaticData, whenAnswered, whenStored } from '../shared/n8n-compat';
-import type { IncomingDelivery } from '../shared/webhook/cloudevents';
+import type { ParsedDelivery } from '../shared/webhook/envelope';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
 import { HeldMarks } from './held-marks';
@@ -239,7 +239,7 @@ export interface Slot {
 }
 
 /** Where a delivery's keys are remembered, or null when duplicates are not ignored (or it has no key). */
-export function slotOf(ctx: IWebhookFunctions, delivery: IncomingDelivery): Slot | null {
+export function slotOf(ctx: IWebhookFunctions, delivery: ParsedDelivery): Slot | null {
 	const key = delivery.deliveryKey;
 	if (key === null || !ctx.getNodeParameter('ignoreDuplicates', true)) return null;
 	// a test URL has its own memory and no static data (n8n does not save it for test webhooks)

@@ -1,4 +1,4 @@
-import { EVENTS, type EventCatalogue } from '../shared/webhook/events';
+import { savedOutputs } from '../shared/webhook/events';
 
 function isExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -7,13 +7,10 @@ function isExpression(value: unknown): boolean {
 	return false;
 }
 
-// The outputs rule n8n evaluates (events.ts `outputsOf`), called as is, so execute() evaluates no
-// expression (docs/architecture.md); null when Events or Outputs holds one: ask n8n then. No version: the newest.
+// events.ts's outputs rule, called so that execute() evaluates no expression; null if a parameter holds one.
 export function staticOutputNames(
 	parameters: Record<string, unknown> | undefined,
-	nodeVersion?: number,
-	catalogue: EventCatalogue = EVENTS,
 ): string[] | null {
 	if (isExpression(parameters?.events) || isExpression(parameters?.outputMode)) return null;
-	return catalogue.outputsOf(parameters, nodeVersion).map((output) => output.displayName);
+	return savedOutputs(parameters).map((output) => output.displayName);
 }

@@ -2,7 +2,7 @@
 'use strict';
 // What Minimise Personal Data's default (Mask) changes, per kind of number (issue 49): a seeded
 // corpus of business numbers, each an item `{ payload: { <key>: <value> } }` put through
-// minimiseEventItem as the trigger does (built into dist/ by `npm run build`), and how many
+// minimiseValues as the trigger does (built into dist/ by `npm run build`), and how many
 // identity numbers it finds in the forms people write them. Business: % of items changed at all.
 // Identity: % whose digits (but the two check digits Mask shows) are gone. Account numbers: MOD11,
 // weights 5 4 3 2 7 6 5 4 3 2 (a check of 10: no number); KIDs: MOD11 the same way, or MOD10 (Luhn);
@@ -247,7 +247,7 @@ function birthOnDay(day) {
 }
 
 const item = ([key, value]) => ({ event: 'consent.data', payload: { data: { [key]: value } } });
-const masked = (value) => M.minimiseEventItem(item(value), 'mask');
+const masked = (value) => M.minimiseValues(item(value), 'mask');
 const asciiDigits = (value) => JSON.stringify(value).replace(/\D/g, '');
 
 /** % of items the default changes, or (identity) % whose number is gone but for its check digits. */

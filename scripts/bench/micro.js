@@ -199,12 +199,12 @@ async function download() {
 function linear() {
 	const { redactPatterns } = built('shared/transport/redact.js');
 	const { serviceText } = built('shared/transport/failure.js');
-	const { minimiseEventItem } = built('shared/webhook/minimise.js');
+	const { minimiseValues } = built('shared/webhook/minimise.js');
 	const { buildSyntheticNationalId } = require('../../test/support/synthetic-ids');
 	const id = buildSyntheticNationalId({ day: 12, month: 3, year: 85, individual: 123 });
 	const uuid = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 	const fill = (unit, bytes) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
-	const mask = (note) => minimiseEventItem({ event: 'consent.data', payload: { note } }, 'mask');
+	const mask = (note) => minimiseValues({ event: 'consent.data', payload: { note } }, 'mask');
 	const cases = {
 		'error body: JWT start without end (redact)': (b) =>
 			serviceText({ message: fill('eyJ', b) }, redactPatterns),

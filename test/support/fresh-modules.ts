@@ -7,7 +7,7 @@
 import * as hostWorkflow from 'n8n-workflow';
 import type * as DedupeModule from '../../nodes/ConsentFlowTrigger/dedupe';
 import type * as TriggerModule from '../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import type * as CredentialCacheModule from '../../nodes/shared/webhook/credential-cache';
+import type * as CredentialCacheModule from '../../nodes/shared/webhook/verify';
 
 export type Dedupe = typeof DedupeModule;
 export type CredentialCache = typeof CredentialCacheModule;
@@ -31,10 +31,10 @@ export function freshDedupe(): Dedupe {
 	return freshModules(() => jest.requireActual<Dedupe>('../../nodes/ConsentFlowTrigger/dedupe'));
 }
 
-/** A new process's signing credential cache (credential-cache.ts). */
+/** A new process's signing credential cache (verify.ts). */
 export function freshCredentialCache(): CredentialCache {
 	return freshModules(() =>
-		jest.requireActual<CredentialCache>('../../nodes/shared/webhook/credential-cache'),
+		jest.requireActual<CredentialCache>('../../nodes/shared/webhook/verify'),
 	);
 }
 

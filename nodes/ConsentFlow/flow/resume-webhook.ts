@@ -14,7 +14,6 @@ import { decide, type Facts } from '../../shared/webhook/decide';
 import {
 	MINIMISE_KEEP,
 	MINIMISE_PARAMETER,
-	minimiseEventItem,
 	minimiseMode,
 	minimiseValues,
 } from '../../shared/webhook/minimise';
@@ -119,7 +118,7 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	const carried =
 		ends === null
 			? minimiseValues({ event, webhookId, timestamp, flowId, externalId, receivedAt }, mode, names)
-			: minimiseEventItem(item, mode, names);
+			: minimiseValues(item, mode, names);
 	return {
 		[RESUME_KEY]: carried as IDataObject,
 		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,

@@ -1,5 +1,5 @@
 /** Every answer of both webhook entry points, from a delivery's facts (docs/architecture.md, "One decision table"). */
-import { BATCH_ANSWER } from './cloudevents';
+import { BATCH_ANSWER } from './envelope';
 
 export type RespondMode = 'onReceived' | 'lastNode';
 

@@ -1,19 +1,13 @@
 // The service's envelope, read tolerantly; its forms and why: docs/architecture.md#envelope
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
-import type { ScannedBody } from './json-scan';
-import { parseTimestamp } from './timestamp';
+import { scanBody } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
+import type { HeaderBag } from './signature';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
+import { daysInMonth } from '../dates';
 
-export type UnrecognisedReason =
-	| 'not-json'
-	| 'unknown-event'
-	| 'no-event'
-	| 'too-deep'
-	// CloudEvents only (cloudevents.ts)
-	| 'invalid-cloudevent'
-	| 'unsupported-data';
+export type UnrecognisedReason = 'not-json' | 'unknown-event' | 'no-event' | 'too-deep';
 
 // Not parsed deeper: n8n's serialiser recurses and could not save the item (Unrecognised, `too-deep`).
 export const MAX_DEPTH = 64;
@@ -53,12 +47,12 @@ function trimmed(value: unknown): unknown {
 	return typeof value === 'string' ? value.trim() : value;
 }
 
-/** The top-level members a delivery's form and id are read from (intake.ts scans them once). */
-export const SCANNED_MEMBERS = ['specversion', 'webhookId', 'id'] as const;
+/** The top-level members a delivery's id is read from: `webhookId`, else `id`. */
+const ID_MEMBERS = ['webhookId', 'id'];
 
-/** The id from `webhookId`, else `id` (a member that is no usable id counts as absent). */
+/** The id (a member that is no usable id counts as absent). */
 function deliveryIdOf(members: Map<string, Buffer>): DeliveryId | null {
-	for (const name of ['webhookId', 'id']) {
+	for (const name of ID_MEMBERS) {
 		const token = members.get(name);
 		const id = token === undefined ? null : deliveryIdOfToken(token);
 		if (id !== null) return id;
@@ -76,11 +70,11 @@ export function bodyText(rawBody: Buffer): string {
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Parses a (verified) body in the service's envelope. Never throws. */
-export function parseEnvelope(body: ScannedBody): ParsedDelivery {
+/** The one parser of a (verified) body, whose bytes are scanned once. Never throws. */
+export function parseEnvelope(rawBody: Buffer): ParsedDelivery {
+	const { members, json } = scanBody(rawBody, ID_MEMBERS, MAX_DEPTH);
 	// an unparsed body's id is still remembered, so that a copy does not run again (issue 26)
-	const id = deliveryIdOf(body.members);
-	const { json } = body;
+	const id = deliveryIdOf(members);
 	const parsed: JsonObject = typeof json !== 'string' && isObject(json.value) ? json.value : {};
 	const fields: DeliveryFields = {
 		webhookId: id?.display ?? null,
@@ -150,6 +144,31 @@ export function unrecognisedItem(
 	return item;
 }
 
+// Only Date.UTC, never Date.parse: freshness must not depend on the server's time zone.
+const DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+export function parseTimestamp(text: string): number | null {
+	const m = DATE_TIME.exec(text);
+	if (m === null) return null;
+	const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number);
+	const second = m[6] === undefined ? 0 : Number(m[6]);
+	const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+	if (hour > 23 || minute > 59 || second > 60) return null;
+	let offsetMinutes = 0;
+	if (m[9] !== undefined) {
+		const offsetHours = Number(m[10]);
+		const offsetMins = m[11] === undefined ? 0 : Number(m[11]);
+		if (offsetHours > 23 || offsetMins > 59) return null;
+		offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
+	}
+	// Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not.
+	const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));
+	date.setUTCFullYear(year);
+	return date.getTime() - offsetMinutes * 60000;
+}
+
 type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
 
 // Only the signed `timestamp` counts: stale further than maxAgeSeconds in the past or the future.
@@ -166,3 +185,18 @@ export function checkFreshness(
 	if (sentMs === null) return 'unparsable';
 	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
 }
+
+// CloudEvents "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
+export function isCloudEventsBatch(headers: HeaderBag | undefined): boolean {
+	const value = headers?.['content-type'];
+	const type = Array.isArray(value) ? value[0] : value;
+	return typeof type === 'string' && /^\s*application\/cloudevents-batch/i.test(type);
+}
+
+/** The answer to a batch: 415, nothing run (the body says why, and what to send instead). */
+export const BATCH_ANSWER = {
+	received: false,
+	status: 'unsupported',
+	message:
+		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request. Nothing was run.',
+} as const;

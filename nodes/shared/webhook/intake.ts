@@ -1,21 +1,19 @@
 /** The one intake of both webhook entry points: the facts decide.ts answers on; it answers nothing. */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { serverClosing } from '../n8n-compat';
-import { isCloudEventsBatch, parseStructured, type IncomingDelivery } from './cloudevents';
 import { FACTS, type Facts } from './decide';
-import { MAX_DEPTH, SCANNED_MEMBERS, bodyText, checkFreshness, parseEnvelope } from './envelope';
-import { scanBody } from './json-scan';
+import {
+	bodyText,
+	checkFreshness,
+	isCloudEventsBatch,
+	parseEnvelope,
+	type ParsedDelivery,
+} from './envelope';
 import type { HeaderBag } from './signature';
 import { verifiedDelivery, type VerifiedDelivery } from './verify';
 
-/** The one parser: bytes scanned once; a top-level `specversion` is a structured CloudEvent. */
-export function parseIncoming(rawBody: Buffer): IncomingDelivery {
-	const body = scanBody(rawBody, SCANNED_MEMBERS, MAX_DEPTH);
-	return body.members.has('specversion') ? parseStructured(body) : parseEnvelope(body);
-}
-
 /** A delivery without a signed id is keyed on its signed bytes, one key per active secret (all recorded). */
-function withSignedKey(delivery: IncomingDelivery, verified: VerifiedDelivery): IncomingDelivery {
+function withSignedKey(delivery: ParsedDelivery, verified: VerifiedDelivery): ParsedDelivery {
 	if (delivery.deliveryKey !== null) return delivery;
 	const [key, ...also] = verified.bodyKeys();
 	return { ...delivery, deliveryKey: key ?? null, otherKeys: { also } };
@@ -24,7 +22,7 @@ function withSignedKey(delivery: IncomingDelivery, verified: VerifiedDelivery): 
 export interface Intake {
 	facts: Facts;
 	/** Verified; its duplicate key comes from signed bytes only. */
-	taken?: { delivery: IncomingDelivery; verified: VerifiedDelivery };
+	taken?: { delivery: ParsedDelivery; verified: VerifiedDelivery };
 }
 
 export async function intake(
@@ -37,7 +35,7 @@ export async function intake(
 	if (serverClosing(req)) return { facts: { ...FACTS, entry, closing: true } };
 	const verified = await verifiedDelivery(ctx);
 	if (verified === undefined) return { facts: { ...FACTS, entry } };
-	const parsed = parseIncoming(verified.rawBody);
+	const parsed = parseEnvelope(verified.rawBody);
 	const freshness = checkFreshness(parsed, rules.maxAgeSeconds, Date.now());
 	const facts: Facts = {
 		...FACTS,

@@ -119,7 +119,7 @@ export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<st
 }
 
 /** A body read once: the named top-level members of its bytes (without a BOM), and its JSON value unless too deep. */
-export interface ScannedBody {
+interface ScannedBody {
 	members: Map<string, Buffer>;
 	json: { value: unknown } | 'too-deep' | 'not-json';
 }

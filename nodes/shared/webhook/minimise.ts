@@ -165,15 +165,6 @@ function minimiseValue(value: unknown, walk: Walk, depth: number): unknown {
 }
 
 /** Every string, key and number at any depth searched (Mask and Leave Out); named fields as before. */
-export function minimiseEventItem(
-	item: JsonObject,
-	mode: MinimiseMode,
-	names: readonly string[] = [],
-): JsonObject {
-	return minimiseValues(item, mode, names);
-}
-
-/** The same search over any value the package stores or emits beside an event item. */
 export function minimiseValues<T>(value: T, mode: MinimiseMode, names: readonly string[] = []): T {
 	if (mode === 'keep') return value;
 	return minimiseValue(value, { mode, text: textMinimiser(mode, names) }, 0) as T;

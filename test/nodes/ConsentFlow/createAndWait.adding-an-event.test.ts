@@ -7,23 +7,20 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { INode, INodeParameters, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import type { TriggerEventEntry } from '../../../nodes/shared/webhook/events';
 import type { WaitEvent, WaitEvents } from '../../../nodes/ConsentFlow/flow/outcome';
+
+type TriggerEventEntry = { value: string; outputName: string; description: string };
 
 const RENEWED: TriggerEventEntry = {
 	value: 'consent.renewed',
 	outputName: 'Renewed',
-	displayName: 'Consent Renewed',
 	description: 'An accepted consent was renewed',
-	since: 1.2,
 };
 /** In the trigger's table only: Create and Wait was not given a line for it. */
 const REVOKED: TriggerEventEntry = {
 	value: 'consent.revoked',
 	outputName: 'Revoked',
-	displayName: 'Consent Revoked',
 	description: 'A consent was revoked',
-	since: 1.2,
 };
 const NEW_VERSION = 1.2;
 

@@ -142,11 +142,11 @@ describe('credential test signingSecretTest', () => {
 	});
 
 	it.each([
-		['empty', { secret: '' }, /empty/],
-		['absent', undefined, /empty/],
+		['empty', { secret: '' }, /^Signing Secret must be filled in/],
+		['absent', undefined, /^Signing Secret must be filled in/],
 		['short', { secret: 'short-secret' }, /at least 16/],
 		['padded', { secret: ` ${SIGNING_KEY}` }, /whitespace/],
-		['multi-line', { secret: `${SIGNING_KEY}\n` }, /line break/],
+		['multi-line', { secret: `${SIGNING_KEY}\n` }, /must be on one line/],
 		['bad header', { secret: SIGNING_KEY, signatureHeader: 'x bad' }, /header name/],
 	])('rejects a secret that is %s with a clear message', async (_label, data, message) => {
 		const result = await test(data);

@@ -21,7 +21,7 @@ import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { recordDelivery, recordForSave, savedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { answerWhenStored } from '../../../nodes/shared/n8n-compat';
-import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
+import type { ParsedDelivery as IncomingDelivery } from '../../../nodes/shared/webhook/envelope';
 import { answerPlan, type Answerer } from '../../../nodes/shared/webhook/decide';
 
 // Every test runs in a new n8n process: a fresh copy of dedupe.ts, whose memory starts empty.

@@ -18,7 +18,7 @@ import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import {
 	maskNationalId,
-	minimiseEventItem,
+	minimiseValues,
 	minimiseMode,
 	minimiseUnrecognisedItem,
 } from '../../../nodes/shared/webhook/minimise';
@@ -251,7 +251,7 @@ describe('the pure functions', () => {
 		expect(minimiseMode(value)).toBe(mode);
 	});
 
-	test('minimiseEventItem does not change its input, and keeps the key order otherwise', () => {
+	test('minimiseValues does not change its input, and keeps the key order otherwise', () => {
 		const item = {
 			event: 'consent.created',
 			nationalId: NATIONAL_ID,
@@ -260,24 +260,24 @@ describe('the pure functions', () => {
 			receivedAt: 'now',
 		};
 		const copy = structuredClone(item);
-		expect(minimiseEventItem(item, 'mask')).toEqual({
+		expect(minimiseValues(item, 'mask')).toEqual({
 			event: 'consent.created',
 			nationalId: MASKED,
 			payload: { nationalId: MASKED, flow: 'f' },
 			receivedAt: 'now',
 		});
-		expect(Object.keys(minimiseEventItem(item, 'leaveOut'))).toEqual([
+		expect(Object.keys(minimiseValues(item, 'leaveOut'))).toEqual([
 			'event',
 			'payload',
 			'receivedAt',
 		]);
-		expect(minimiseEventItem(item, 'keep')).toBe(item);
+		expect(minimiseValues(item, 'keep')).toBe(item);
 		expect(item).toEqual(copy);
 	});
 
 	test('an event item whose payload is null keeps it null', () => {
 		expect(
-			minimiseEventItem({ event: 'consent.data', nationalId: null, payload: null }, 'mask'),
+			minimiseValues({ event: 'consent.data', nationalId: null, payload: null }, 'mask'),
 		).toEqual({ event: 'consent.data', nationalId: null, payload: null });
 	});
 

@@ -17,7 +17,7 @@ import {
 	askToSave,
 	takeSaveRequest,
 } from '../../../nodes/ConsentFlowTrigger/save-request';
-import type { IncomingDelivery } from '../../../nodes/shared/webhook/cloudevents';
+import type { ParsedDelivery as IncomingDelivery } from '../../../nodes/shared/webhook/envelope';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
 import { savedKeys } from './helpers';
 import { freshDedupe } from '../../support/fresh-modules';

@@ -64,7 +64,7 @@ describe('tests mirror the source', () => {
 		const modules = files(path.join(ROOT, 'nodes/shared'))
 			.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
 			.map(posix);
-		expect(modules.length).toBeGreaterThan(30);
+		expect(modules.length).toBeGreaterThan(20);
 		const tests = files(path.join(ROOT, 'test/nodes/shared')).map(posix);
 		expect(untested(modules, tests)).toEqual([]);
 	});

@@ -12,7 +12,7 @@ import {
 	type Facts,
 	FLIGHT_FULL,
 } from '../../../../nodes/shared/webhook/decide';
-import { BATCH_ANSWER } from '../../../../nodes/shared/webhook/cloudevents';
+import { BATCH_ANSWER } from '../../../../nodes/shared/webhook/envelope';
 
 const event = { event: 'consent.data', webhookId: 'wh-1', recognised: true };
 const unknown = {

@@ -10,11 +10,10 @@ import {
 	ALL_EVENT_OPTIONS,
 	CONSENT_EVENTS,
 	CONFIGURED_OUTPUTS,
-	EVENTS,
 	EVENT_TABLE,
 	SINGLE_OUTPUT_NAME,
 	UNRECOGNISED_ENTRY,
-	eventCatalogue,
+	eventOption,
 	normaliseEventSelection,
 	outputsOf,
 	readEvents,
@@ -32,7 +31,6 @@ describe('the one event table feeds the whole description', () => {
 	it('has the ten published events, in order, each with a name and a description', () => {
 		expect(EVENT_TABLE.map((e) => e.value)).toEqual(PUBLISHED);
 		for (const entry of [...EVENT_TABLE, UNRECOGNISED_ENTRY]) {
-			expect(entry.displayName).toMatch(/^[A-Z][A-Za-z ]+$/);
 			expect(entry.description.length).toBeGreaterThan(10);
 		}
 		expect(CONSENT_EVENTS).toEqual(PUBLISHED);
@@ -60,8 +58,22 @@ describe('the one event table feeds the whole description', () => {
 	});
 
 	it('Events: one option per table entry (name, value, description) and all of them by default', () => {
+		// the option's name is the event's, spelt out
+		expect(options.map((o) => o.name).sort()).toEqual([
+			'Consent Accepted',
+			'Consent Created',
+			'Consent Data',
+			'Consent Deleted',
+			'Consent Rejected',
+			'Consent Timed Out',
+			'Consent Timed Out Data Failed',
+			'Income Data Failed',
+			'Tax Data Failed',
+			'Unrecognised Delivery',
+			'User Timed Out',
+		]);
 		const expected = [...EVENT_TABLE, UNRECOGNISED_ENTRY].map((e) => ({
-			name: e.displayName,
+			name: options.find((o) => o.value === e.value)?.name,
 			value: e.value,
 			// each option names the event as sent (and kept in the item) and the output it opens
 			description: `${e.description} (${e.value === 'unrecognised' ? 'any other event' : e.value}; output ${e.outputName})`,
@@ -141,11 +153,11 @@ describe('readEvents, the one reader of Events', () => {
 			fc.array(fc.oneof(cased, fc.constant(null)), { maxLength: 5 }),
 		);
 		fc.assert(
-			fc.property(value, fc.constantFrom(1, 1.1), (events, version) => {
-				const shown = outputsOf({ events }, version, OUTPUT_TABLE, 'Event', readEvents).map(
+			fc.property(value, (events) => {
+				const shown = outputsOf({ events }, OUTPUT_TABLE, 'Event', readEvents).map(
 					(o) => o.displayName,
 				);
-				const selection = normaliseEventSelection(events, version);
+				const selection = normaliseEventSelection(events);
 				const chosen = readEvents(events, ALL_EVENT_OPTIONS).chosen;
 				const expected = OUTPUT_TABLE.filter((o) => chosen.includes(o.value)).map((o) => o.name);
 				expect(shown).toEqual(expected.length > 0 ? expected : [...OUTPUT_NAMES]);
@@ -173,42 +185,38 @@ describe('outputsOf', () => {
 	];
 
 	it.each(cases)('n8n evaluating its source gives what the call gives: %j (version %p)', (p, v) => {
-		expect(byN8n(p, v)).toEqual(outputsOf(p, v, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents));
+		expect(byN8n(p, v)).toEqual(outputsOf(p, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents));
 	});
 
 	it('selected events in output order, one for all, or every output when nothing is read', () => {
 		const names = (p?: Record<string, unknown>) =>
-			outputsOf(p, 1, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents).map(
+			outputsOf(p, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents).map(
 				(output) => output.displayName,
 			);
 		expect(names({ events: 'consent.data,consent.created' })).toEqual(['Created', 'Data']);
 		expect(names({ events: ['consent.data'], outputMode: 'single' })).toEqual(['Event']);
 		expect(names({ events: '={{ $json.x }}' })).toEqual([...OUTPUT_NAMES]);
-		expect(outputsOf({}, 1, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents)[0]).toEqual({
+		expect(outputsOf({}, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents)[0]).toEqual({
 			type: 'main',
 			displayName: 'Created',
 		});
 	});
 
-	it('a node version sees only the outputs it knows', () => {
-		const later = [...OUTPUT_TABLE, { value: 'new.event', name: 'New', since: 2 }];
-		expect(outputsOf({}, 1, later, 'Event', readEvents)).toHaveLength(OUTPUT_TABLE.length);
-		expect(outputsOf({}, 2, later, 'Event', readEvents)).toHaveLength(OUTPUT_TABLE.length + 1);
+	it('eventOption: a known event is its own option, anything else Unrecognised', () => {
+		expect(eventOption('consent.data')).toBe('consent.data');
+		expect(eventOption('consent.renewed')).toBe('unrecognised');
+		expect(eventOption(null)).toBe('unrecognised');
 	});
 });
 
 describe('CONFIGURED_OUTPUTS', () => {
-	it("is the function's source called with $parameter, $nodeVersion and the table", () => {
-		expect(
-			CONFIGURED_OUTPUTS.startsWith(`={{(${outputsOf.toString()})($parameter, $nodeVersion, `),
-		).toBe(true);
+	it("is the function's source called with $parameter and the table", () => {
+		expect(CONFIGURED_OUTPUTS.startsWith(`={{(${outputsOf.toString()})($parameter, `)).toBe(true);
 		expect(CONFIGURED_OUTPUTS.endsWith(`, ${readEvents.toString()})}}`)).toBe(true);
-		expect(CONFIGURED_OUTPUTS).toBe(EVENTS.configuredOutputs);
 	});
 
 	it('holds no "}}" before its end, which would end the expression early', () => {
 		const inner = CONFIGURED_OUTPUTS.slice('={{'.length, -'}}'.length);
 		expect(inner).not.toContain('}}');
-		expect(eventCatalogue([]).configuredOutputs.slice(3, -2)).not.toContain('}}');
 	});
 });

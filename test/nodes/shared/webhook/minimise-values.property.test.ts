@@ -8,9 +8,8 @@ import {
 	ALLOWED_HEADERS,
 	headerNames,
 	looksLikeToken,
-	minimiseEventItem,
-	minimiseHeaders,
 	minimiseValues,
+	minimiseHeaders,
 } from '../../../../nodes/shared/webhook/minimise';
 import {
 	identityNumber,
@@ -77,7 +76,7 @@ describe('identity numbers found by value at any depth and key', () => {
 						),
 				),
 				([id, item, mode]) => {
-					const out = JSON.stringify(minimiseEventItem(item, mode));
+					const out = JSON.stringify(minimiseValues(item, mode));
 					expect(asciiDigits(out)).not.toContain(id);
 				},
 			),
@@ -89,7 +88,7 @@ describe('identity numbers found by value at any depth and key', () => {
 		fc.assert(
 			fc.property(identityNumber, fc.constantFrom(...MODES), (id, mode) => {
 				const item = { payload: { data: [{ v: Number(id) }] } };
-				const out = minimiseEventItem(item, mode);
+				const out = minimiseValues(item, mode);
 				if (id.startsWith('0')) expect(out).toEqual(item);
 				else expect(JSON.stringify(out)).not.toContain(id.slice(0, 9));
 			}),
@@ -109,7 +108,7 @@ describe('identity numbers found by value at any depth and key', () => {
 							note: `til ${account.slice(0, 4)}.${account.slice(4, 6)}.${account.slice(6)}`,
 						},
 					};
-					expect(minimiseEventItem(item, mode)).toEqual(item);
+					expect(minimiseValues(item, mode)).toEqual(item);
 				},
 			),
 			{ numRuns: 500 },
@@ -154,7 +153,7 @@ describe('the issue 42 examples', () => {
 				AUTHORIZATIONCODE: 'c-3',
 			},
 		};
-		const out = JSON.stringify(minimiseEventItem(item, mode, ['Østby']));
+		const out = JSON.stringify(minimiseValues(item, mode, ['Østby']));
 		expect(asciiDigits(out)).not.toContain(ID.slice(0, 9));
 		expect(out).not.toMatch(/c-[123]|Østby/);
 		expect(out).toContain('Kari ***');
@@ -183,10 +182,10 @@ describe('fields named as an identity number, authorization codes, the header al
 		'identifikator',
 	])('%s: masked under Mask, left out under Leave Out, valid or not', (key) => {
 		const item = { payload: { data: { [key]: MISTYPED, other: MISTYPED } } };
-		expect(minimiseEventItem(item, 'mask')).toEqual({
+		expect(minimiseValues(item, 'mask')).toEqual({
 			payload: { data: { [key]: '*********00', other: MISTYPED } },
 		});
-		expect(minimiseEventItem(item, 'leaveOut')).toEqual({ payload: { data: { other: MISTYPED } } });
+		expect(minimiseValues(item, 'leaveOut')).toEqual({ payload: { data: { other: MISTYPED } } });
 	});
 
 	test.each([
@@ -198,7 +197,7 @@ describe('fields named as an identity number, authorization codes, the header al
 		'auth code',
 	])('%s is left out under both', (key) => {
 		for (const mode of MODES) {
-			expect(minimiseEventItem({ payload: { [key]: 'c-1', code: 'c-2' } }, mode)).toEqual({
+			expect(minimiseValues({ payload: { [key]: 'c-1', code: 'c-2' } }, mode)).toEqual({
 				payload: { code: 'c-2' },
 			});
 		}

@@ -15,7 +15,7 @@ import {
 	MINIMISE_OPTIONS,
 	MINIMISE_PARAMETER,
 	maskNationalId,
-	minimiseEventItem,
+	minimiseValues,
 	headerNames,
 	looksLikeToken,
 	minimiseHeaders,
@@ -53,9 +53,9 @@ function nestedItem() {
 	};
 }
 
-describe('minimiseEventItem walks the whole item', () => {
+describe('minimiseValues walks the whole item', () => {
 	test('mask: every identity field masked, every authorization code left out, the rest as received', () => {
-		expect(minimiseEventItem(nestedItem(), 'mask')).toEqual({
+		expect(minimiseValues(nestedItem(), 'mask')).toEqual({
 			event: 'consent.data',
 			nationalId: MASKED,
 			payload: {
@@ -70,7 +70,7 @@ describe('minimiseEventItem walks the whole item', () => {
 	});
 
 	test('leaveOut: every identity field left out as well', () => {
-		expect(minimiseEventItem(nestedItem(), 'leaveOut')).toEqual({
+		expect(minimiseValues(nestedItem(), 'leaveOut')).toEqual({
 			event: 'consent.data',
 			payload: {
 				flow: 'f',
@@ -84,16 +84,16 @@ describe('minimiseEventItem walks the whole item', () => {
 
 	test('keep: the item itself, untouched (version 1 nodes)', () => {
 		const item = nestedItem();
-		expect(minimiseEventItem(item, 'keep')).toBe(item);
+		expect(minimiseValues(item, 'keep')).toBe(item);
 		expect(item).toEqual(nestedItem());
 	});
 
 	test('the input is not changed; key order kept', () => {
 		const item = nestedItem();
-		minimiseEventItem(item, 'mask');
-		minimiseEventItem(item, 'leaveOut');
+		minimiseValues(item, 'mask');
+		minimiseValues(item, 'leaveOut');
 		expect(item).toEqual(nestedItem());
-		expect(Object.keys(minimiseEventItem(item, 'mask').payload as object)).toEqual([
+		expect(Object.keys(minimiseValues(item, 'mask').payload as object)).toEqual([
 			'flow',
 			'NationalId',
 			'applicant',
@@ -105,7 +105,7 @@ describe('minimiseEventItem walks the whole item', () => {
 
 	test('mask: an identity value that cannot be masked to its last digits is left out; null stays null', () => {
 		expect(
-			minimiseEventItem(
+			minimiseValues(
 				{
 					nationalId: null,
 					payload: { ssn: { value: ID }, pid: [ID], nationalId: true, fodselsnummer: 12345 },
@@ -120,7 +120,7 @@ describe('minimiseEventItem walks the whole item', () => {
 			string,
 			unknown
 		>;
-		const out = minimiseEventItem(item, 'leaveOut');
+		const out = minimiseValues(item, 'leaveOut');
 		const payload = out.payload as Record<string, unknown>;
 		expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
 		expect(Object.getOwnPropertyDescriptor(payload, '__proto__')?.value).toEqual({ x: 1 });
@@ -136,17 +136,15 @@ describe('minimiseEventItem walks the whole item', () => {
 	test('walked as deep as a parsed body can be; anything deeper is left out (it could not be checked)', () => {
 		expect(MINIMISE_DEPTH).toBe(65);
 		// item (0) → payload (1) → arrays → the object at level MINIMISE_DEPTH - 1: walked
-		const deepest = minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 2) }, 'leaveOut');
+		const deepest = minimiseValues({ payload: nested(MINIMISE_DEPTH - 2) }, 'leaveOut');
 		expect(deepest).toEqual({ payload: nested(MINIMISE_DEPTH - 2, { keep: 1 }) });
 		// one level more: the object is at MINIMISE_DEPTH, emptied
-		const deeper = JSON.stringify(
-			minimiseEventItem({ payload: nested(MINIMISE_DEPTH - 1) }, 'mask'),
-		);
+		const deeper = JSON.stringify(minimiseValues({ payload: nested(MINIMISE_DEPTH - 1) }, 'mask'));
 		expect(deeper).toBe(
 			`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}{}${']'.repeat(MINIMISE_DEPTH - 1)}}`,
 		);
 		// an array at MINIMISE_DEPTH is emptied as well
-		const array = JSON.stringify(minimiseEventItem({ payload: nested(MINIMISE_DEPTH) }, 'mask'));
+		const array = JSON.stringify(minimiseValues({ payload: nested(MINIMISE_DEPTH) }, 'mask'));
 		expect(array).toBe(
 			`{"payload":${'['.repeat(MINIMISE_DEPTH - 1)}[]${']'.repeat(MINIMISE_DEPTH - 1)}}`,
 		);

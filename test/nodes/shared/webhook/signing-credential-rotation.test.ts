@@ -13,8 +13,8 @@ import fc from 'fast-check';
 import {
 	activeSecrets,
 	previousSecretNote,
-	previousSecretProblem,
-} from '../../../../nodes/shared/webhook/rotation';
+	signingCredentialCheck,
+} from '../../../../nodes/shared/webhook/signing-credential';
 import { MAX_ACTIVE_SECRETS, matchSecret } from '../../../../nodes/shared/webhook/signature';
 import { verifyWithSecrets } from '../../../support/signature';
 import { CREDENTIAL_TYPE } from '../../ConsentFlowTrigger/http-harness';
@@ -291,13 +291,15 @@ describe('the previous secret in the credential', () => {
 	});
 
 	it('is checked by the credential test like the secret, without ever naming its value', () => {
+		const previousSecretProblem = (previousSecret: unknown) =>
+			signingCredentialCheck({ secret: NEW, previousSecret });
 		expect(previousSecretProblem(undefined)).toBeNull();
 		expect(previousSecretProblem(null)).toBeNull();
 		expect(previousSecretProblem('')).toBeNull();
 		expect(previousSecretProblem(OLD)).toBeNull();
 		for (const bad of [`${OLD}\n`, ` ${OLD}`, 'dummy-short', 1234567890123456]) {
 			const problem = previousSecretProblem(bad);
-			expect(problem).toMatch(/^The previous signing secret/);
+			expect(problem).toMatch(/^Previous Signing Secret must .*, or empty\.$/);
 			expect(problem).not.toContain(String(bad).trim());
 		}
 		expect(previousSecretNote(NEW, '')).toBeNull();
@@ -308,18 +310,20 @@ describe('the previous secret in the credential', () => {
 		expect(previousSecretNote(NEW, OLD)).toMatch(/accepted too/);
 	});
 
-	it('says what is wrong with the previous secret in words about the old key (line break, whitespace, length, not text)', () => {
-		expect(previousSecretProblem(`${OLD}\r`)).toBe(
-			'The previous signing secret contains a line break. Paste the old key on one line, exactly as issued.',
+	it('says what is wrong with the previous secret: the field and the rule (line break, whitespace, length, not text)', () => {
+		const problem = (previousSecret: unknown) =>
+			signingCredentialCheck({ secret: NEW, previousSecret });
+		expect(problem(`${OLD}\r`)).toBe(
+			'Previous Signing Secret must be on one line, exactly as issued, or empty.',
 		);
-		expect(previousSecretProblem(`${OLD} `)).toBe(
-			'The previous signing secret starts or ends with whitespace. Remove it: it would become part of the HMAC key and no delivery signed with the old key would verify.',
+		expect(problem(`${OLD} `)).toBe(
+			'Previous Signing Secret must not start or end with whitespace, which would become part of the HMAC key, or empty.',
 		);
-		expect(previousSecretProblem('k')).toBe(
-			'The previous signing secret is 1 characters long; at least 16 are required. Check that the whole old key was pasted.',
+		expect(problem('k')).toBe(
+			'Previous Signing Secret must be at least 16 characters long (it has 1): paste the whole key, or empty.',
 		);
-		expect(previousSecretProblem(42)).toBe(
-			'The previous signing secret is not text. Clear the field, or paste the old key.',
+		expect(problem(42)).toBe(
+			'Previous Signing Secret must be filled in with the secret webhook key the consent flow service issued, or empty.',
 		);
 	});
 

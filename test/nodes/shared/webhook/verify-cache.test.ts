@@ -1,11 +1,11 @@
-import { CREDENTIAL_TTL_MS } from '../../../../nodes/shared/webhook/credential-cache';
+import { CREDENTIAL_TTL_MS } from '../../../../nodes/shared/webhook/verify';
 import { freshCredentialCache, type CredentialCache } from '../../../support/fresh-modules';
 
 const KEY_A = 'a-signing-value-of-enough-length';
 const KEY_B = KEY_A.split('').reverse().join('');
 const facts = { secret: KEY_A, signatureHeader: '' };
 
-// Every test runs in a new n8n process: a fresh copy of credential-cache.ts, nothing cached.
+// Every test runs in a new n8n process: a fresh copy of verify.ts, nothing cached.
 let cachedCredential: CredentialCache['cachedCredential'];
 let dueForRefresh: CredentialCache['dueForRefresh'];
 let readThrough: CredentialCache['readThrough'];

@@ -2,7 +2,7 @@
 // spelling of a generated instant reads as that instant, computed here from its parts.
 import * as fc from 'fast-check';
 
-import { parseTimestamp } from '../../../../nodes/shared/webhook/timestamp';
+import { parseTimestamp } from '../../../../nodes/shared/webhook/envelope';
 import { SIGNING_KEY, envelope, postSigned } from '../../ConsentFlowTrigger/helpers';
 import { useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';
 
