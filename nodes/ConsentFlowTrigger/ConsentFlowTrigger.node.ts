@@ -28,7 +28,6 @@ import {
 	CONFIGURED_OUTPUTS,
 	OUTPUT_MODES,
 	SINGLE_OUTPUT_NAME,
-	UNRECOGNISED_ENTRY,
 	eventOption,
 	eventsProperty,
 	normaliseEventSelection,
@@ -74,12 +73,6 @@ function eventSelection(ctx: IWebhookFunctions): EventSelection {
 			message: `The trigger is misconfigured: Events could not be read (${(error as Error).message}).`,
 		};
 	}
-}
-
-/** An event this node's version does not know is an unrecognised delivery, as before it was added. */
-function asSeenBy(delivery: ParsedDelivery, option: string): ParsedDelivery {
-	if (delivery.kind !== 'event' || option !== UNRECOGNISED_ENTRY.value) return delivery;
-	return { ...delivery, kind: 'unrecognised', reason: 'unknown-event' };
 }
 
 /** The item's json: the event (or Unrecognised) as the user chose to keep it, headers if asked. */
@@ -307,7 +300,7 @@ export class ConsentFlowTrigger implements INodeType {
 			ack: answer.ack,
 			...(answeredBy === 'execute' && slot?.staticData && { saveUrl: saveUrlOf(this) }),
 		};
-		const json = deliveryJson(this, asSeenBy(delivery, option), verified, options);
+		const json = deliveryJson(this, delivery, verified, options);
 		const items = [{ json, [CARRIER]: carrier as unknown as IDataObject }];
 		return follow(this, held, apply(this, answer, { items }));
 	}
