@@ -48,7 +48,7 @@ import {
 import { headersWithoutSecrets } from '../shared/webhook/signature';
 import { previousSecretNote, signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
-import { announce, claim, follow, hold, keepSaved, lookUp, slotOf } from './dedupe';
+import { claim, follow, hold, keepSaved, lookUp, slotOf } from './dedupe';
 import { DEFAULT_REMEMBERED, MAX_REMEMBERED } from './stored';
 import { SAVED, askToSave, saveUrlOf, takeSaveRequest } from './save-request';
 import { staticOutputNames } from './output-layout';
@@ -261,7 +261,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const save = await takeSaveRequest(this);
 		if (save === 'refused') return apply(this, decide(FACTS));
 		if (save !== null) {
-			keepSaved(this, save.keys, save.held);
+			keepSaved(this, save.keys);
 			// n8n writes this answer after it saved static data (a webhookResponse without an execution)
 			return { webhookResponse: SAVED };
 		}
@@ -290,7 +290,6 @@ export class ConsentFlowTrigger implements INodeType {
 		});
 		if (answer.kind !== 'run') return apply(this, answer);
 		const held = slot === null ? undefined : hold(slot, answer.plan);
-		await announce(this, held);
 		const { answeredBy } = answer.plan;
 		const carrier: Carrier = {
 			option,

@@ -12,7 +12,6 @@ import { saveInStaticData, whenAnswered, whenStored } from '../shared/n8n-compat
 import type { ParsedDelivery } from '../shared/webhook/envelope';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
-import { HeldMarks } from './held-marks';
 import { askToSave, saveUrlOf } from './save-request';
 import {
 	DEDUPE_KEY,
@@ -37,7 +36,7 @@ interface DedupeState {
  */
 class SavedDeliveries {
 	readonly version = DEDUPE_VERSION;
-	declare readonly memory: Pick<TriggerMemory, 'state' | 'lastSeen' | 'marks'>;
+	declare readonly memory: Pick<TriggerMemory, 'state' | 'lastSeen'>;
 
 	constructor(memory: SavedDeliveries['memory']) {
 		// not enumerable: n8n's ObservableObject walks static data's own keys
@@ -47,8 +46,7 @@ class SavedDeliveries {
 	toJSON(): StoredDedupe {
 		const form = storedForm(this.memory.state.ids);
 		this.memory.lastSeen = form.keys;
-		const held = this.memory.marks.stored(Date.now());
-		return held === undefined ? form : { ...form, held };
+		return form;
 	}
 }
 
@@ -60,7 +58,6 @@ interface TriggerMemory {
 	inFlight: Map<string, Held>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
-	marks: HeldMarks;
 	/** Whether a flush is due (flushLater). */
 	flushing?: boolean;
 	saved: SavedDeliveries;
@@ -83,7 +80,6 @@ function memoryOf(memoryKey: string): TriggerMemory {
 		dropped: new Set(),
 		owners: new Map(),
 		inFlight: new Map(),
-		marks: new HeldMarks(),
 	};
 	const created: TriggerMemory = Object.assign(fresh, { saved: new SavedDeliveries(fresh) });
 	memories.set(memoryKey, created);
@@ -114,10 +110,6 @@ function keysOnlyStored(memory: TriggerMemory, stored: unknown): string[] {
 	if (typeof keys === 'string') memory.lastSeen = keys;
 	return fresh.length === 0 ? fresh : [...new Set(fresh)];
 }
-
-/** The marks of `held`'s own keys, as stored lines. */
-const linesOf = (held: Held): string[] =>
-	memoryOf(held.memoryKey).marks.lines(Date.now(), { keys: held.keys, nonce: held.nonce });
 
 /** Merges `stored` into the trigger's memory and records `key` (unless `record` is false). */
 export function recordDeliveryShared(
@@ -173,14 +165,11 @@ export function report(held: Held, event: RunEvent): void {
 	if (held.settled) return;
 	const { memory, release } = settle(held.plan, event);
 	const { memoryKey, keys, limit } = held;
-	const { marks } = memoryOf(memoryKey);
 	if (memory === 'remember') {
 		for (const key of keys) recordDeliveryShared(memoryKey, undefined, key, limit);
-		marks.drop(keys);
 		save(held.staticData, memoryKey);
 	} else if (memory === 'forget') {
 		for (const key of keys) forgetDelivery(memoryKey, key);
-		marks.release(keys, held.nonce);
 	}
 	if (!release) return;
 	held.settled = true;
@@ -263,11 +252,7 @@ export function lookUp(
 	for (const other of also) {
 		duplicate ||= recordDeliveryShared(memoryKey, undefined, other, limit, false).duplicate;
 	}
-	const { marks } = memoryOf(memoryKey);
-	marks.learnStored(stored, now);
-	const copyInFlight = [key, ...also].some(
-		(k) => flightOf(memoryKey, k, now) !== undefined || marks.held(k, now),
-	);
+	const copyInFlight = [key, ...also].some((k) => flightOf(memoryKey, k, now) !== undefined);
 	return { duplicate, copyInFlight, flightFull: flightFull(memoryKey, now) };
 }
 
@@ -284,12 +269,8 @@ export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
 		settled: false,
 		staticData,
 	};
-	const memory = memoryOf(memoryKey);
-	if (plan.remember !== 'never') for (const k of held.keys) memory.inFlight.set(k, held);
-	// seen by every process before the run starts (follow() saves it): its copies answer 409
-	if (plan.remember === 'after-2xx' && staticData !== undefined) {
-		memory.marks.hold(held.keys, held.nonce, held.until);
-	}
+	if (plan.remember !== 'never')
+		for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
 	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
 	save(staticData, memoryKey);
 	return held;
@@ -308,23 +289,9 @@ function flushLater(ctx: IWebhookFunctions, held: Held): void {
 	void sleep(FLUSH_AFTER_MS)
 		.then(async () => {
 			memory.flushing = false;
-			const marks = memory.marks.lines(Date.now()).slice(-FLUSH_KEYS / 5);
-			await askToSave(ctx, saveUrlOf(ctx), memory.state.ids.slice(-FLUSH_KEYS), Date.now(), marks);
+			await askToSave(ctx, saveUrlOf(ctx), memory.state.ids.slice(-FLUSH_KEYS));
 		})
 		.catch(() => undefined);
-}
-
-/** Under When the Workflow Finishes a run's mark, key or release is saved before what depends on it. */
-const savesMarks = (held: Held) =>
-	held.plan.remember === 'after-2xx' && held.staticData !== undefined;
-
-/** Saves a held run's mark before the run starts: its copies anywhere answer 409 (held-marks.ts). */
-export async function announce(ctx: IWebhookFunctions, held: Held | undefined): Promise<void> {
-	if (held === undefined || !savesMarks(held)) return;
-	// unsaved, it is let go here too: no later save carries a mark its release may not follow
-	if (!(await askToSave(ctx, saveUrlOf(ctx), [], Date.now(), linesOf(held)))) {
-		memoryOf(held.memoryKey).marks.release(held.keys, held.nonce);
-	}
 }
 
 /** Follows a held run through what n8n reports (n8n-compat.ts, hooks 2, 7 and 8). */
@@ -335,33 +302,27 @@ export function follow(
 ): IWebhookResponseData {
 	if (held === undefined) return response;
 	const res = ctx.getResponseObject() as unknown as ResponseLike;
-	const saves = savesMarks(held);
 	whenAnswered(res, (status) => {
 		const kept = status >= 200 && status < 300;
 		report(held, kept ? 'succeeded' : 'failed');
 		if (kept) flushLater(ctx, held);
-		if (!saves) return undefined;
 		// the answer decides the key after n8n's save: it waits for one more (save-request.ts)
-		return kept
-			? askToSave(ctx, saveUrlOf(ctx), held.keys)
-			: askToSave(ctx, saveUrlOf(ctx), [], Date.now(), linesOf(held));
+		if (kept && held.plan.remember === 'after-2xx' && held.staticData !== undefined) {
+			return askToSave(ctx, saveUrlOf(ctx), held.keys);
+		}
+		return undefined;
 	});
 	res.once?.('close', () => report(held, 'closed'));
 	return whenStored(response, () => report(held, 'stored'));
 }
 
-/** Keeps the keys and marks of a save request (save-request.ts); n8n saves them before it answers it. */
-export function keepSaved(ctx: IWebhookFunctions, keys: readonly string[], held: string[]): void {
-	const now = Date.now();
+/** Keeps the keys of a save request (save-request.ts); n8n saves them before it answers it. */
+export function keepSaved(ctx: IWebhookFunctions, keys: readonly string[]): void {
 	const memoryKey = memoryKeyOf(false, ctx.getWorkflow().id, ctx.getNode().name);
 	const limit = ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
 	const staticData = ctx.getWorkflowStaticData('node');
-	const stored = staticData[DEDUPE_KEY];
-	recordDeliveryShared(memoryKey, stored, keys[0] ?? '', limit, keys.length > 0);
+	recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], keys[0], limit);
 	for (const key of keys.slice(1)) recordDeliveryShared(memoryKey, undefined, key, limit);
-	const { marks } = memoryOf(memoryKey);
-	marks.learnStored(stored, now);
-	marks.learn(held, now);
 	save(staticData, memoryKey);
 }
 

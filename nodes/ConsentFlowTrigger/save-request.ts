@@ -20,8 +20,6 @@ export const SAVED = { saved: true } as const;
 interface SaveRequest {
 	node: string;
 	keys: string[];
-	/** Marks of held runs (held-marks.ts). */
-	held: string[];
 }
 
 function signatureOf(body: Buffer, secret: string): Buffer {
@@ -44,21 +42,19 @@ export const FIRST_PAUSE_MS = 15 * 1000;
 
 const pauses = new Map<string, { until: number; ms: number }>();
 
-/** Sends keys (and marks) to be kept to this trigger's production URL; true once n8n answered after saving. */
+/** Sends the keys to be kept to this trigger's production URL; true once n8n answered after saving. */
 export async function askToSave(
 	ctx: IWebhookFunctions | IExecuteFunctions,
 	url: string,
 	keys: readonly string[],
 	now = Date.now(),
-	held: readonly string[] = [],
 ): Promise<boolean> {
-	if (keys.length + held.length === 0 || url === '') return false;
+	if (keys.length === 0 || url === '') return false;
 	const pause = pauses.get(url);
 	if (pause !== undefined && pause.until > now) return false;
 	const [secret] = await activeSigningSecrets(ctx);
 	if (secret === undefined) return false;
-	const request = { node: ctx.getNode().name, keys, ...(held.length > 0 && { held }) };
-	const body = Buffer.from(JSON.stringify(request));
+	const body = Buffer.from(JSON.stringify({ node: ctx.getNode().name, keys }));
 	let text = '';
 	try {
 		const answer = (await ctx.helpers.httpRequest({
@@ -93,10 +89,11 @@ export async function askToSave(
 
 function parse(raw: Buffer): SaveRequest | null {
 	try {
-		const { node, keys, held = [] } = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
-		const strings = (list: unknown): list is string[] =>
-			Array.isArray(list) && list.every((item) => typeof item === 'string' && item !== '');
-		return typeof node === 'string' && strings(keys) && strings(held) ? { node, keys, held } : null;
+		const { node, keys } = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
+		const valid = typeof node === 'string' && Array.isArray(keys);
+		return valid && keys.every((key) => typeof key === 'string' && key !== '')
+			? { node, keys }
+			: null;
 	} catch {
 		return null;
 	}
@@ -105,7 +102,7 @@ function parse(raw: Buffer): SaveRequest | null {
 /** A save request's keys; null for a delivery (no header); refused unless signed for this node. */
 export async function takeSaveRequest(
 	ctx: IWebhookFunctions,
-): Promise<{ keys: string[]; held: string[] } | 'refused' | null> {
+): Promise<{ keys: string[] } | 'refused' | null> {
 	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
 	const header = req.headers?.[SAVE_HEADER];
 	if (header === undefined) return null;
@@ -119,5 +116,5 @@ export async function takeSaveRequest(
 	}
 	const request = parse(raw);
 	if (request === null || request.node !== ctx.getNode().name) return 'refused';
-	return { keys: request.keys, held: request.held };
+	return { keys: request.keys };
 }

@@ -13,8 +13,6 @@ export const MAX_REMEMBERED = 10000;
 export interface StoredDedupe {
 	version: typeof DEDUPE_VERSION;
 	keys: string;
-	/** Runs held under When the Workflow Finishes (held-marks.ts), one per line. */
-	held?: string;
 }
 
 export function storedForm(ids: readonly string[]): StoredDedupe {

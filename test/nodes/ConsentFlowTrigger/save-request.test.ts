@@ -20,7 +20,6 @@ import {
 import type { ParsedDelivery as IncomingDelivery } from '../../../nodes/shared/webhook/envelope';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';
 import { savedKeys } from './helpers';
-import { freshDedupe } from '../../support/fresh-modules';
 
 // Independent oracle of the save request's signature: HMAC under a key derived from the secret.
 function signed(body: Buffer, secret: string): string {
@@ -153,7 +152,7 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		expect(f.sent).toHaveLength(12);
 	});
 
-	it('a failed run asks to save only its release; nothing is asked where the answer came before the run', async () => {
+	it('nothing is asked for a failed run, nor where the answer came before the run', async () => {
 		const failed = fixture();
 		const slot = slotOf(failed.ctx, delivery(`k-${randomBytes(4).toString('hex')}`))!;
 		follow(failed.ctx, hold(slot, answerPlan('n8n-after-run', true)), { workflowData: [[]] });
@@ -164,89 +163,8 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		follow(early.ctx, hold(other, answerPlan('execute', true)), { workflowData: [[]] });
 		early.res.end();
 		await flush();
-		expect([failed.sent.length, early.sent.length]).toEqual([1, 0]);
-		const asked = JSON.parse(failed.sent[0].body.toString()) as { keys: string[]; held: string[] };
-		expect(asked.keys).toEqual([]);
-		expect(asked.held).toEqual([expect.stringMatching(new RegExp(`^${slot.key} \\S+ \\d+ r$`))]);
+		expect([failed.sent.length, early.sent.length]).toEqual([0, 0]);
 		expect([failed.ended, early.ended]).toEqual([[500], [200]]);
-	});
-
-	describe('When the Workflow Finishes across processes: a run is marked in the database before it starts', () => {
-		// three processes (fresh module copies); the database is the static data n8n saved last
-		function processes() {
-			const [a, b, c] = [freshDedupe(), freshDedupe(), freshDedupe()];
-			const [fa, fb, fc] = [fixture(), fixture(), fixture()];
-			const key = `k-${randomBytes(4).toString('hex')}`;
-			let database: unknown;
-			// b receives every save request (n8n's WEBHOOK_URL) and n8n saves its static data
-			const receive = (sent: Sent) => {
-				const { keys, held = [] } = JSON.parse(sent.body.toString()) as {
-					keys: string[];
-					held?: string[];
-				};
-				fb.staticData[DEDUPE_KEY] = database as IDataObject;
-				b.keepSaved(fb.ctx, keys, held);
-				database = JSON.parse(JSON.stringify(fb.staticData[DEDUPE_KEY]));
-			};
-			// c reads the database at the start of each request, as n8n does
-			const cLooksUp = () => {
-				fc.staticData[DEDUPE_KEY] = database as IDataObject;
-				return c.lookUp(c.slotOf(fc.ctx, delivery(key))!);
-			};
-			return { a, fa, key, receive, cLooksUp };
-		}
-
-		it('another process answers a copy 409 while the run goes, runs it after a failure', async () => {
-			const { a, fa, key, receive, cLooksUp } = processes();
-			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-after-run', true));
-			a.follow(fa.ctx, held, { workflowData: [[]] });
-			expect(cLooksUp()).toMatchObject({ duplicate: false, copyInFlight: false });
-			await a.announce(fa.ctx, held);
-			expect(fa.sent).toHaveLength(1);
-			receive(fa.sent[0]);
-			expect(cLooksUp()).toMatchObject({ duplicate: false, copyInFlight: true });
-			fa.res.statusCode = 500;
-			fa.res.end();
-			await flush();
-			receive(fa.sent[1]);
-			expect(cLooksUp()).toMatchObject({ duplicate: false, copyInFlight: false });
-		});
-
-		it('after a success the copy is a duplicate there', async () => {
-			const { a, fa, key, receive, cLooksUp } = processes();
-			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-after-run', true));
-			a.follow(fa.ctx, held, { workflowData: [[]] });
-			await a.announce(fa.ctx, held);
-			receive(fa.sent[0]);
-			expect(cLooksUp()).toMatchObject({ copyInFlight: true });
-			fa.res.end();
-			await flush();
-			receive(fa.sent[1]);
-			expect(cLooksUp()).toMatchObject({ duplicate: true });
-			expect(fa.ended).toEqual([200]);
-		});
-
-		it('a mark whose save failed is let go: what the process saves later holds nothing', async () => {
-			const a = freshDedupe();
-			const fa = fixture({ answer: async () => Promise.reject(new Error('ECONNREFUSED')) });
-			const key = `k-${randomBytes(4).toString('hex')}`;
-			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-after-run', true));
-			await a.announce(fa.ctx, held);
-			const stored = JSON.parse(JSON.stringify(fa.staticData[DEDUPE_KEY])) as IDataObject;
-			const c = freshDedupe();
-			const fc = fixture();
-			fc.staticData[DEDUPE_KEY] = stored;
-			expect(c.lookUp(c.slotOf(fc.ctx, delivery(key))!)).toMatchObject({ copyInFlight: false });
-			// in the process itself the run is still in flight
-			expect(a.lookUp(a.slotOf(fa.ctx, delivery(key))!)).toMatchObject({ copyInFlight: true });
-		});
-
-		it('no mark under Immediately: nothing is sent before the run', async () => {
-			const { a, fa, key } = processes();
-			const held = a.hold(a.slotOf(fa.ctx, delivery(key))!, answerPlan('n8n-when-stored', true));
-			await a.announce(fa.ctx, held);
-			expect(fa.sent).toHaveLength(0);
-		});
 	});
 
 	it('a second after a remembered run, one more save request carries the newest keys (any Respond mode)', async () => {
@@ -283,8 +201,8 @@ describe('save request (When the Workflow Finishes: the key is saved before the 
 		expect(await askToSave(from.ctx, from.url, keys)).toBe(true);
 		from.receive(from.sent[0]);
 		const taken = await takeSaveRequest(from.ctx);
-		expect(taken).toEqual({ keys, held: [] });
-		keepSaved(from.ctx, keys, []);
+		expect(taken).toEqual({ keys });
+		keepSaved(from.ctx, keys);
 		expect(savedKeys(JSON.parse(JSON.stringify(from.staticData))[DEDUPE_KEY])).toEqual(
 			expect.arrayContaining(keys),
 		);
