@@ -82,7 +82,7 @@ const QUEUE_TESTS =
 const FEATURES = [
 	{
 		key: 'smoke',
-		name: "Package loads as a community package (nodes, credentials, n8n's zod)",
+		name: 'Package loads as a community package (nodes, credentials)',
 		file: 'smoke.test.js',
 	},
 	{
