@@ -143,3 +143,17 @@ describe('every spelling of a secret name, and the exact text around the mask', 
 		expect(redactPatterns(`no flow for ${grouped}`)).toBe('no flow for ****.**.*****');
 	});
 });
+
+describe('named tokens outside JSON strings (query strings, single-quoted reprs)', () => {
+	const value = ['abcd', 'efgh', '1234'].join('');
+	test.each([
+		['apikey=', 'apikey=***'],
+		['api_key=', 'api_key=***'],
+		['sessionid=', 'sessionid=***'],
+		['session_id=', 'session_id=***'],
+		["'password': '", "'password': '***"],
+		["'token' = '", "'token' = '***"],
+	])('%s', (prefix, masked) => {
+		expect(redactPatterns(`${prefix}${value}'`)).toBe(`${masked}'`);
+	});
+});
