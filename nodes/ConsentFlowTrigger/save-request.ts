@@ -76,7 +76,10 @@ export async function askToSave(
 	} catch (error) {
 		text = `failed: ${(error as Error).message}`;
 	}
-	if (text.includes('"saved":true')) return pauses.delete(url) || true;
+	if (text.includes('"saved":true')) {
+		pauses.delete(url);
+		return true;
+	}
 	if (pauses.size > 100) pauses.clear();
 	const ms = pause === undefined ? FIRST_PAUSE_MS : Math.min(UNREACHABLE_PAUSE_MS, 2 * pause.ms);
 	pauses.set(url, { until: now + ms, ms });
