@@ -81,9 +81,7 @@ export class ConsentFlow implements INodeType {
 		name: 'consentFlow',
 		icon: { light: 'file:../../icons/sbl.svg', dark: 'file:../../icons/sbl.dark.svg' },
 		group: ['output'],
-		// 1.1: Create and Wait's Minimise Personal Data masks by default (version 1 keeps the event as is)
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Start and delete consent flows of the consent-based loan application service (SBL): the person consents to sharing tax and income data',

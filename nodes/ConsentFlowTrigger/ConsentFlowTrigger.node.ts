@@ -36,12 +36,12 @@ import {
 } from '../shared/webhook/events';
 import { intake } from '../shared/webhook/intake';
 import {
-	MINIMISE_KEEP,
+	MINIMISE_DEFAULT,
 	MINIMISE_PARAMETER,
 	headerNames,
 	minimiseHeaders,
 	minimiseMode,
-	minimiseProperties,
+	minimiseProperty,
 	minimiseUnrecognisedItem,
 	minimiseValues,
 } from '../shared/webhook/minimise';
@@ -84,7 +84,7 @@ function deliveryJson(
 ): IDataObject {
 	const receivedAt = new Date().toISOString();
 	const text = bodyText(verified.rawBody);
-	const minimise = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
+	const minimise = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_DEFAULT));
 	const json: Record<string, unknown> =
 		delivery.kind === 'event'
 			? minimiseValues(eventItem(delivery, receivedAt), minimise)
@@ -104,9 +104,7 @@ export class ConsentFlowTrigger implements INodeType {
 		name: 'consentFlowTrigger',
 		icon: { light: 'file:../../icons/sbl.svg', dark: 'file:../../icons/sbl.dark.svg' },
 		group: ['trigger'],
-		// 1.1: Minimise Personal Data defaults to masking (version 1 keeps every field, as it did)
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: 'Signed consent flow webhooks',
 		description:
 			'Starts the workflow when the consent flow service (SBL) sends a signed webhook event',
@@ -178,8 +176,7 @@ export class ConsentFlowTrigger implements INodeType {
 				displayOptions: { show: { ignoreDuplicates: [true] } },
 				description: 'How many of the most recent webhook IDs to remember for duplicate detection',
 			},
-			...minimiseProperties(
-				{},
+			minimiseProperty(
 				'What the items keep of identity numbers (searched in every field and text), the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
 			),
 			{

@@ -423,7 +423,7 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 	}, 120000);
 
 	// Issue 49: the wait matches a delivery on the values as sent, never on what Minimise made of them.
-	// Last Name fixed to "Da Silva" (so the resume URL knows the name), Minimise at Mask (1.1), and a
+	// Last Name fixed to "Da Silva" (so the resume URL knows the name), Minimise at Mask, and a
 	// flow id the masker alters, found with the package's own minimiser; a second applicant whose
 	// External ID holds the name is ended by a consent.data without `flow`.
 	test('issue 49: Last Name "Da Silva" under Mask: a flow id the masker alters ends its wait; an External ID holding the name ends it without flow', async () => {
@@ -436,7 +436,6 @@ describe.each(versions())('n8n %s.x: Consent Flow → Create and Wait for Outcom
 		const path = W.uniquePath('wait-mask');
 		const built = waitWorkflow({ path, oauth: s.oauth, signing: s.signing });
 		const node = built.nodes.find((n) => n.name === NODE);
-		node.typeVersion = 1.1;
 		Object.assign(node.parameters, { lastName: NAME, minimisePersonalData: 'mask' });
 		const wf = await ctx.n8n.deployWorkflow(built, { webhookPaths: [{ path, method: 'POST' }] });
 		const person = { ...PERSON, lastName: NAME };

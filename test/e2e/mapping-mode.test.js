@@ -204,6 +204,7 @@ describe.each(versions())('n8n %s.x: Consent Flow Mapping Mode', (major) => {
 				resource: 'flow',
 				operation: 'createAndWait',
 				mappingMode: 'autoMapInputData',
+				minimisePersonalData: 'keep',
 				options: {},
 			},
 			credentials: {

@@ -1,12 +1,12 @@
 'use strict';
 // Personal data in what n8n stores (issue 25), read back through n8n's public API
 // (GET /api/v1/executions/<id>?includeData=true) from a real n8n:
-// - Create and Wait for Outcome (version 1.1): while the execution waits, its stored data holds
+// - Create and Wait for Outcome (Minimise Personal Data at its default): while the execution waits, its stored data holds
 //   the flow's ids, href and the names and times of the events seen — no national ID, no
 //   authorization code, no payload, no resume URL or its signature; at the outcome the wait
 //   state is gone and the outcome event's national ID is masked (the default), its data kept.
-// - Consent Flow Trigger (version 1.1, Minimise Personal Data at its default): the stored execution
-//   has no authorization code and only a masked national ID; version 1 keeps both, as before.
+// - Consent Flow Trigger (Minimise Personal Data at its default): the stored execution has no
+//   authorization code and only a masked national ID; Keep Everything keeps both.
 // The applicant's national ID is a fixed parameter of the node, not in the request that starts the
 // execution, so that anything of it in the execution's data came from the nodes.
 const crypto = require('node:crypto');
@@ -50,14 +50,14 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 		s.oauth = await S.consentCredential(ctx, 'SBL Consent Flow (simulator)');
 	}, 120000);
 
-	/** Webhook (answers When Last Node Finishes) → Create and Wait 1.1, national ID fixed → No Ops. */
+	/** Webhook (answers When Last Node Finishes) → Create and Wait (Minimise at its default), national ID fixed → No Ops. */
 	function waitWorkflow(path) {
 		const hook = W.webhookNode({ path, responseMode: 'lastNode', responseData: 'firstEntryJson' });
 		const node = {
 			id: crypto.randomUUID(),
 			name: NODE,
 			type: 'n8n-nodes-sbl.consentFlow',
-			typeVersion: 1.1,
+			typeVersion: 1,
 			position: [260, 0],
 			webhookId: crypto.randomUUID(),
 			parameters: {
@@ -198,7 +198,7 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 			'$.executionData.nodeExecutionStack[0].node.parameters.nationalId',
 		]);
 
-		// The outcome: Data Received with the data, the ID masked (1.1's default), no wait state left.
+		// The outcome: Data Received with the data, the ID masked (the default), no wait state left.
 		expect((await L.fire(sim, flowId, { event: 'consent.data' })).status).toBe(200);
 		const done = await waitFor(
 			async () => {
@@ -231,25 +231,27 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 		await n8n.deactivateWorkflow(wf.id).catch(() => {});
 	}, 180000);
 
-	test('Consent Flow Trigger: version 1.1 stores no authorization code and a masked national ID; version 1 keeps both, as before', async () => {
+	test('Consent Flow Trigger: at its default it stores no authorization code and a masked national ID; Keep Everything keeps both', async () => {
 		const { n8n, sim } = ctx;
-		const deploy = async (typeVersion) => {
-			const trig = W.packageTriggerNode({ credentials: { [SIGNING]: s.signing } });
-			trig.typeVersion = typeVersion;
+		const deploy = async (minimisePersonalData) => {
+			const trig = W.packageTriggerNode({
+				credentials: { [SIGNING]: s.signing },
+				parameters: { minimisePersonalData },
+			});
 			const wf = await n8n.deployWorkflow(
-				W.workflow(`personal trigger ${typeVersion} ${tag()}`, [trig], {}),
+				W.workflow(`personal trigger ${minimisePersonalData} ${tag()}`, [trig], {}),
 				{
 					webhookPaths: [{ path: L.triggerPath(trig), method: 'POST' }],
 				},
 			);
 			return { wf, url: n8n.webhookUrl(L.triggerPath(trig)) };
 		};
-		const v11 = await deploy(1.1);
-		const v1 = await deploy(1);
+		const byDefault = await deploy(undefined);
+		const keep = await deploy('keep');
 		try {
 			const flowId = crypto.randomUUID();
 			const code = authorizationCodeOf(flowId);
-			for (const target of [v11, v1]) {
+			for (const target of [byDefault, keep]) {
 				const sent = await simFire(sim, {
 					url: target.url,
 					event: 'consent.created',
@@ -261,12 +263,12 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 			}
 			const [minimised] = await L.waitForTriggerExecutions(
 				n8n,
-				v11.wf.id,
+				byDefault.wf.id,
 				(list) => list.length >= 1,
-				{ what: 'the 1.1 trigger execution' },
+				{ what: 'the default trigger execution' },
 			);
-			const [kept] = await L.waitForTriggerExecutions(n8n, v1.wf.id, (list) => list.length >= 1, {
-				what: 'the 1 trigger execution',
+			const [kept] = await L.waitForTriggerExecutions(n8n, keep.wf.id, (list) => list.length >= 1, {
+				what: 'the Keep Everything trigger execution',
 			});
 
 			const item = L.triggerRun(minimised, TRIGGER).items[0].json;
@@ -294,8 +296,8 @@ describe.each(versions())('n8n %s.x: personal data in stored executions (issue 2
 				payload: { nationalId: NATIONAL_ID, authorizationCode: code },
 			});
 		} finally {
-			await n8n.deactivateWorkflow(v11.wf.id).catch(() => {});
-			await n8n.deactivateWorkflow(v1.wf.id).catch(() => {});
+			await n8n.deactivateWorkflow(byDefault.wf.id).catch(() => {});
+			await n8n.deactivateWorkflow(keep.wf.id).catch(() => {});
 		}
 	}, 120000);
 });

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 42, in a real n8n: a Consent Flow Trigger added with its defaults (version 1.1, Mask) and one
+// Issue 42, in a real n8n: a Consent Flow Trigger added with its defaults (Minimise at Mask) and one
 // set to Leave Out receive a consent.data whose invented tax payload holds nine valid identity
 // numbers under keys and in written forms no field-name rule knows, and Include Headers with a
 // proxy's identity token. The stored executions (n8n's public API, includeData=true) hold none of
@@ -144,9 +144,12 @@ describe.each(firstVersion())(
 				const { n8n } = ctx;
 				const trig = W.packageTriggerNode({
 					credentials: { [SIGNING]: signing },
-					parameters: { ...parameters, options: { includeHeaders: true } },
+					parameters: {
+						minimisePersonalData: undefined,
+						...parameters,
+						options: { includeHeaders: true },
+					},
 				});
-				trig.typeVersion = 1.1;
 				const wf = await n8n.deployWorkflow(
 					W.workflow(`issue 42 ${crypto.randomBytes(3).toString('hex')}`, [trig], {}),
 					{

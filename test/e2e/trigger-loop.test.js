@@ -133,7 +133,7 @@ describe.each(versions())(
 
 		const byWebhookId = (id) => (json) => json.webhookId === id;
 
-		// Workflow A's trigger is version 1.1: Minimise Personal Data at its default (Mask National ID)
+		// Workflow A's trigger (the example): Minimise Personal Data at its default (Mask National ID)
 		// shows the national ID as its last two digits and leaves out the authorization code (issue 25).
 		const masked = (id) =>
 			typeof id === 'string' ? '*'.repeat(Math.max(0, id.length - 2)) + id.slice(-2) : id;

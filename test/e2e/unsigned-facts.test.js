@@ -37,9 +37,9 @@ describe.each(firstVersion())('n8n %s.x: only signed facts decide (issue 31)', (
 		const trigger = W.packageTriggerNode({
 			name: TRIGGER,
 			credentials: { [SIGNING]: cred },
-			parameters,
+			// the node's default Minimise Personal Data
+			parameters: { minimisePersonalData: undefined, ...parameters },
 		});
-		trigger.typeVersion = 1.1;
 		const wf = await ctx.n8n.deployWorkflow(W.workflow(`unsigned ${label} ${TAG}`, [trigger], {}), {
 			webhookPaths: [W.triggerWebhookPath(trigger)],
 		});

@@ -12,10 +12,10 @@ import { loadConnection } from '../../shared/transport';
 import { redactPatterns } from '../../shared/transport/redact';
 import { Fields } from '../../shared/validation';
 import {
-	MINIMISE_KEEP,
+	MINIMISE_DEFAULT,
 	MINIMISE_PARAMETER,
 	minimiseMode,
-	minimiseProperties,
+	minimiseProperty,
 	minimiseValues,
 	type MinimiseMode,
 } from '../../shared/webhook/minimise';
@@ -95,9 +95,9 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		default: 'days',
 		displayOptions: { show: { ...showOnlyForCreateAndWait, limitWaitTime: [true] } },
 	},
-	...minimiseProperties(
-		showOnlyForCreateAndWait,
+	minimiseProperty(
 		"What the items and the saved wait keep of identity numbers, the authorization code and the applicant's last name",
+		showOnlyForCreateAndWait,
 	),
 	createOptions(true),
 ];
@@ -129,7 +129,7 @@ type Minimising = { mode: MinimiseMode; names: string[] };
 // It runs on the one input item (start and resume both check there is exactly one).
 function minimising(ctx: IExecuteFunctions): Minimising {
 	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName', 0));
-	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_KEEP));
+	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_DEFAULT));
 	return { mode, names: personalValuesOf(ctx.getInputData()[0].json, { lastName }).names };
 }
 

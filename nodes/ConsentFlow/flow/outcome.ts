@@ -13,28 +13,20 @@ const OUTCOME_OUTPUTS = [
 
 export type Outcome = (typeof OUTCOME_OUTPUTS)[number]['outcome'];
 
-export interface WaitEvent {
-	/** The outcome that ends the wait; null: recorded, and the wait goes on. */
-	ends: Outcome | null;
-	/** The node version that introduced it: a saved node of an earlier version answers it as unknown. */
-	since: number;
-}
-
-export type WaitEvents = Readonly<Record<string, WaitEvent>>;
-
-// Keyed by the trigger's events: one added there does not compile until it is given a line here.
-export const WAIT_EVENTS = {
-	'consent.created': { ends: null, since: 1 },
-	'consent.accepted': { ends: null, since: 1 },
-	'consent.data': { ends: 'dataReceived', since: 1 },
-	'consent.rejected': { ends: 'rejected', since: 1 },
-	'consent.deleted': { ends: 'deleted', since: 1 },
-	'consent.timedOut': { ends: 'failedOrTimedOut', since: 1 },
-	'consent.timedOutDataFailed': { ends: 'failedOrTimedOut', since: 1 },
-	'user.timedOut': { ends: 'failedOrTimedOut', since: 1 },
-	'tax.dataFailed': { ends: 'failedOrTimedOut', since: 1 },
-	'income.dataFailed': { ends: 'failedOrTimedOut', since: 1 },
-} as const satisfies Record<ConsentEvent, WaitEvent>;
+// The outcome each event ends the wait on; null: recorded, and the wait goes on. Keyed by the
+// trigger's events: one added there does not compile until it is given a line here.
+export const WAIT_EVENTS: Readonly<Record<ConsentEvent, Outcome | null>> = {
+	'consent.created': null,
+	'consent.accepted': null,
+	'consent.data': 'dataReceived',
+	'consent.rejected': 'rejected',
+	'consent.deleted': 'deleted',
+	'consent.timedOut': 'failedOrTimedOut',
+	'consent.timedOutDataFailed': 'failedOrTimedOut',
+	'user.timedOut': 'failedOrTimedOut',
+	'tax.dataFailed': 'failedOrTimedOut',
+	'income.dataFailed': 'failedOrTimedOut',
+};
 
 export const WAIT_TIME_EXCEEDED = { name: 'Wait Timed Out', outcome: 'waitTimeExceeded' };
 
@@ -53,17 +45,11 @@ export function outputNames(limitWaitTime: boolean): string[] {
 	return limitWaitTime ? [...names, WAIT_TIME_EXCEEDED.name] : names;
 }
 
-/** The entry of an event a node of `nodeVersion` knows (no version: every event); own keys only. */
-export function waitEventAt(
-	event: unknown,
-	nodeVersion?: number,
-	table: WaitEvents = WAIT_EVENTS,
-): WaitEvent | undefined {
-	if (typeof event !== 'string' || !Object.prototype.hasOwnProperty.call(table, event)) {
+/** The outcome `event` ends the wait on (null: none); undefined for a name that is no event (own keys only). */
+export function waitOutcome(event: unknown): Outcome | null | undefined {
+	if (typeof event !== 'string' || !Object.prototype.hasOwnProperty.call(WAIT_EVENTS, event))
 		return undefined;
-	}
-	const entry = table[event];
-	return nodeVersion === undefined || entry.since <= nodeVersion ? entry : undefined;
+	return WAIT_EVENTS[event as ConsentEvent];
 }
 
 type Json = { [key: string]: unknown };
@@ -208,7 +194,7 @@ export function advanceWait(
 	if (reason !== null) return { kind: 'foreign', reason };
 	const seen = seenEvent(delivery, key, other);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen))) return { kind: 'duplicate' };
-	const ends = waitEventAt(delivery.event)?.ends;
+	const ends = waitOutcome(delivery.event);
 	if (ends === undefined || ends === null) {
 		const events = [...state.events, seen].slice(-MAX_EVENTS_KEPT);
 		return { kind: 'intermediate', state: { ...state, events } };

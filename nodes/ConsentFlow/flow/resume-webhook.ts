@@ -7,12 +7,12 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { validateHttpUrl } from '../../shared/identifiers';
-import { bodyText, eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
+import { eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
 import { noticeRefused } from '../../shared/webhook/refusal-notice';
-import { decide, type Facts } from '../../shared/webhook/decide';
+import { decide } from '../../shared/webhook/decide';
 import {
-	MINIMISE_KEEP,
+	MINIMISE_DEFAULT,
 	MINIMISE_PARAMETER,
 	minimiseMode,
 	minimiseValues,
@@ -21,7 +21,7 @@ import { personalValuesOf } from '../../shared/personal';
 import { intake, type Intake } from '../../shared/webhook/intake';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
 import { canRunWaitingNodeAgain, runWaitingNodeAgain } from '../../shared/n8n-compat';
-import { waitEventAt, type Match, type Outcome } from './outcome';
+import { WAIT_EVENTS, type Match, type Outcome } from './outcome';
 
 export const RESUME_KEY = '__sblConsentDelivery';
 export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
@@ -68,37 +68,24 @@ export function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const taken = await intake(this, 'resume', { maxAgeSeconds: 0 });
 	noticeRefused(this, taken.facts);
-	const { facts, known } = atVersion(taken, this.getNode().typeVersion);
-	const answer = decide({ ...facts, canResume: canRunWaitingNodeAgain(this) });
+	const known = knownEvent(taken);
+	const answer = decide({ ...taken.facts, canResume: canRunWaitingNodeAgain(this) });
 	const items = known === undefined ? [] : [{ json: resumeJson(this, known) }];
 	if (answer.kind === 'run') runWaitingNodeAgain(this);
 	return apply(this, answer, { items });
 }
 
-/** A verified event this node's version knows, and the outcome it ends the wait on (null: none). */
+/** A verified event, and the outcome it ends the wait on (null: none). */
 interface KnownEvent {
 	delivery: RecognisedDelivery;
 	verified: VerifiedDelivery;
 	ends: Outcome | null;
 }
 
-/** An event added after the saved node's version is unknown to it, as before it was added (issue 44). */
-function atVersion(
-	{ facts, taken }: Intake,
-	nodeVersion: number,
-): { facts: Facts; known?: KnownEvent } {
-	if (taken === undefined || taken.delivery.kind !== 'event') return { facts };
+function knownEvent({ taken }: Intake): KnownEvent | undefined {
+	if (taken === undefined || taken.delivery.kind !== 'event') return undefined;
 	const { delivery, verified } = taken;
-	const entry = waitEventAt(delivery.event, nodeVersion);
-	if (entry !== undefined) return { facts, known: { delivery, verified, ends: entry.ends } };
-	const unknown: Facts['delivery'] = {
-		event: delivery.event,
-		webhookId: delivery.webhookId,
-		recognised: false,
-		reason: 'unknown-event',
-		size: bodyText(verified.rawBody).length,
-	};
-	return { facts: { ...facts, delivery: unknown } };
+	return { delivery, verified, ends: WAIT_EVENTS[delivery.event] };
 }
 
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
@@ -110,7 +97,7 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	};
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
-	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_KEEP));
+	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, MINIMISE_DEFAULT));
 	// the Last Name parameter where it has a value here (a fixed text; not an expression over the input)
 	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName'));
 	const { names } = personalValuesOf({ lastName });

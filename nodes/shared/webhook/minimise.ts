@@ -18,8 +18,6 @@ export type MinimiseMode = 'keep' | 'mask' | 'leaveOut';
 
 export const MINIMISE_PARAMETER = 'minimisePersonalData';
 
-// What saved workflows without the parameter mean: what the nodes always did.
-export const MINIMISE_KEEP: MinimiseMode = 'keep';
 export const MINIMISE_DEFAULT: MinimiseMode = 'mask';
 
 export const MINIMISE_OPTIONS: Array<{ name: string; value: MinimiseMode; description: string }> = [
@@ -184,26 +182,19 @@ export function minimiseUnrecognisedItem(
 	return minimiseValues(minimised, mode);
 }
 
-// Absent in version 1 workflows: n8n fills in that version's default (keep); new nodes minimise.
-export function minimiseProperties(
-	show: { [parameter: string]: string[] },
+export function minimiseProperty(
 	description: string,
-): INodeProperties[] {
-	const property = {
+	show?: { [parameter: string]: string[] },
+): INodeProperties {
+	return {
 		displayName: 'Minimise Personal Data',
 		name: MINIMISE_PARAMETER,
-		type: 'options' as const,
+		type: 'options',
 		options: MINIMISE_OPTIONS,
+		default: MINIMISE_DEFAULT,
 		description,
+		...(show && { displayOptions: { show } }),
 	};
-	return [
-		{ ...property, default: MINIMISE_KEEP, displayOptions: { show: { ...show, '@version': [1] } } },
-		{
-			...property,
-			default: MINIMISE_DEFAULT,
-			displayOptions: { show: { ...show, '@version': [{ _cnd: { gte: 1.1 } }] } },
-		},
-	];
 }
 
 // The allow-list of Include Headers (README): facts about the request, none a credential.

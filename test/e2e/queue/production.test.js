@@ -42,7 +42,7 @@ const FAULT_LOAD = num('FAULT_LOAD', 100);
 const COPIES = num('COPIES', 30);
 const RATE_LOAD = num('RATE_LOAD', 0);
 const HANG_UP_LOAD = num('HANG_UP_LOAD', 100);
-const AT_LEAST_ONCE_LOAD = num('AT_LEAST_ONCE_LOAD', 50);
+const AT_LEAST_ONCE_LOAD = num('AT_LEAST_ONCE_LOAD', 30);
 const BATCH = num('BATCH', 200);
 const HANG_UPS = { share: 0.2, maxMs: 80, seed: 41 };
 const SENDERS = 16;
@@ -84,13 +84,13 @@ async function flakyServer() {
 }
 
 /**
- * Waits until the workflow's execution count and statuses stop changing for `quietMs` (15 s while
+ * Waits until the workflow's execution count and statuses stop changing for `quietMs` (10 s while
  * some are open: a killed worker's executions stay open for good).
  */
 async function settle(
 	topology,
 	workflowId,
-	{ atLeast = 0, quietMs = 4000, timeoutMs = 300000 } = {},
+	{ atLeast = 0, quietMs = 2500, timeoutMs = 300000 } = {},
 ) {
 	let last = '';
 	let since = Date.now();
@@ -107,7 +107,7 @@ async function settle(
 			const open = (counts.new || 0) + (counts.running || 0);
 			return (
 				total >= atLeast &&
-				(open === 0 || Date.now() - since >= Math.max(quietMs, 15000)) &&
+				(open === 0 || Date.now() - since >= Math.max(quietMs, 10000)) &&
 				Date.now() - since >= quietMs
 			);
 		},
@@ -448,7 +448,7 @@ describeV2(
 					concurrency: SENDERS,
 					retry: { maxAttempts: 15, backoffMs: 250, maxBackoffMs: 4000 },
 					// an attempt whose run the killed worker held is never answered: hang up, send again
-					timeoutMs: 20000,
+					timeoutMs: 10000,
 				},
 				() => ctx.topology.killWorker(0).then(() => ctx.topology.startWorker(0)),
 			);

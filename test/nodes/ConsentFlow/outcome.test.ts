@@ -18,15 +18,13 @@ import {
 	outputNames,
 	outputOf,
 	readWaitState,
-	waitEventAt,
+	waitOutcome,
 	waitTimeExceededJson,
 	waitingJson,
 	withNotTaken,
 	type Match,
-	type WaitEvents,
 	type WaitState,
 } from '../../../nodes/ConsentFlow/flow/outcome';
-import { ConsentFlow } from '../../../nodes/ConsentFlow/ConsentFlow.node';
 import { PUBLISHED_EVENTS } from '../ConsentFlowTrigger/helpers';
 import { syntheticNationalId } from '../../support/synthetic-ids';
 import { matchKey } from '../../../nodes/shared/webhook/webhook-id';
@@ -61,7 +59,7 @@ const OUTCOME_VALUE: Record<string, string> = {
 
 /** The output an event ends the wait on, as the module finds it; null: none. */
 function outcomeIndex(event: unknown): number | null {
-	const ends = waitEventAt(event)?.ends;
+	const ends = waitOutcome(event);
 	return ends === undefined || ends === null ? null : outputOf(ends);
 }
 
@@ -248,44 +246,15 @@ describe('outputs and the event → output rule', () => {
 	});
 });
 
-// ---------- the node version that knows an event (issue 44) ----------
+// ---------- waitOutcome ----------
 
-describe('waitEventAt: the events a node of a version knows', () => {
+describe('waitOutcome: the outcome an event ends the wait on', () => {
 	test.each(PUBLISHED_EVENTS.map((event) => [event, RULE[event]]))(
-		'version 1 knows %s, ending the wait on %s',
+		'%s ends it on %s',
 		(event, name) => {
-			const ends = name === null ? null : OUTCOME_VALUE[name];
-			expect(waitEventAt(event, 1)).toEqual({ ends, since: 1 });
-			expect(waitEventAt(event, 1.1)).toEqual({ ends, since: 1 });
+			expect(waitOutcome(event)).toBe(name === null ? null : OUTCOME_VALUE[name]);
 		},
 	);
-
-	test("every event's version is one of the Consent Flow node's versions", () => {
-		const versions = [new ConsentFlow().description.version].flat();
-		for (const event of PUBLISHED_EVENTS) {
-			expect({ event, known: versions.includes(waitEventAt(event)!.since) }).toEqual({
-				event,
-				known: true,
-			});
-		}
-	});
-
-	test('an event added for a later version is unknown to a node saved before it', () => {
-		const table: WaitEvents = {
-			'consent.data': { ends: 'dataReceived', since: 1 },
-			'consent.renewed': { ends: 'rejected', since: 1.2 },
-		};
-		expect(waitEventAt('consent.renewed', 1, table)).toBeUndefined();
-		expect(waitEventAt('consent.renewed', 1.1, table)).toBeUndefined();
-		expect(waitEventAt('consent.renewed', 1.2, table)).toEqual({ ends: 'rejected', since: 1.2 });
-		expect(waitEventAt('consent.renewed', 2, table)).toEqual({ ends: 'rejected', since: 1.2 });
-		// no version: every event of the table
-		expect(waitEventAt('consent.renewed', undefined, table)).toEqual({
-			ends: 'rejected',
-			since: 1.2,
-		});
-		expect(waitEventAt('consent.data', 1, table)).toEqual({ ends: 'dataReceived', since: 1 });
-	});
 
 	test.each([
 		['an unknown event', 'consent.unknown'],
@@ -296,9 +265,8 @@ describe('waitEventAt: the events a node of a version knows', () => {
 		['undefined', undefined],
 		['a number', 3],
 		['an array', ['consent.data']],
-	])('%s is known to no version', (_label, event) => {
-		expect(waitEventAt(event, 1)).toBeUndefined();
-		expect(waitEventAt(event)).toBeUndefined();
+	])('%s is no event', (_label, event) => {
+		expect(waitOutcome(event)).toBeUndefined();
 	});
 });
 

@@ -35,16 +35,14 @@ const DATA = { tax: { netIncome: 512000 }, income: { employer: '923609016' } };
 
 /** Every way the option can be set: [label, typeVersion, parameter value or undefined]. */
 const SETTINGS = [
-	['version 1 without the parameter (saved before 1.1)', 1, undefined, 'keep'],
-	['version 1.1 without the parameter (a new node)', 1.1, undefined, 'mask'],
-	['Keep Everything', 1.1, 'keep', 'keep'],
-	['Mask National ID', 1.1, 'mask', 'mask'],
-	['Leave Out National ID', 1.1, 'leaveOut', 'leaveOut'],
-	['Mask National ID on version 1', 1, 'mask', 'mask'],
+	['without the parameter (the default)', 1, undefined, 'mask'],
+	['Keep Everything', 1, 'keep', 'keep'],
+	['Mask National ID', 1, 'mask', 'mask'],
+	['Leave Out National ID', 1, 'leaveOut', 'leaveOut'],
 ] as const;
 
 function parametersOf(value: string | undefined): Record<string, unknown> {
-	return value === undefined ? {} : { minimisePersonalData: value };
+	return { minimisePersonalData: value };
 }
 
 /** The national ID as each mode must show it; undefined: the key must be absent. */
@@ -145,7 +143,7 @@ describe('the trigger, every setting × every event', () => {
 	});
 
 	test('an unknown value (an expression with a typo) leaves out the most', async () => {
-		const h = await harness({ typeVersion: 1.1, parameters: { minimisePersonalData: 'masked' } });
+		const h = await harness({ typeVersion: 1, parameters: { minimisePersonalData: 'masked' } });
 		await postSigned(
 			h.url,
 			envelope('consent.created', {
@@ -160,7 +158,7 @@ describe('the trigger, every setting × every event', () => {
 
 	test('Include Headers: a header off the allow-list only when named in Additional Headers', async () => {
 		const h = await harness({
-			typeVersion: 1.1,
+			typeVersion: 1,
 			parameters: { options: { includeHeaders: true, additionalHeaders: 'X-Request-Id' } },
 		});
 		await postSigned(h.url, envelope('consent.accepted'), {
@@ -171,7 +169,7 @@ describe('the trigger, every setting × every event', () => {
 	});
 });
 
-describe('defaults per node version, as n8n fills them in', () => {
+describe('defaults, as n8n fills them in', () => {
 	function filled(
 		description: INodeTypeDescription,
 		typeVersion: number,
@@ -195,26 +193,22 @@ describe('defaults per node version, as n8n fills them in', () => {
 		) as INodeParameters;
 	}
 
-	test('Consent Flow Trigger: version 1 keeps everything (as before), 1.1 masks', () => {
+	test('Consent Flow Trigger: masks', () => {
 		const description = new ConsentFlowTrigger().description;
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
-		expect(filled(description, 1, {}).minimisePersonalData).toBe('keep');
-		expect(filled(description, 1.1, {}).minimisePersonalData).toBe('mask');
-		expect(
-			filled(description, 1.1, { minimisePersonalData: 'leaveOut' }).minimisePersonalData,
-		).toBe('leaveOut');
+		expect(description.version).toBe(1);
+		expect(filled(description, 1, {}).minimisePersonalData).toBe('mask');
+		expect(filled(description, 1, { minimisePersonalData: 'leaveOut' }).minimisePersonalData).toBe(
+			'leaveOut',
+		);
 	});
 
-	test('Consent Flow: Create and Wait for Outcome has it (1: keep, 1.1: mask); Create and Delete do not', () => {
+	test('Consent Flow: Create and Wait for Outcome has it (mask); Create and Delete do not', () => {
 		const description = new ConsentFlow().description;
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toBe(1);
 		const wait = { resource: 'flow', operation: 'createAndWait' };
-		expect(filled(description, 1, wait).minimisePersonalData).toBe('keep');
-		expect(filled(description, 1.1, wait).minimisePersonalData).toBe('mask');
+		expect(filled(description, 1, wait).minimisePersonalData).toBe('mask');
 		for (const operation of ['create', 'delete']) {
-			expect(filled(description, 1.1, { resource: 'flow', operation })).not.toHaveProperty(
+			expect(filled(description, 1, { resource: 'flow', operation })).not.toHaveProperty(
 				'minimisePersonalData',
 			);
 		}

@@ -63,6 +63,8 @@ beforeEach(async () => {
 	h = await startHarness({
 		createNode: () => new ConsentFlowTrigger(),
 		credentials: { secret: sim.signingSecret, signatureHeader: '' },
+		// the items are compared with what the simulator sent
+		parameters: { minimisePersonalData: 'keep' },
 	});
 });
 

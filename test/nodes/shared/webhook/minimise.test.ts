@@ -11,7 +11,6 @@
 import {
 	MINIMISE_DEFAULT,
 	MINIMISE_DEPTH,
-	MINIMISE_KEEP,
 	MINIMISE_OPTIONS,
 	MINIMISE_PARAMETER,
 	maskNationalId,
@@ -20,7 +19,7 @@ import {
 	looksLikeToken,
 	minimiseHeaders,
 	minimiseMode,
-	minimiseProperties,
+	minimiseProperty,
 	minimiseUnrecognisedItem,
 } from '../../../../nodes/shared/webhook/minimise';
 import { syntheticNationalId } from '../../../support/synthetic-ids';
@@ -82,7 +81,7 @@ describe('minimiseValues walks the whole item', () => {
 		});
 	});
 
-	test('keep: the item itself, untouched (version 1 nodes)', () => {
+	test('keep: the item itself, untouched', () => {
 		const item = nestedItem();
 		expect(minimiseValues(item, 'keep')).toBe(item);
 		expect(item).toEqual(nestedItem());
@@ -293,9 +292,9 @@ describe('the rest of the module', () => {
 		expect(minimiseUnrecognisedItem(item, 'abcdef', 'keep')).toBe(item);
 	});
 
-	test('the parameter: names, values and descriptions of the three settings, one property per version', () => {
+	test('the parameter: names, values and descriptions of the three settings; Mask by default', () => {
 		expect(MINIMISE_PARAMETER).toBe('minimisePersonalData');
-		expect([MINIMISE_KEEP, MINIMISE_DEFAULT]).toEqual(['keep', 'mask']);
+		expect(MINIMISE_DEFAULT).toBe('mask');
 		expect(MINIMISE_OPTIONS).toEqual([
 			{
 				name: 'Keep Everything',
@@ -323,13 +322,11 @@ describe('the rest of the module', () => {
 			options: MINIMISE_OPTIONS,
 			description: 'd',
 		};
-		expect(minimiseProperties({ operation: ['x'] }, 'd')).toEqual([
-			{ ...base, default: 'keep', displayOptions: { show: { operation: ['x'], '@version': [1] } } },
-			{
-				...base,
-				default: 'mask',
-				displayOptions: { show: { operation: ['x'], '@version': [{ _cnd: { gte: 1.1 } }] } },
-			},
-		]);
+		expect(minimiseProperty('d', { operation: ['x'] })).toEqual({
+			...base,
+			default: 'mask',
+			displayOptions: { show: { operation: ['x'] } },
+		});
+		expect(minimiseProperty('d')).toEqual({ ...base, default: 'mask' });
 	});
 });
