@@ -30,33 +30,18 @@ function tokenText(facts: FailureFacts): ErrorText {
 			description: `Check in the Consent Flow OAuth2 API credential: Realm (a realm that does not know this client refuses it the same way), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL, and Client Authentication (the identity provider may expect the other method).${said}`,
 		};
 	}
-	if (error === 'invalid_scope') {
-		return {
-			message: 'The identity provider refused the requested scopes (invalid_scope)',
-			description: `This client may not request one of the scopes the credential asks for (sbl, Additional Scopes): leave Additional Scopes empty, or ask the operator to grant them.${said}`,
-		};
-	}
-	if (error === 'unauthorized_client' || error === 'unsupported_grant_type') {
-		return {
-			message: `The identity provider does not allow this client the client credentials grant (${error})`,
-			description: `Ask the operator to enable the client credentials grant for this client.${said}`,
-		};
-	}
-	if (error === 'realm_not_found' || facts.status === 404 || facts.tokenStatus === 404) {
-		return {
-			message: 'The token endpoint was not found: unknown realm or wrong identity provider address',
-			description: `Check the credential's Identity Provider URL (the base address, without /realms/…) and Realm: the realm the operator gave you for the flow service.${said}`,
-		};
-	}
 	if (isNotSent(facts.code)) {
 		return {
 			message: `Cannot reach the identity provider to get an access token: ${facts.networkWords}`,
 			description: `Check the credential's Identity Provider URL and that the identity provider is up (${facts.code}).`,
 		};
 	}
+	// any other refusal (invalid_scope, unauthorized_client, no token endpoint …): the fields that decide it
+	const status = facts.tokenStatus ?? facts.status;
+	const why = error ?? (status === undefined ? undefined : `HTTP ${status}`);
 	return {
-		message: 'Could not get an access token from the identity provider',
-		description: `Check the credential's Realm, Client ID and Client Secret, Environment, Identity Provider URL and Additional Scopes, then save the credential to reconnect.${said}${facts.tokenDetail ? ` (${facts.tokenDetail})` : ''}`,
+		message: `Could not get an access token from the identity provider${why ? ` (${why})` : ''}`,
+		description: `Check the credential's Realm (the realm the operator gave you for the flow service), Client ID and Client Secret, Environment, Identity Provider URL (without /realms/…) and Additional Scopes, then save it to reconnect; if all are right, ask the operator whether this client may use the client credentials grant.${said}${facts.tokenDetail ? ` (${facts.tokenDetail})` : ''}`,
 	};
 }
 

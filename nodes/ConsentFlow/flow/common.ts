@@ -17,39 +17,19 @@ export function showFor(...operation: string[]): Record<string, string[]> {
 	return { operation, resource: ['flow'] };
 }
 
-export function optionsCollection(
-	show: Record<string, string[]>,
-	options: INodeProperties[],
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options,
-	};
-}
-
-export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] {
-	return [
-		concurrencyOption(
-			DEFAULT_CONCURRENCY,
-			operation === 'create'
-				? ' Every item is checked before the first request, and a create is still never sent twice.'
-				: '',
-		),
+/** The Options of an operation: retries, Concurrent Requests (not for Create and Wait's one item), and the creates' Validate switches. */
+export function flowOptions(operation: 'create' | 'createAndWait' | 'delete'): INodeProperties {
+	const create = operation !== 'delete';
+	const options: INodeProperties[] = [
 		{
 			displayName: 'Max Retries',
 			name: 'maxRetries',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_LIMIT },
 			default: DEFAULT_MAX_RETRIES,
-			description:
-				operation === 'create'
-					? 'How often to retry when the service answers 429 (too many requests) or 503 (unavailable), which mean it did not process the request. A create is never sent again once it may have reached the service.'
-					: 'How often to retry when the service is busy (429, 503), its gateway fails (502, 504) or the connection breaks. A Delete is sent again then (set 0 if a second delete could harm).',
+			description: create
+				? 'How often to retry when the service answers 429 (too many requests) or 503 (unavailable), which mean it did not process the request. A create is never sent again once it may have reached the service.'
+				: 'How often to retry when the service is busy (429, 503), its gateway fails (502, 504) or the connection breaks. A Delete is sent again then (set 0 if a second delete could harm).',
 		},
 		{
 			displayName: 'Retry Wait (Ms)',
@@ -61,6 +41,36 @@ export function retryOptions(operation: 'create' | 'delete'): INodeProperties[] 
 				'First wait before a retry, in milliseconds, doubled for each further retry. A Retry-After from the service takes precedence (up to 30 seconds).',
 		},
 	];
+	if (operation !== 'createAndWait') options.unshift(concurrencyOption(DEFAULT_CONCURRENCY));
+	if (create) {
+		options.push(
+			{
+				displayName: 'Validate National ID',
+				name: 'validateNationalId',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to check the national identity number (11 digits, a valid date, control digits; D- and test numbers too) before sending',
+			},
+			{
+				displayName: 'Validate Organization Number',
+				name: 'validateOrganizationNumber',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to check the organization number (9 digits, a valid mod-11 check digit) before sending',
+			},
+		);
+	}
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: showFor(operation) },
+		options,
+	};
 }
 
 export function retryPolicyFrom(

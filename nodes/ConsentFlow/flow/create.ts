@@ -8,7 +8,6 @@ import {
 	validateOrganizationNumber,
 } from '../../shared/identifiers';
 import {
-	Fields,
 	NUMBER_HINT,
 	asText,
 	characters,
@@ -20,17 +19,10 @@ import {
 } from '../../shared/validation';
 import type { Check } from '../../shared/validation';
 import { flowRequest } from '../api';
-import { optionsCollection, retryOptions, retryPolicyFrom, showFor } from './common';
+import { flowOptions, retryPolicyFrom, showFor } from './common';
 
 const showOnlyForFlowCreate = showFor('create');
 const showForBothCreates = showFor('create', 'createAndWait');
-
-// Named as n8n's data nodes name it (Postgres, Google Sheets). Manual by default: workflows saved
-// before the option existed have no value for it and must keep reading their parameters.
-const MAPPING_MODE = {
-	auto: 'autoMapInputData',
-	manual: 'defineBelow',
-} as const;
 
 const AUTO_MAPPED_FIELDS = [
 	'nationalId',
@@ -41,8 +33,8 @@ const AUTO_MAPPED_FIELDS = [
 ] as const;
 type ApplicantField = (typeof AUTO_MAPPED_FIELDS)[number];
 
-const showManualForBothCreates = { ...showForBothCreates, mappingMode: [MAPPING_MODE.manual] };
-const showManualForCreate = { ...showOnlyForFlowCreate, mappingMode: [MAPPING_MODE.manual] };
+// Mapping Mode's values as n8n's data nodes name them (Postgres, Google Sheets)
+const showManualForBothCreates = { ...showForBothCreates, mappingMode: ['defineBelow'] };
 
 export const flowCreateDescription: INodeProperties[] = [
 	{
@@ -53,12 +45,12 @@ export const flowCreateDescription: INodeProperties[] = [
 		options: [
 			{
 				name: 'Map Automatically',
-				value: MAPPING_MODE.auto,
+				value: 'autoMapInputData',
 				description: 'Read the fields from each input item by name, without expressions',
 			},
 			{
 				name: 'Map Each Field Manually',
-				value: MAPPING_MODE.manual,
+				value: 'defineBelow',
 				description: 'Set each field below, as fixed text or an expression',
 			},
 		],
@@ -72,7 +64,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		name: 'autoMappingNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { ...showForBothCreates, mappingMode: [MAPPING_MODE.auto] } },
+		displayOptions: { show: { ...showForBothCreates, mappingMode: ['autoMapInputData'] } },
 	},
 	{
 		displayName: 'National ID',
@@ -122,7 +114,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
-		displayOptions: { show: showManualForCreate },
+		displayOptions: { show: { ...showOnlyForFlowCreate, mappingMode: ['defineBelow'] } },
 		description:
 			"Where the service sends the flow's events: a Consent Flow Trigger's Production URL",
 	},
@@ -144,32 +136,8 @@ export const flowCreateDescription: INodeProperties[] = [
 			},
 		],
 	},
-	createOptions(false),
+	flowOptions('create'),
 ];
-
-/** The Options of Create, or of Create and Wait (`wait`: no Concurrent Requests for its one item). */
-export function createOptions(wait: boolean): INodeProperties {
-	const retry = retryOptions('create');
-	return optionsCollection(wait ? showFor('createAndWait') : showOnlyForFlowCreate, [
-		...(wait ? retry.filter((option) => option.name !== 'concurrency') : retry),
-		{
-			displayName: 'Validate National ID',
-			name: 'validateNationalId',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to check the national identity number (11 digits, a valid date, control digits; D- and test numbers too) before sending',
-		},
-		{
-			displayName: 'Validate Organization Number',
-			name: 'validateOrganizationNumber',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to check the organization number (9 digits, a valid mod-11 check digit) before sending',
-		},
-	]);
-}
 
 // The service publishes both only as strings: the Norwegian rules are this package's assumption,
 // so a builder can switch them off (Options → Validate …).
@@ -242,14 +210,13 @@ export function prepareCreate(
 		redirectUrl: (raw) => checkUrl(raw, production, false),
 		webhookUrl: (raw) => checkUrl(raw, production, true),
 	};
-	const auto =
-		ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.manual) === MAPPING_MODE.auto;
+	const auto = ctx.getNodeParameter('mappingMode', itemIndex, 'defineBelow') === 'autoMapInputData';
 	// Map Automatically reads the input item's own fields: no parameter, so no expression is evaluated.
 	const json = auto ? (ctx.getInputData()[itemIndex]?.json ?? {}) : {};
-	const input = new InputFields(ctx.getNode(), webhookUrl === undefined);
+	const node = ctx.getNode();
 	const read = (name: ApplicantField) =>
 		auto
-			? input.take(itemIndex, name, inputText(json, name, checks[name]))
+			? takeInput(node, itemIndex, name, inputText(json, name, checks[name]))
 			: fields.take(itemIndex, name, checks[name](ctx.getNodeParameter(name, itemIndex, '')));
 	// in the service's field order
 	const body: IDataObject = {};
@@ -257,7 +224,7 @@ export function prepareCreate(
 		body[name] = name === 'webhookUrl' && webhookUrl !== undefined ? webhookUrl : read(name);
 	}
 	const externalId = auto
-		? input.take(itemIndex, 'externalId', optionalInputText(json, 'externalId'))
+		? takeInput(node, itemIndex, 'externalId', optionalInputText(json, 'externalId'))
 		: asText((ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject).externalId);
 	if (externalId.trim()) body.externalId = externalId.trim();
 	return {
@@ -330,33 +297,18 @@ function optionalInputText(json: IDataObject, name: string): Check<string> {
 }
 
 // Errors name the input field as the item has it: there is no parameter in the panel to point to.
-class InputFields extends Fields {
-	constructor(
-		private readonly owner: INode,
-		private readonly withWebhookUrl: boolean,
-	) {
-		super(owner, []);
-	}
-
-	error(
-		itemIndex: number,
-		path: string,
-		problem: string,
-		description?: string,
-	): NodeOperationError {
-		const names = AUTO_MAPPED_FIELDS.filter((name) => this.withWebhookUrl || name !== 'webhookUrl');
-		const expected = `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-		const error = new NodeOperationError(
-			this.owner,
-			`${itemLabel(itemIndex)}: input field "${path}" ${problem}`,
-			{
-				itemIndex,
-				description: `${description ? `${description} ` : ''}Mapping Mode is Map Automatically: the node reads ${expected} (and optionally externalId) from each input item by name. No request was sent for this item.`,
-			},
-		);
-		error.context.field = path;
-		return error;
-	}
+function takeInput(node: INode, itemIndex: number, name: string, check: Check<string>): string {
+	if (check.error === undefined) return check.value;
+	const error = new NodeOperationError(
+		node,
+		`${itemLabel(itemIndex)}: input field "${name}" ${check.error}`,
+		{
+			itemIndex,
+			description: `${check.hint ? `${check.hint} ` : ''}Mapping Mode is Map Automatically: each input item needs the fields listed under Mapping Mode, named exactly so. No request was sent for this item.`,
+		},
+	);
+	error.context.field = name;
+	throw error;
 }
 
 export const create: Operation<PreparedCreate> = {

@@ -28,7 +28,7 @@ import { matchKey } from '../../shared/webhook/webhook-id';
 import { isObject } from '../../shared/json';
 import { CONNECTION } from '../api';
 import { keepAsWaitingInput, resumesWithAllOutputs } from '../../shared/n8n-compat';
-import { create, createOptions, prepareCreate } from './create';
+import { create, prepareCreate } from './create';
 import {
 	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
@@ -37,7 +37,7 @@ import {
 	lastNameOf,
 	resumeUrlOf,
 } from './resume-webhook';
-import { showFor } from './common';
+import { flowOptions, showFor } from './common';
 import {
 	FAILED_INDEX,
 	LIMIT_UNITS,
@@ -48,7 +48,6 @@ import {
 	outputNames,
 	readWaitState,
 	type Match,
-	type OtherKeys,
 	waitTimeExceededJson,
 	waitingJson,
 	type WaitState,
@@ -99,7 +98,7 @@ export const flowCreateAndWaitDescription: INodeProperties[] = [
 		"What the items and the saved wait keep of identity numbers, the authorization code and the applicant's last name",
 		showOnlyForCreateAndWait,
 	),
-	createOptions(true),
+	flowOptions('createAndWait'),
 ];
 
 /** The node's outputs as an n8n expression: four outcomes, and Wait Timed Out when limited. */
@@ -293,7 +292,7 @@ async function resume(
 		new Date().toISOString(),
 		carried[RESUME_MATCH_KEY] as unknown as Match,
 		carried[RESUME_DELIVERY_KEY],
-		carried[RESUME_OTHER_KEYS] as OtherKeys | undefined,
+		carried[RESUME_OTHER_KEYS] as string[] | undefined,
 	);
 	if (step.kind === 'foreign') {
 		// names, ids and the reason; never the payload

@@ -3,7 +3,7 @@ import type { Operation } from '../../shared/runner';
 import type { RetryPolicy } from '../../shared/transport';
 import { checkRequiredText } from '../../shared/validation';
 import { flowRequest } from '../api';
-import { optionsCollection, retryOptions, retryPolicyFrom, showFor } from './common';
+import { flowOptions, retryPolicyFrom, showFor } from './common';
 
 const showOnlyForFlowDelete = showFor('delete');
 
@@ -19,15 +19,10 @@ export const flowDeleteDescription: INodeProperties[] = [
 		description:
 			'ID of the flow to delete: the ID returned by Create, also the "flow" field of the webhook events. The service then sends a consent.deleted event.',
 	},
-	optionsCollection(showOnlyForFlowDelete, retryOptions('delete')),
+	flowOptions('delete'),
 ];
 
-export interface PreparedDelete {
-	flowId: string;
-	policy: RetryPolicy;
-}
-
-export const remove: Operation<PreparedDelete> = {
+export const remove: Operation<{ flowId: string; policy: RetryPolicy }> = {
 	prepare(ctx, { fields }, itemIndex) {
 		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		return {
@@ -48,15 +43,8 @@ export const remove: Operation<PreparedDelete> = {
 	},
 
 	async run(ctx, env, itemIndex, { flowId, policy }) {
-		const path = `/api/flows/${encodeURIComponent(flowId)}`;
-		const response = await flowRequest(
-			ctx,
-			env,
-			itemIndex,
-			{ method: 'DELETE', path },
-			policy,
-			flowId,
-		);
+		const request = { method: 'DELETE' as const, path: `/api/flows/${encodeURIComponent(flowId)}` };
+		const response = await flowRequest(ctx, env, itemIndex, request, policy, flowId);
 		return [{ json: { flowId, deleted: true, ...response } }];
 	},
 };

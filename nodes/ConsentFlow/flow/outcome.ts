@@ -82,13 +82,10 @@ export interface WaitState {
 	deadline: string | null;
 }
 
-interface NotTaken {
-	event: string | null;
-	webhookId: string | null;
+type NotTaken = Pick<SeenEvent, 'event' | 'webhookId' | 'receivedAt'> & {
 	flowId: string | null;
 	reason: string;
-	receivedAt: string | null;
-}
+};
 
 function text(value: unknown): string | null {
 	if (typeof value === 'string' && value !== '') return value;
@@ -96,12 +93,7 @@ function text(value: unknown): string | null {
 	return null;
 }
 
-/** A delivery's keys beside its own (intake.ts): under the other active secret. */
-export interface OtherKeys {
-	also: string[];
-}
-
-function seenEvent(delivery: Json, key: unknown, { also }: OtherKeys): SeenEvent {
+function seenEvent(delivery: Json, key: unknown, also: readonly string[]): SeenEvent {
 	const seen: SeenEvent = {
 		event: text(delivery.event),
 		webhookId: text(delivery.webhookId),
@@ -109,7 +101,7 @@ function seenEvent(delivery: Json, key: unknown, { also }: OtherKeys): SeenEvent
 		receivedAt: text(delivery.receivedAt),
 	};
 	if (typeof key === 'string' && key !== '') seen.key = key;
-	if (seen.key !== undefined && also.length > 0) seen.also = also;
+	if (seen.key !== undefined && also.length > 0) seen.also = [...also];
 	return seen;
 }
 
@@ -181,18 +173,19 @@ function sameDelivery(earlier: SeenEvent, seen: SeenEvent): boolean {
 	return [earlier.key, ...(earlier.also ?? [])].some((k) => incoming.includes(k));
 }
 
-/** Not this wait's, seen before, recorded (the wait goes on), or the outcome that ends it. */
+/** Not this wait's, seen before, recorded (the wait goes on), or the outcome that ends it; `also`:
+ * the delivery's keys under the other active signing secret (intake.ts). */
 export function advanceWait(
 	state: WaitState,
 	delivery: Json,
 	now: string,
 	match: Match,
 	key?: unknown,
-	other: OtherKeys = { also: [] },
+	also: readonly string[] = [],
 ): WaitStep {
 	const reason = notThisWait(state, match, delivery.flowId);
 	if (reason !== null) return { kind: 'foreign', reason };
-	const seen = seenEvent(delivery, key, other);
+	const seen = seenEvent(delivery, key, also);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen))) return { kind: 'duplicate' };
 	const ends = waitOutcome(delivery.event);
 	if (ends === undefined || ends === null) {
@@ -229,15 +222,15 @@ export function outcomeJson(state: WaitState, output: number, delivery: Json, no
 
 // Prepared at every wait: n8n emits it when the time is up.
 export function waitTimeExceededJson(state: WaitState): Json {
+	const { deadline } = state;
 	const { outcome } = WAIT_TIME_EXCEEDED;
-	const resumedAt = state.deadline ?? '';
 	return {
 		outcome,
 		event: null,
 		...shown(state),
-		resumedAt,
+		resumedAt: deadline ?? '',
 		outcomeEvent: null,
-		deadline: state.deadline,
+		deadline,
 	};
 }
 

@@ -111,6 +111,6 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
 		[RESUME_MATCH_KEY]: match as unknown as IDataObject,
 		// the delivery's keys under the other active secret
-		...(delivery.otherKeys && { [RESUME_OTHER_KEYS]: { also: delivery.otherKeys.also } }),
+		...(delivery.otherKeys && { [RESUME_OTHER_KEYS]: delivery.otherKeys.also }),
 	};
 }

@@ -125,13 +125,20 @@ describe('Consent Flow: pure helpers', () => {
 		);
 	});
 
-	test('unauthorized_client and an unknown status have their own messages', () => {
-		expect(
-			describeFailure(facts({ tokenFailure: true, oauthError: 'unauthorized_client' }), {
+	test('unauthorized_client is named with the grant to ask for; an unknown status has its own message', () => {
+		const grant = describeFailure(
+			facts({ tokenFailure: true, oauthError: 'unauthorized_client' }),
+			{
 				...call,
 				operation: 'create',
-			}).message,
-		).toMatch(/does not allow this client the client credentials grant/);
+			},
+		);
+		expect(grant.message).toBe(
+			'Could not get an access token from the identity provider (unauthorized_client)',
+		);
+		expect(grant.description).toMatch(
+			/ask the operator whether this client may use the client credentials grant/,
+		);
 		expect(
 			describeFailure(facts({ status: 418 }), { ...call, operation: 'delete', flowId: 'f' })
 				.message,

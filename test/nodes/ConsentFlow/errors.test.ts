@@ -238,14 +238,14 @@ describe('Consent Flow: token failures', () => {
 		expectApiError(await run(createParams(), { credentials }), /\(invalid_client\)$/, null);
 	});
 
-	test('a scope the client may not request → invalid_scope', async () => {
+	test('a scope the client may not request → invalid_scope, naming Additional Scopes', async () => {
 		const credentials = credentialsFor(sim, { client: 'limited', scope: 'sbl' });
 		const error = expectApiError(
 			await run(createParams(), { credentials }),
-			/^Item 1: The identity provider refused the requested scopes \(invalid_scope\)$/,
+			/^Item 1: Could not get an access token from the identity provider \(invalid_scope\)$/,
 			null,
 		);
-		expect(error.description).toMatch(/may not request one of the scopes the credential asks for/);
+		expect(error.description).toMatch(/Additional Scopes/);
 		expect(error.description).toMatch(/may not request scope\(s\): sbl/);
 		expect(await apiRequests(sim)).toHaveLength(0);
 	});
@@ -254,10 +254,10 @@ describe('Consent Flow: token failures', () => {
 		const credentials = credentialsFor(sim, { realm: 'sbl-typo' });
 		const error = expectApiError(
 			await run(createParams(), { credentials }),
-			/^Item 1: The token endpoint was not found: unknown realm or wrong identity provider address$/,
+			/^Item 1: Could not get an access token from the identity provider \(realm_not_found\)$/,
 			null,
 		);
-		expect(error.description).toMatch(/Identity Provider URL .* and Realm/);
+		expect(error.description).toMatch(/Realm .*Identity Provider URL \(without \/realms\/…\)/);
 		expect(error.description).toMatch(/realm sbl-typo does not exist/);
 		// issue 43: the flow service's realm comes from the operator; never "leave it empty"
 		expect(error.description).toMatch(/the realm the operator gave you for the flow service/);
@@ -268,11 +268,11 @@ describe('Consent Flow: token failures', () => {
 		await addFault(sim, { count: 1, status: 503, match: { pathPrefix: '/auth/' } });
 		const error = expectApiError(
 			await run(createParams(), { credentials: credentialsFor(sim) }),
-			/^Item 1: Could not get an access token from the identity provider$/,
+			/^Item 1: Could not get an access token from the identity provider \(simulated_fault\)$/,
 			null,
 		);
 		expect(error.description).toMatch(
-			/Check the credential's Realm, Client ID and Client Secret, Environment, Identity Provider URL/,
+			/Check the credential's Realm .*, Client ID and Client Secret, Environment, Identity Provider URL/,
 		);
 		expect(error.description).toMatch(/The identity provider said: simulated_fault$/);
 		// a token failure is not retried and no API request is made

@@ -109,9 +109,11 @@ describe.each(['2', '1'] as const)('n8n %s.x', (major) => {
 	test('no token endpoint (404 without an OAuth2 error): the realm text', async () => {
 		const { text } = nodeText(thrownBy(major, await refusal({ statusCode: 404, body: '' })));
 		expect(text.message).toBe(
-			'The token endpoint was not found: unknown realm or wrong identity provider address',
+			'Could not get an access token from the identity provider (HTTP 404)',
 		);
-		expect(text.description).toMatch(/Identity Provider URL .* and Realm/);
+		expect(text.description).toMatch(/Realm .*Identity Provider URL \(without \/realms\/…\)/);
+		// the credential's own words for a 404
+		expect(text.description).toMatch(/No token endpoint at this address/);
 	});
 
 	test("an unreachable identity provider: the generic token text with the credential's words", async () => {
@@ -125,7 +127,7 @@ describe.each(['2', '1'] as const)('n8n %s.x', (major) => {
 		expect(failure.code).toBeUndefined();
 		expect(text.message).toBe('Could not get an access token from the identity provider');
 		expect(text.description).toMatch(
-			/Realm, Client ID and Client Secret, Environment, Identity Provider URL/,
+			/Realm .*, Client ID and Client Secret, Environment, Identity Provider URL/,
 		);
 		expect(text.description).toMatch(/the connection was refused/);
 	});
