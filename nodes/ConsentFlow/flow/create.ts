@@ -248,18 +248,14 @@ function kindOf(value: unknown): string {
 	return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
 }
 
-function nearNames(json: IDataObject, name: string): string[] {
-	const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-	return Object.keys(json).filter((key) => key !== name && fold(key) === fold(name));
-}
-
 function inputText(
 	json: IDataObject,
 	name: ApplicantField,
 	check: (raw: unknown) => Check<string>,
 ): Check<string> {
 	if (!Object.prototype.hasOwnProperty.call(json, name) || json[name] === undefined) {
-		const near = nearNames(json, name);
+		const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+		const near = Object.keys(json).filter((key) => key !== name && fold(key) === fold(name));
 		if (near.length) {
 			return fail(
 				'is missing from the input item',

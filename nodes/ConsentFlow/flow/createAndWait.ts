@@ -17,7 +17,6 @@ import {
 	minimiseMode,
 	minimiseProperty,
 	minimiseValues,
-	type MinimiseMode,
 } from '../../shared/webhook/minimise';
 import { personalValuesOf } from '../../shared/personal';
 import {
@@ -29,14 +28,7 @@ import { isObject } from '../../shared/json';
 import { CONNECTION } from '../api';
 import { keepAsWaitingInput, resumesWithAllOutputs } from '../../shared/n8n-compat';
 import { create, prepareCreate } from './create';
-import {
-	RESUME_DELIVERY_KEY,
-	RESUME_KEY,
-	RESUME_MATCH_KEY,
-	RESUME_OTHER_KEYS,
-	lastNameOf,
-	resumeUrlOf,
-} from './resume-webhook';
+import { RESUME_KEY, RESUME_MATCH_KEY, lastNameOf, resumeUrlOf } from './resume-webhook';
 import { flowOptions, showFor } from './common';
 import {
 	FAILED_INDEX,
@@ -121,22 +113,19 @@ function onOutput(
 	return Array.from({ length: count }, (_, i) => (i === index ? items : []));
 }
 
-/** The applicant's names where this run knows them (the input item, Last Name). */
-type Minimising = { mode: MinimiseMode; names: string[] };
-
-// At resume the input is the delivery: a Last Name expression reading the input item finds nothing.
-// It runs on the one input item (start and resume both check there is exactly one).
-function minimising(ctx: IExecuteFunctions): Minimising {
-	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName', 0));
-	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_DEFAULT));
-	return { mode, names: personalValuesOf(ctx.getInputData()[0].json, { lastName }).names };
-}
-
+// Minimise Personal Data, with the applicant's names where this run knows them (the input item,
+// Last Name). At resume the input is the delivery: a Last Name expression reading the input item
+// finds nothing. It runs on the one input item (start and resume both check there is exactly one).
 // The flow's id is shown as the service gave it: the id Delete takes and events are matched on
 // (a name's letters inside it are no name); the delivery's own copy in outcomeEvent is minimised.
-function minimisedJson(json: Record<string, unknown>, { mode, names }: Minimising): IDataObject {
-	const out = minimiseValues(json, mode, names) as IDataObject;
-	return 'flowId' in json ? { ...out, flowId: json.flowId as IDataObject['flowId'] } : out;
+function minimiser(ctx: IExecuteFunctions): (json: Record<string, unknown>) => IDataObject {
+	const lastName = lastNameOf(() => ctx.getNodeParameter('lastName', 0));
+	const mode = minimiseMode(ctx.getNodeParameter(MINIMISE_PARAMETER, 0, MINIMISE_DEFAULT));
+	const { names } = personalValuesOf(ctx.getInputData()[0].json, { lastName });
+	return (json) => {
+		const out = minimiseValues(json, mode, names) as IDataObject;
+		return 'flowId' in json ? { ...out, flowId: json.flowId as IDataObject['flowId'] } : out;
+	};
 }
 
 /** Waits (again) until the next delivery or the deadline; the saved input holds only Wait Timed Out. */
@@ -146,15 +135,12 @@ async function waitFor(
 	count: number,
 ): Promise<INodeExecutionData[][]> {
 	ctx.getContext('node')[STATE_KEY] = state;
-	const minimise = minimising(ctx);
+	const minimise = minimiser(ctx);
 	const limited = state.deadline !== null;
-	const timedOut = {
-		json: minimisedJson(waitTimeExceededJson(state), minimise),
-		pairedItem: { item: 0 },
-	};
+	const timedOut = { json: minimise(waitTimeExceededJson(state)), pairedItem: { item: 0 } };
 	keepAsWaitingInput(ctx, onOutput(count, count - 1, limited ? [timedOut] : []), limited);
 	await ctx.putExecutionToWait(limited ? new Date(state.deadline!) : WAIT_INDEFINITELY);
-	const waiting = { json: minimisedJson(waitingJson(state), minimise), pairedItem: { item: 0 } };
+	const waiting = { json: minimise(waitingJson(state)), pairedItem: { item: 0 } };
 	return onOutput(count, 0, [waiting]);
 }
 
@@ -260,11 +246,10 @@ async function createFlow(
 	const fresh = newWaitState(created.json, new Date().toISOString(), deadline);
 	// what the wait saves is minimised too (an externalId may be the applicant's number or name);
 	// it is matched by a keyed hash of the value as sent, never by what minimising made of it
-	const { mode, names } = minimising(ctx);
 	const state = {
 		...fresh,
 		externalIdKey: fresh.externalId === null ? null : matchKey(fresh.externalId, secret),
-		...minimiseValues({ externalId: fresh.externalId, href: fresh.href }, mode, names),
+		...minimiser(ctx)({ externalId: fresh.externalId, href: fresh.href }),
 	};
 	// Events are matched to this wait by flowId: without one any flow's outcome would end it.
 	if (state.flowId !== null) return state;
@@ -291,8 +276,6 @@ async function resume(
 		delivery,
 		new Date().toISOString(),
 		carried[RESUME_MATCH_KEY] as unknown as Match,
-		carried[RESUME_DELIVERY_KEY],
-		carried[RESUME_OTHER_KEYS] as string[] | undefined,
 	);
 	if (step.kind === 'foreign') {
 		// names, ids and the reason; never the payload
@@ -307,8 +290,9 @@ async function resume(
 		return await waitFor(ctx, step.kind === 'intermediate' ? step.state : state, count);
 	}
 	delete ctx.getContext('node')[STATE_KEY];
-	const json = minimisedJson(step.json, minimising(ctx));
-	return onOutput(count, step.output, [{ json, pairedItem: { item: 0 } }]);
+	return onOutput(count, step.output, [
+		{ json: minimiser(ctx)(step.json), pairedItem: { item: 0 } },
+	]);
 }
 
 /** execute() of the operation; `properties` are the node's (labels of validation messages). */

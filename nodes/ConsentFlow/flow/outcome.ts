@@ -93,7 +93,7 @@ function text(value: unknown): string | null {
 	return null;
 }
 
-function seenEvent(delivery: Json, key: unknown, also: readonly string[]): SeenEvent {
+function seenEvent(delivery: Json, { key, also }: Match): SeenEvent {
 	const seen: SeenEvent = {
 		event: text(delivery.event),
 		webhookId: text(delivery.webhookId),
@@ -101,7 +101,7 @@ function seenEvent(delivery: Json, key: unknown, also: readonly string[]): SeenE
 		receivedAt: text(delivery.receivedAt),
 	};
 	if (typeof key === 'string' && key !== '') seen.key = key;
-	if (seen.key !== undefined && also.length > 0) seen.also = [...also];
+	if (seen.key !== undefined && also?.length) seen.also = [...also];
 	return seen;
 }
 
@@ -135,6 +135,9 @@ export interface Match {
 	flowId: string | null;
 	/** The delivery's External ID as keyed hashes, one per signing secret. */
 	externalIdKeys: readonly string[];
+	/** Its duplicate key from the signed bytes, and its keys under the other active secret (intake.ts). */
+	key?: string | null;
+	also?: readonly string[];
 }
 
 // Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
@@ -173,19 +176,11 @@ function sameDelivery(earlier: SeenEvent, seen: SeenEvent): boolean {
 	return [earlier.key, ...(earlier.also ?? [])].some((k) => incoming.includes(k));
 }
 
-/** Not this wait's, seen before, recorded (the wait goes on), or the outcome that ends it; `also`:
- * the delivery's keys under the other active signing secret (intake.ts). */
-export function advanceWait(
-	state: WaitState,
-	delivery: Json,
-	now: string,
-	match: Match,
-	key?: unknown,
-	also: readonly string[] = [],
-): WaitStep {
+/** Not this wait's, seen before, recorded (the wait goes on), or the outcome that ends it. */
+export function advanceWait(state: WaitState, delivery: Json, now: string, match: Match): WaitStep {
 	const reason = notThisWait(state, match, delivery.flowId);
 	if (reason !== null) return { kind: 'foreign', reason };
-	const seen = seenEvent(delivery, key, also);
+	const seen = seenEvent(delivery, match);
 	if (state.events.some((earlier) => sameDelivery(earlier, seen))) return { kind: 'duplicate' };
 	const ends = waitOutcome(delivery.event);
 	if (ends === undefined || ends === null) {

@@ -24,10 +24,8 @@ import { canRunWaitingNodeAgain, runWaitingNodeAgain } from '../../shared/n8n-co
 import { WAIT_EVENTS, type Match, type Outcome } from './outcome';
 
 export const RESUME_KEY = '__sblConsentDelivery';
-export const RESUME_DELIVERY_KEY = '__sblDeliveryKey';
 /** What the delivery is matched by, taken before minimising (outcome.ts Match). */
 export const RESUME_MATCH_KEY = '__sblMatch';
-export const RESUME_OTHER_KEYS = '__sblOtherKeys';
 
 /** The Last Name parameter as `read` gets it; an expression that fails has no name to mask. */
 export function lastNameOf(read: () => unknown): unknown {
@@ -94,6 +92,8 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	const match: Match = {
 		flowId: typeof item.flowId === 'string' ? item.flowId : null,
 		externalIdKeys: typeof item.externalId === 'string' ? verified.matchKeys(item.externalId) : [],
+		key: delivery.deliveryKey,
+		...(delivery.otherKeys && { also: delivery.otherKeys.also }),
 	};
 	item.signedWith = verified.signedWith;
 	const { event, webhookId, timestamp, flowId, externalId, receivedAt } = item;
@@ -108,9 +108,6 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 			: minimiseValues(item, mode, names);
 	return {
 		[RESUME_KEY]: carried as IDataObject,
-		[RESUME_DELIVERY_KEY]: delivery.deliveryKey,
 		[RESUME_MATCH_KEY]: match as unknown as IDataObject,
-		// the delivery's keys under the other active secret
-		...(delivery.otherKeys && { [RESUME_OTHER_KEYS]: delivery.otherKeys.also }),
 	};
 }

@@ -28,10 +28,8 @@ import {
 	executeCreateAndWait,
 } from '../../../nodes/ConsentFlow/flow/createAndWait';
 import {
-	RESUME_DELIVERY_KEY,
 	RESUME_KEY,
 	RESUME_MATCH_KEY,
-	RESUME_OTHER_KEYS,
 	createAndWaitWebhook,
 } from '../../../nodes/ConsentFlow/flow/resume-webhook';
 import {
@@ -1016,7 +1014,8 @@ describe('webhook(): a delivery to the resume URL', () => {
 				headers: { [SIGNATURE_HEADER]: hmac(data, signer) },
 			});
 			const item = (await callWebhook(ctx)).workflowData![0][0].json;
-			return { key: item[RESUME_DELIVERY_KEY], other: item[RESUME_OTHER_KEYS] as IDataObject };
+			const { key, also } = item[RESUME_MATCH_KEY] as IDataObject;
+			return { key, also };
 		};
 		const [byCurrent, byPrevious] = [await keysUnder(current), await keysUnder(previous)];
 		expect(byPrevious).toEqual(byCurrent);
@@ -1077,15 +1076,15 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(result.workflowData).toHaveLength(1);
 		expect(result.workflowData![0]).toHaveLength(1);
 		const item = result.workflowData![0][0].json;
-		// the delivery, and its duplicate key from the signed bytes (here: the signed webhookId)
-		expect(Object.keys(item)).toEqual([RESUME_KEY, RESUME_DELIVERY_KEY, RESUME_MATCH_KEY]);
+		// the delivery, and its Match: with its duplicate key from the signed bytes (here: the signed webhookId)
+		expect(Object.keys(item)).toEqual([RESUME_KEY, RESUME_MATCH_KEY]);
 		// matched by the values as sent: the flow id, the External ID only as keyed hashes
 		const match = item[RESUME_MATCH_KEY] as IDataObject;
 		expect(match.flowId).toBe((item[RESUME_KEY] as IDataObject).flowId);
 		expect(match.externalIdKeys).toEqual(
 			expect.arrayContaining([expect.stringMatching(/^~m:[0-9a-f]{64}$/)]),
 		);
-		expect(item[RESUME_DELIVERY_KEY]).toBe(webhookId);
+		expect(match.key).toBe(webhookId);
 		expect(item[RESUME_KEY]).toMatchObject({
 			event: 'consent.data',
 			webhookId,

@@ -173,19 +173,14 @@ function newWait(...args: Parameters<typeof newWaitState>): WaitState {
 	return { ...state, externalIdKey: externalId === null ? null : matchKey(externalId, SECRET) };
 }
 
+/** `key`: the delivery's duplicate key, carried in its Match. */
 function advance(
 	state: WaitState,
 	sent: Record<string, unknown>,
 	now: string,
-	...rest: unknown[]
+	key?: string,
 ): ReturnType<typeof advanceWait> {
-	return (advanceWait as (...a: unknown[]) => ReturnType<typeof advanceWait>)(
-		state,
-		sent,
-		now,
-		matchOf(sent),
-		...rest,
-	);
+	return advanceWait(state, sent, now, { ...matchOf(sent), key });
 }
 
 const notThis = (state: WaitState, sent: Record<string, unknown>) =>
