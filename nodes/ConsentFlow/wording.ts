@@ -49,7 +49,7 @@ function tokenText(facts: FailureFacts): ErrorText {
 type Describe = (facts: FailureFacts, call: CallContext, said: string) => ErrorText | undefined;
 
 const BY_KIND: Partial<Record<FailureKind, Describe>> = {
-	'token-refused': (facts) => tokenText(facts),
+	'token-refused': tokenText,
 	'not-authenticated': (_facts, _call, said) => ({
 		message: 'The Consent Flow API rejected the access token (401)',
 		description: `The token most likely comes from the wrong realm or environment. Check Environment, Identity Provider URL and Realm in the credential (the same environment as the API Base URL); the credential fetches a new token when one of them changes or the token it holds expires.${said}`,
@@ -119,10 +119,10 @@ function busyText(facts: FailureFacts, call: CallContext, said: string): ErrorTe
 		: '';
 	const what =
 		status === 429 || status === 503
-			? `is busy (${status}) and still refused`
+			? ` is busy (${status}) and still refused`
 			: `'s gateway failed (${status})`;
 	return {
-		message: `The Consent Flow service${what.startsWith("'") ? '' : ' '}${what} after ${attemptsText(facts.attempts)} — try again later`,
+		message: `The Consent Flow service${what} after ${attemptsText(facts.attempts)} — try again later`,
 		description: `${waited}Run the workflow again later, or send fewer items at a time (for example with a Loop Over Items node and a Wait node).${said}`,
 	};
 }

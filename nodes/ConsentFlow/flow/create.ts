@@ -256,24 +256,17 @@ function inputText(
 	if (!Object.prototype.hasOwnProperty.call(json, name) || json[name] === undefined) {
 		const fold = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 		const near = Object.keys(json).filter((key) => key !== name && fold(key) === fold(name));
-		if (near.length) {
-			return fail(
-				'is missing from the input item',
-				`The item has ${near.map((key) => `"${key}"`).join(', ')}: field names must match exactly, including case. Rename it with an Edit Fields node before this one.`,
-			);
-		}
 		// As an AI tool the input item is the model's arguments, and n8n asks the model only for
 		// what $fromAI() names in the node's parameters: in this mode there are none.
-		return fail(
-			'is missing from the input item',
-			Object.keys(json).length === 0
+		const hint = near.length
+			? `The item has ${near.map((key) => `"${key}"`).join(', ')}: field names must match exactly, including case. Rename it with an Edit Fields node before this one.`
+			: Object.keys(json).length === 0
 				? 'The input item has no fields at all. Used as an AI tool, the node gets only the arguments its parameters ask the model for with $fromAI(): choose Map Each Field Manually and let the model define each field.'
-				: undefined,
-		);
+				: undefined;
+		return fail('is missing from the input item', hint);
 	}
 	const value = json[name];
-	const numberAllowed = name === 'organizationId';
-	if (typeof value !== 'string' && !(numberAllowed && typeof value === 'number')) {
+	if (typeof value !== 'string' && !(name === 'organizationId' && typeof value === 'number')) {
 		return fail(
 			`must be text, got ${kindOf(value)}`,
 			typeof value === 'number' && name === 'nationalId'
