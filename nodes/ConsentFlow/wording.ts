@@ -92,21 +92,20 @@ const BY_KIND: Partial<Record<FailureKind, Describe>> = {
 		message: `Cannot reach the Consent Flow API at ${call.host}: ${facts.networkWords} (${attemptsText(facts.attempts)})`,
 		description: `Check the credential's API Base URL and that the service is up (${facts.code}). Nothing was sent.`,
 	}),
+	// also a failure without status or code: whether the request left is not known
 	'network-maybe-sent': (facts, call, said) => {
-		if (!facts.code) {
-			return {
-				message: `The request to the Consent Flow API at ${call.host} failed`,
-				description: said.trim() || undefined,
-			};
-		}
-		const how = /TIMEDOUT|TIMEOUT/i.test(facts.code) ? 'timed out' : 'broke';
+		const code = facts.code;
+		const how = /TIMEDOUT|TIMEOUT/i.test(code ?? '') ? 'timed out' : 'broke';
 		const when =
 			call.operation === 'create'
 				? 'after the request was sent'
 				: `(${attemptsText(facts.attempts)})`;
+		const what = code
+			? `The connection to the Consent Flow API at ${call.host} ${how} ${when}`
+			: `The request to the Consent Flow API at ${call.host} failed`;
 		return {
-			message: `The connection to the Consent Flow API at ${call.host} ${how} ${when} — the flow may or may not have been ${done(call)}`,
-			description: `${call.operation === 'create' ? 'The node does not send a create twice, to avoid duplicate flows. ' : ''}${beforeAgain(call)} Connection error: ${facts.code}.`,
+			message: `${what} — the flow may or may not have been ${done(call)}`,
+			description: `${call.operation === 'create' ? 'The node does not send a create twice, to avoid duplicate flows. ' : ''}${beforeAgain(call)}${code ? ` Connection error: ${code}.` : said}`,
 		};
 	},
 };

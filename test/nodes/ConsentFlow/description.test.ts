@@ -125,6 +125,14 @@ describe('Consent Flow: pure helpers', () => {
 		);
 	});
 
+	test('a create that failed without status or code may have acted: said so, with what to check', () => {
+		const text = describeFailure(facts({}), { ...call, operation: 'create' });
+		expect(text.message).toBe(
+			'The request to the Consent Flow API at api.example.com failed — the flow may or may not have been created',
+		);
+		expect(text.description).toMatch(/does not send a create twice.*check whether the flow exists/);
+	});
+
 	test('unauthorized_client is named with the grant to ask for; an unknown status has its own message', () => {
 		const grant = describeFailure(
 			facts({ tokenFailure: true, oauthError: 'unauthorized_client' }),
