@@ -1,4 +1,3 @@
-import { isNotSent } from '../shared/transport/failure';
 import type { ErrorText, FailureFacts, FailureKind } from '../shared/transport';
 import type { Fields } from '../shared/validation';
 
@@ -30,13 +29,8 @@ function tokenText(facts: FailureFacts): ErrorText {
 			description: `Check in the Consent Flow OAuth2 API credential: Realm (a realm that does not know this client refuses it the same way), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL, and Client Authentication (the identity provider may expect the other method).${said}`,
 		};
 	}
-	if (isNotSent(facts.code)) {
-		return {
-			message: `Cannot reach the identity provider to get an access token: ${facts.networkWords}`,
-			description: `Check the credential's Identity Provider URL and that the identity provider is up (${facts.code}).`,
-		};
-	}
-	// any other refusal (invalid_scope, unauthorized_client, no token endpoint …): the fields that decide it
+	// Any other failure (invalid_scope, unauthorized_client, no token endpoint, unreachable …): the
+	// fields that decide it, then the credential's own words (consentFlowToken.ts) or the provider's.
 	const status = facts.tokenStatus ?? facts.status;
 	const why = error ?? (status === undefined ? undefined : `HTTP ${status}`);
 	return {

@@ -137,9 +137,8 @@ describe('Consent Flow: create', () => {
 				accessTokenUrl: 'https://127.0.0.1:1/realms/agents-prod/protocol/openid-connect/token',
 			},
 		});
-		expect(error!.message).toBe(
-			'Item 1: Cannot reach the identity provider to get an access token: the connection was refused',
-		);
+		expect(error!.message).toBe('Item 1: Could not get an access token from the identity provider');
+		expect(error!.description).toMatch(/Identity Provider URL/);
 		expect(error!.context.field).toBeUndefined();
 	});
 
