@@ -140,32 +140,16 @@ export const flowCreateDescription: INodeProperties[] = [
 ];
 
 // The service publishes both only as strings: the Norwegian rules are this package's assumption,
-// so a builder can switch them off (Options → Validate …).
-const IDENTIFIERS = {
-	nationalId: {
-		option: 'National ID',
-		switch: 'validateNationalId',
-		enter: 'the 11-digit national identity number (fødselsnummer) or D-number of the person',
-		rule: validateNationalId,
-	},
-	organizationId: {
-		option: 'Organization Number',
-		switch: 'validateOrganizationNumber',
-		enter: 'the 9-digit organization number of the lender',
-		rule: validateOrganizationNumber,
-	},
-};
-
-/** A number checked unless its Validate option is off; the hint tells its length, never the value. */
+// so a builder can switch them off (Options → Validate …). The hint tells the length, never the value.
 function checkIdentifier(
-	name: keyof typeof IDENTIFIERS,
 	raw: unknown,
-	options: IDataObject,
+	rule: ((value: string) => string | undefined) | false,
+	enter: string,
+	option: string,
 ): Check<string> {
-	const { option, switch: off, enter, rule } = IDENTIFIERS[name];
 	const value = stripSpaces(asText(raw));
 	if (!value) return fail('is empty', `Enter ${enter}.`);
-	const error = options[off] === false ? undefined : rule(value);
+	const error = rule && rule(value);
 	if (!error) return ok(value);
 	const hints = [
 		`Got ${characters(value.length)} after removing spaces.`,
@@ -204,9 +188,21 @@ export function prepareCreate(
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const production = connection.production;
 	const checks: Record<ApplicantField, (raw: unknown) => Check<string>> = {
-		nationalId: (raw) => checkIdentifier('nationalId', raw, options),
+		nationalId: (raw) =>
+			checkIdentifier(
+				raw,
+				options.validateNationalId !== false && validateNationalId,
+				'the 11-digit national identity number (fødselsnummer) or D-number of the person',
+				'National ID',
+			),
 		lastName: (raw) => checkRequiredText(raw, 'Enter the last name of the person, as registered.'),
-		organizationId: (raw) => checkIdentifier('organizationId', raw, options),
+		organizationId: (raw) =>
+			checkIdentifier(
+				raw,
+				options.validateOrganizationNumber !== false && validateOrganizationNumber,
+				'the 9-digit organization number of the lender',
+				'Organization Number',
+			),
 		redirectUrl: (raw) => checkUrl(raw, production, false),
 		webhookUrl: (raw) => checkUrl(raw, production, true),
 	};
