@@ -26,23 +26,26 @@ const operations: Record<string, Record<string, Operation<unknown>>> = {
 /** The operations that take the object by Identify By. */
 const byObject = ['get', 'getBasis', 'getMarketEstimate', 'getMany'];
 const by = (identifyBy: string) => ({ show: { operation: byObject, identifyBy: [identifyBy] } });
-const text = (displayName: string, name: string, placeholder: string, description: string) =>
-	({
-		displayName,
-		name,
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder,
-		description,
-	}) as const;
+const text = (
+	displayName: string,
+	name: string,
+	placeholder: string,
+	description: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder,
+	description,
+	displayOptions,
+});
 
-const ORGANIZATION_NUMBER = text(
-	'Organization Number',
-	'organizationNumber',
-	'e.g. 987654325',
-	"The housing cooperative's 9-digit organization number",
-);
+const cadastre = by('cadastre');
+const share = by('share');
+const ORGANIZATION = "The housing cooperative's 9-digit organization number";
 
 const properties: INodeProperties[] = [
 	{
@@ -118,44 +121,22 @@ const properties: INodeProperties[] = [
 		name: 'identifyBy',
 		type: 'options',
 		options: [
-			{ name: 'Cadastre', value: 'cadastre', description: 'Knr, gnr, bnr, fnr and snr' },
-			{
-				name: 'Housing Cooperative Share',
-				value: 'share',
-				description: 'Organization number and share number',
-			},
+			{ name: 'Cadastre', value: 'cadastre' },
+			{ name: 'Housing Cooperative Share', value: 'share' },
 		],
 		default: 'cadastre',
 		displayOptions: { show: { operation: byObject } },
 	},
-	{
-		...text(
-			'Municipality Number (knr.)',
-			'knr',
-			'e.g. 0301',
-			'Municipality number (kommunenummer), 4 digits such as 0301',
-		),
-		displayOptions: by('cadastre'),
-	},
+	text(
+		'Municipality Number (knr.)',
+		'knr',
+		'e.g. 0301',
+		'Municipality number (kommunenummer)',
+		cadastre,
+	),
 	// gnr, bnr: text, so that n8n marks the required field as missing while it is empty
-	{
-		...text(
-			'Farm Number (gnr.)',
-			'gnr',
-			'e.g. 207',
-			'Farm number (gårdsnummer), a whole number from 1 to 99999',
-		),
-		displayOptions: by('cadastre'),
-	},
-	{
-		...text(
-			'Title Number (bnr.)',
-			'bnr',
-			'e.g. 55',
-			'Title number (bruksnummer), a whole number from 1 to 9999',
-		),
-		displayOptions: by('cadastre'),
-	},
+	text('Farm Number (gnr.)', 'gnr', 'e.g. 207', 'Farm number (gårdsnummer)', cadastre),
+	text('Title Number (bnr.)', 'bnr', 'e.g. 55', 'Title number (bruksnummer)', cadastre),
 	{
 		displayName: 'Leasehold Number (fnr.)',
 		name: 'fnr',
@@ -163,7 +144,7 @@ const properties: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 9999, numberPrecision: 0 },
 		description: 'Leasehold number (festenummer), 0 for none',
-		displayOptions: by('cadastre'),
+		displayOptions: cadastre,
 	},
 	{
 		displayName: 'Section Number (snr.)',
@@ -172,22 +153,13 @@ const properties: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 999, numberPrecision: 0 },
 		description: 'Section number (seksjonsnummer), 0 for none',
-		displayOptions: by('cadastre'),
+		displayOptions: cadastre,
 	},
-	{ ...ORGANIZATION_NUMBER, displayOptions: by('share') },
-	{
-		...text(
-			'Share Number',
-			'shareNumber',
-			'e.g. 12',
-			'Share number (andelsnummer) in the housing cooperative',
-		),
-		displayOptions: by('share'),
-	},
-	{
-		...ORGANIZATION_NUMBER,
-		displayOptions: { show: { resource: ['estimate'], operation: ['getHousingCooperative'] } },
-	},
+	text('Organization Number', 'organizationNumber', 'e.g. 987654325', ORGANIZATION, share),
+	text('Share Number', 'shareNumber', 'e.g. 12', 'Share number (andelsnummer)', share),
+	text('Organization Number', 'organizationNumber', 'e.g. 987654325', ORGANIZATION, {
+		show: { resource: ['estimate'], operation: ['getHousingCooperative'] },
+	}),
 	...getFields,
 	...getManyFields,
 	...downloadFields,

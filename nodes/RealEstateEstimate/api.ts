@@ -22,6 +22,7 @@ import {
 	show,
 } from '../shared/validation';
 import type { Check, Fields } from '../shared/validation';
+import { isObject } from '../shared/json';
 import { passwordFieldsOf } from '../shared/transport/redact';
 import { RealEstateEstimateOAuth2Api } from '../../credentials/RealEstateEstimateOAuth2Api.credentials';
 
@@ -105,93 +106,83 @@ export interface Subject {
 const CHECK_CREDENTIAL =
 	"Check Client ID, Client Secret, Scope and Access Token URL in the credential 'Real Estate Estimate OAuth2 API', then reconnect it.";
 
-/** The token, 401 and 403: what to check in the credential. */
-function accessText(facts: FailureFacts, { action }: Subject): ErrorText | undefined {
-	switch (facts.kind) {
-		case 'token-refused':
-			return {
-				message: `Could not get an access token for the estimate API${facts.oauthError ? ` (${facts.oauthError})` : ''}`,
-				description: CHECK_CREDENTIAL,
-			};
-		case 'not-authenticated':
-			return {
-				message: `Not authenticated with the estimate API (401) while trying to ${action}`,
-				description: `The API did not accept the access token. ${CHECK_CREDENTIAL}`,
-			};
-		case 'forbidden':
-			return {
-				message: `Not authorized by the estimate API (403) to ${action}`,
-				description: "The client lacks access to this operation: check the credential's Scope.",
-			};
-	}
-	return undefined;
-}
-
-/** 429, 503, a broken connection, a stop: what was sent again, and what was not. */
-function resendText(facts: FailureFacts, subject: Subject, about: string): ErrorText | undefined {
-	const { kind, status, attempts, code } = facts;
-	if (kind === 'rate-limited' || kind === 'unavailable') {
-		const what = status === 429 ? 'kept rate limiting the requests' : 'is unavailable';
-		// a storing estimate is not sent again after a 503 without Retry-After
-		const once = subject.mayStore && status === 503 && !facts.retryAfter;
+/** Failures without an answer of the estimate API: the token, the connection, a stop. */
+function withoutAnswer(
+	facts: FailureFacts,
+	about: string,
+	mayStore?: boolean,
+): ErrorText | undefined {
+	const { kind, attempts } = facts;
+	if (kind === 'token-refused') {
 		return {
-			message: `The estimate API ${what} (${status}), gave up after ${attempts} attempt(s)`,
-			description: `While trying to ${subject.action} for ${subject.target}.${facts.retryAfterTooLong ? ` ${facts.retryAfterTooLong}` : ''}${once ? ' A storing estimate is sent again only when the API asks to wait (Retry-After).' : ''} Retry later.`,
-		};
-	}
-	if (kind === 'network-maybe-sent' && subject.mayStore) {
-		return {
-			message: `The connection to the estimate API broke after the request was sent ${about} — an estimate document may have been stored`,
-			description: `The node does not send this estimate again (${code ?? 'no code'}). Check the object's stored documents (Document → Get Many) before running the item again, or turn on Don't Store Estimate.`,
-		};
-	}
-	if (kind === 'network-maybe-sent' || kind === 'network-not-sent') {
-		return {
-			message: `Could not reach the estimate API (${facts.networkWords}) ${about}`,
-			description: `No answer (${code ?? 'no code'}) after ${attempts} attempt(s). Check API Base URL in the credential.`,
+			message: `Could not get an access token for the estimate API${facts.oauthError ? ` (${facts.oauthError})` : ''}`,
+			description: CHECK_CREDENTIAL,
 		};
 	}
 	if (kind === 'cancelled') {
 		return { message: `The execution was stopped ${about}`, description: 'Nothing more was sent.' };
 	}
-	return undefined;
-}
-
-export function estimateWording(subject: Subject): Wording {
-	return (facts): ErrorText => {
-		const { kind, status, request } = facts;
-		const about = `while trying to ${subject.action} for ${subject.target}`;
-		const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`);
-		const detail = [facts.service, ...fields].filter(Boolean).join('; ');
-		const said = detail ? ` The API said: ${detail}` : '';
-		const known = accessText(facts, subject) ?? resendText(facts, subject, about);
-		if (known) return known;
-		if (kind === 'not-found') {
-			return {
-				message: `${subject.notFound ?? `Nothing found ${about}`} (404)`,
-				description: `The estimate API found nothing for ${request}.${said}`,
-			};
-		}
-		if (kind === 'rejected') {
-			return {
-				message: `The estimate API rejected the request (${status}) ${about}`,
-				description: `Check the values sent with ${request}.${said}`,
-			};
-		}
-		if (status === 500) {
-			return {
-				message: `The estimate API could not process the request (500) ${about} — contact support`,
-				description: `The service documents a 500 as an internal fault to report to its support. The request was ${request} at ${new Date().toISOString()}; give support this request and time.${said}`,
-			};
-		}
-		return {
-			message: `The estimate API answered ${status} ${about}`,
-			description: `${request}.${said}`,
-		};
+	if (kind !== 'network-maybe-sent' && kind !== 'network-not-sent') return undefined;
+	const stored = kind === 'network-maybe-sent' && mayStore;
+	return {
+		message: `The estimate API did not answer (${facts.networkWords}) ${about}${stored ? ' — an estimate document may have been stored' : ''}`,
+		description: stored
+			? "The node does not send this estimate again: check the object's stored documents (Document → Get Many) before running the item again, or turn on Don't Store Estimate."
+			: `No answer (${facts.code ?? 'no code'}) after ${attempts} attempt(s). Check API Base URL in the credential.`,
 	};
 }
 
-/** The answer's `data`, as output items (null: none; an array: one item per entry). */
+/** One pattern: what the API did while trying to do what for which object, then what to do. */
+export function estimateWording({ action, target, notFound, mayStore }: Subject): Wording {
+	return (facts): ErrorText => {
+		const { kind, status, request, attempts } = facts;
+		const about = `while trying to ${action} for ${target}`;
+		const unanswered = withoutAnswer(facts, about, mayStore);
+		if (unanswered) return unanswered;
+		const fields = facts.fields.map((entry) => `${entry.field}: ${entry.message}`);
+		const detail = [facts.service, ...fields].filter(Boolean).join('; ');
+		const said = detail ? ` The API said: ${detail}` : '';
+		const text = (did: string, description: string, after = ''): ErrorText => ({
+			message: `The estimate API ${did} ${about}${after}`,
+			description,
+		});
+		switch (kind) {
+			case 'not-authenticated':
+				return text('did not accept the access token (401)', CHECK_CREDENTIAL);
+			case 'forbidden':
+				return text('did not authorize the request (403)', "Check the credential's Scope.");
+			case 'rejected':
+				return text(
+					`rejected the request (${status})`,
+					`Check the values sent with ${request}.${said}`,
+				);
+			case 'not-found':
+				return {
+					message: `${notFound ?? `Nothing found ${about}`} (404)`,
+					description: `The estimate API found nothing for ${request}.${said}`,
+				};
+			case 'rate-limited':
+			case 'unavailable': {
+				// a storing estimate is not sent again after a 503 without Retry-After
+				const once = mayStore && status === 503 && !facts.retryAfter;
+				return text(
+					`${kind === 'rate-limited' ? 'kept rate limiting the requests' : 'is unavailable'} (${status}), gave up after ${attempts} attempt(s)`,
+					`${facts.retryAfterTooLong}${once ? ' A storing estimate is sent again only when the API asks to wait (Retry-After).' : ''} Retry later.`.trim(),
+				);
+			}
+		}
+		if (status === 500) {
+			return text(
+				'could not process the request (500)',
+				`The service documents a 500 as an internal fault to report to its support. The request was ${request} at ${new Date().toISOString()}; give support this request and time.${said}`,
+				' — contact support',
+			);
+		}
+		return text(`answered ${status}`, `${request}.${said}`);
+	};
+}
+
+/** The answer's `data`, as output items (null: none; an array: one item per object in it). */
 export async function apiJson(
 	ctx: IExecuteFunctions,
 	env: RunEnv,
@@ -201,16 +192,8 @@ export async function apiJson(
 	policy: RetryPolicy,
 ): Promise<OperationResult[]> {
 	const wording = estimateWording(subject);
-	let parsed = await apiRequest(ctx, env.connection, request, { itemIndex, policy, wording });
-	if (typeof parsed === 'string') {
-		// text/plain is one of the offered response types: parse it ourselves
-		try {
-			parsed = JSON.parse(parsed);
-		} catch {
-			parsed = undefined;
-		}
-	}
-	if (parsed === null || typeof parsed !== 'object' || !('data' in parsed)) {
+	const parsed = await apiRequest(ctx, env.connection, request, { itemIndex, policy, wording });
+	if (!isObject(parsed) || !('data' in parsed)) {
 		throw new NodeApiError(
 			ctx.getNode(),
 			{ problem: 'unexpected response shape' },
@@ -222,10 +205,6 @@ export async function apiJson(
 			},
 		);
 	}
-	const data = (parsed as { data: unknown }).data;
-	return (Array.isArray(data) ? data : [data])
-		.filter((entry) => entry !== null && entry !== undefined)
-		.map((entry) => ({
-			json: typeof entry === 'object' ? (entry as IDataObject) : { value: entry as string },
-		}));
+	const data = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+	return data.filter((entry) => isObject<IDataObject>(entry)).map((json) => ({ json }));
 }

@@ -5,16 +5,14 @@ import { checkPositiveInteger } from '../shared/validation';
 import { apiJson, readObject, RESEND_ANY_FAILURE } from './api';
 import type { EstimateObject } from './api';
 
+type Simplify = (json: IDataObject, object: string) => IDataObject;
+
 /** A GET of the object's `suffix`, sent again after any failure. */
 export function read(
 	suffix: string,
 	action: string,
-	options: {
-		cooperative?: boolean;
-		simplify?: (json: IDataObject, object: string) => IDataObject;
-		limit?: boolean;
-	} = {},
-): Operation<{ object: EstimateObject; simplify: boolean; limit?: number }> {
+	options: { cooperative?: boolean; simplify?: Simplify; limit?: boolean } = {},
+): Operation<{ object: EstimateObject; simplify?: Simplify; limit?: number }> {
 	return {
 		prepare(ctx, { fields }, itemIndex) {
 			const param = (name: string, fallback: unknown) =>
@@ -22,7 +20,7 @@ export function read(
 			const limited = options.limit && param('returnAll', false) !== true;
 			return {
 				object: readObject(ctx, fields, itemIndex, options.cooperative),
-				simplify: options.simplify !== undefined && param('simplify', true) !== false,
+				simplify: param('simplify', true) !== false ? options.simplify : undefined,
 				// the API has no paging for this list: Limit keeps its first documents
 				limit: limited
 					? fields.take(itemIndex, 'limit', checkPositiveInteger(param('limit', 50)))
@@ -30,23 +28,12 @@ export function read(
 			};
 		},
 		async run(ctx, env, itemIndex, { object, simplify, limit }) {
-			const path = `${object.path}/${suffix}`;
+			const request = { method: 'GET' as const, path: `${object.path}/${suffix}` };
 			const subject = { action, target: object.label };
-			const results = await apiJson(
-				ctx,
-				env,
-				itemIndex,
-				{ method: 'GET', path },
-				subject,
-				RESEND_ANY_FAILURE,
-			);
+			const results = await apiJson(ctx, env, itemIndex, request, subject, RESEND_ANY_FAILURE);
 			return results
 				.slice(0, limit)
-				.map((result) =>
-					simplify && options.simplify
-						? { json: options.simplify(result.json, object.label) }
-						: result,
-				);
+				.map((result) => (simplify ? { json: simplify(result.json, object.label) } : result));
 		},
 	};
 }

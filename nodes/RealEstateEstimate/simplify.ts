@@ -30,48 +30,40 @@ export const SIMPLIFIED_BASIS_FIELDS = [
 	'valuationTotalValue',
 ] as const;
 
-/** "Storgata 12B, 0155 Oslo" from an AddressResponseDto (parts that are absent are left out). */
-export function addressLine(address: unknown): string | undefined {
-	if (!isObject<IDataObject>(address)) return undefined;
-	const street = [address.streetName, address.streetNumber, address.streetLetter]
-		.filter((part) => part !== null && part !== undefined && part !== '')
-		.join(' ')
-		.replace(/(\d) ([A-Za-z])$/, '$1$2');
-	const post = isObject<IDataObject>(address.postOffice) ? address.postOffice : {};
-	const code =
-		typeof post.code === 'number' ? String(post.code).padStart(4, '0') : (post.code ?? undefined);
-	const place = [code, post.name ?? address.municipality]
-		.filter((part) => part !== null && part !== undefined && part !== '')
-		.join(' ');
-	const line = [street, place].filter(Boolean).join(', ');
-	return line || undefined;
-}
+const objectIn = (value: unknown): IDataObject => (isObject<IDataObject>(value) ? value : {});
+const join = (parts: unknown[], separator: string) =>
+	parts.filter((part) => part !== null && part !== undefined && part !== '').join(separator);
 
-function simplifyComparable(comparable: unknown): IDataObject {
-	if (!isObject<IDataObject>(comparable)) return {};
-	const valuation = isObject<IDataObject>(comparable.valuation) ? comparable.valuation : {};
-	const result: IDataObject = {};
-	const address = addressLine(comparable.address);
-	if (address !== undefined) result.address = address;
-	if (valuation.date !== undefined) result.saleDate = valuation.date;
-	if (valuation.totalValue !== undefined) result.totalValue = valuation.totalValue;
-	for (const field of ['primaryArea', 'squaremeterPrice', 'buildYear']) {
-		if (comparable[field] !== undefined) result[field] = comparable[field];
-	}
-	return result;
+/** "Storgata 12B, 0155 Oslo" from an AddressResponseDto (parts that are absent are left out). */
+export function addressLine(value: unknown): string | undefined {
+	const address = objectIn(value);
+	const post = objectIn(address.postOffice);
+	const code = typeof post.code === 'number' ? String(post.code).padStart(4, '0') : post.code;
+	const street = join(
+		[address.streetName, join([address.streetNumber, address.streetLetter], '')],
+		' ',
+	);
+	return join([street, join([code, post.name ?? address.municipality], ' ')], ', ') || undefined;
 }
 
 /** The fields in their listed order: a derived value where there is one, else the API's own. */
 function inOrder(fields: readonly string[], data: IDataObject, derived: IDataObject): IDataObject {
 	const result: IDataObject = {};
 	for (const field of fields) {
-		const value = Object.prototype.hasOwnProperty.call(derived, field)
-			? derived[field]
-			: data[field];
+		const value = field in derived ? derived[field] : data[field];
 		if (value !== undefined) result[field] = value;
 	}
 	return result;
 }
+
+const COMPARABLE_FIELDS = [
+	'address',
+	'saleDate',
+	'totalValue',
+	'primaryArea',
+	'squaremeterPrice',
+	'buildYear',
+];
 
 /** `object`: the object's label, such as "cadastre 0301-208/12/0/0". */
 export function simplifyEstimate(
@@ -79,20 +71,21 @@ export function simplifyEstimate(
 	object: string,
 	estimateDate: string | undefined,
 ): IDataObject {
-	return inOrder(SIMPLIFIED_ESTIMATE_FIELDS, data, {
-		object,
-		estimateDate,
-		comparables: Array.isArray(data.comparables)
-			? data.comparables.map(simplifyComparable)
-			: undefined,
-	});
+	const comparables = Array.isArray(data.comparables)
+		? data.comparables.map(objectIn).map((comparable) => {
+				const { date, totalValue } = objectIn(comparable.valuation);
+				const address = addressLine(comparable.address);
+				return inOrder(COMPARABLE_FIELDS, comparable, { address, saleDate: date, totalValue });
+			})
+		: undefined;
+	return inOrder(SIMPLIFIED_ESTIMATE_FIELDS, data, { object, estimateDate, comparables });
 }
 
 export function simplifyBasis(data: IDataObject, object: string): IDataObject {
-	const valuation = isObject<IDataObject>(data.valuation) ? data.valuation : {};
+	const { date, totalValue } = objectIn(data.valuation);
 	return inOrder(SIMPLIFIED_BASIS_FIELDS, data, {
 		object,
-		valuationDate: valuation.date,
-		valuationTotalValue: valuation.totalValue,
+		valuationDate: date,
+		valuationTotalValue: totalValue,
 	});
 }

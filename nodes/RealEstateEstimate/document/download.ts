@@ -1,6 +1,6 @@
 // Document → Download: the PDF streams into n8n's binary data store, then its two ends are checked.
 import { NodeApiError } from 'n8n-workflow';
-import type { IBinaryData, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../../shared/runner';
 import { apiRequest } from '../../shared/transport';
 import { releaseBody } from '../../shared/transport/retry';
@@ -39,71 +39,31 @@ const MIME_TYPE = 'application/pdf';
 const PDF_HEADER = '%PDF-';
 const PDF_EOF = Buffer.from('%%EOF', 'latin1');
 const EOF_WINDOW = 1024;
-const HEAD_WINDOW = 32;
 
 // The stored file read back (tapping the response stream could lose data): by id as a stream where
 // the file may be large (filesystem, database, object store); else from memory.
-async function readEnds(ctx: IExecuteFunctions, binary: IBinaryData) {
-	if (!binary.id) {
-		const buffer = Buffer.from(binary.data ?? '', 'base64');
-		return {
-			head: buffer.subarray(0, HEAD_WINDOW),
-			tail: buffer.subarray(-EOF_WINDOW),
-			bytes: buffer.length,
-		};
-	}
-	let head = Buffer.alloc(0);
+async function readBack(ctx: IExecuteFunctions, binary: IBinaryData) {
+	const chunks = binary.id
+		? ((await ctx.helpers.getBinaryStream(binary.id)) as AsyncIterable<Uint8Array>)
+		: [Buffer.from(binary.data ?? '', 'base64')];
+	let start = '';
 	let tail = Buffer.alloc(0);
 	let bytes = 0;
-	const stream = await ctx.helpers.getBinaryStream(binary.id);
-	for await (const chunk of stream as AsyncIterable<Buffer | Uint8Array | string>) {
-		const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.from(chunk);
-		bytes += buffer.length;
-		if (head.length < HEAD_WINDOW) head = Buffer.concat([head, buffer]).subarray(0, HEAD_WINDOW);
+	for await (const chunk of chunks) {
+		const buffer = Buffer.from(chunk);
+		if (start.length < 32) start = (start + buffer.toString('latin1', 0, 32)).slice(0, 32);
 		tail = Buffer.concat([tail, buffer.subarray(-EOF_WINDOW)]).subarray(-EOF_WINDOW);
+		bytes += buffer.length;
 	}
-	return { head, tail, bytes };
-}
-
-type BinaryInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-
-interface Problem {
-	context: JsonObject;
-	message: string;
-	description: string;
-	/** Cut short (temporarily unavailable: run again), not something else. */
-	cut: boolean;
-}
-
-function pdfProblem(ends: Awaited<ReturnType<typeof readEnds>>, id: number): Problem | undefined {
-	const { head, tail, bytes } = ends;
-	const start = head.toString('latin1');
-	// a body shorter than the header that is its beginning was cut, not something else
-	const short = bytes < PDF_HEADER.length && PDF_HEADER.startsWith(start);
-	if (!short && !start.startsWith(PDF_HEADER)) {
-		return {
-			context: { receivedBytes: bytes },
-			message: `The estimate API did not send a PDF for document ${id}`,
-			description: `The answer does not start with ${PDF_HEADER} (it starts with "${start.replace(/[^\x20-\x7e]/g, '.')}"). A proxy or gateway may have answered instead: check the credential's API Base URL.`,
-			cut: false,
-		};
-	}
-	if (!short && tail.includes(PDF_EOF)) return undefined;
-	const where =
-		bytes > EOF_WINDOW ? `in the last ${EOF_WINDOW} of the ${bytes}` : `in the ${bytes}`;
-	const reason =
-		bytes === 0
-			? 'no bytes received'
-			: short
-				? `only ${bytes} bytes received`
-				: `no %%EOF end-of-file marker ${where} bytes received`;
-	return {
-		context: { receivedBytes: bytes, reason },
-		message: `The estimate document ${id} is incomplete (${reason})`,
-		description:
-			'A complete PDF ends with %%EOF: the connection may have closed before the end, or the document is damaged at the service. Run the node again.',
-		cut: true,
-	};
+	const where = bytes > EOF_WINDOW ? `the last ${EOF_WINDOW} of the ${bytes}` : `the ${bytes}`;
+	const problem = !bytes
+		? 'no bytes received'
+		: !start.startsWith(PDF_HEADER)
+			? `it starts with "${start.replace(/[^\x20-\x7e]/g, '.')}", not ${PDF_HEADER}`
+			: !tail.includes(PDF_EOF)
+				? `no %%EOF end-of-file marker in ${where} bytes received`
+				: undefined;
+	return { bytes, problem };
 }
 
 export const download: Operation<{ documentId: number; binaryPropertyName: string }> = {
@@ -128,52 +88,44 @@ export const download: Operation<{ documentId: number; binaryPropertyName: strin
 	async run(ctx, { connection }, itemIndex, { documentId, binaryPropertyName }) {
 		const path = `/EvEstimate/Documents/${documentId}`;
 		const fileName = `estimate-${documentId}.pdf`;
-		const wording = estimateWording({
-			action: 'download the estimate document',
-			target: `document ${documentId}`,
-			notFound: `No estimate document ${documentId}`,
-		});
-		const fault = ({ context, message, description, cut }: Problem) =>
+		const fault = (problem: string, detail: string) =>
 			new NodeApiError(
 				ctx.getNode(),
-				{ request: `GET ${path}`, ...context },
+				{ request: `GET ${path}`, problem, detail },
 				{
 					itemIndex,
-					message: `${itemLabel(itemIndex)}: ${message}`,
-					description,
-					...(cut ? { failure: { cause: 'temporarily-unavailable' as const } } : {}),
+					message: `${itemLabel(itemIndex)}: The estimate document ${documentId} did not arrive as a complete PDF (${problem})`,
+					description:
+						'A complete PDF starts with %PDF- and ends with %%EOF. The connection may have closed before the end, a proxy may have answered instead of the API (check API Base URL in the credential), or the document is damaged at the service. Run the node again.',
+					failure: { cause: 'temporarily-unavailable' },
 				},
 			);
 		const response = (await apiRequest(
 			ctx,
 			connection,
 			{ method: 'GET', path, stream: true, accept: MIME_TYPE },
-			{ itemIndex, policy: RESEND_ANY_FAILURE, wording },
-		)) as { body?: unknown } | undefined;
+			{
+				itemIndex,
+				policy: RESEND_ANY_FAILURE,
+				wording: estimateWording({
+					action: 'download the estimate document',
+					target: `document ${documentId}`,
+					notFound: `No estimate document ${documentId}`,
+				}),
+			},
+		)) as { body?: Buffer } | undefined;
 		let binary: IBinaryData;
 		try {
-			binary = await ctx.helpers.prepareBinaryData(
-				response?.body as BinaryInput,
-				fileName,
-				MIME_TYPE,
-			);
+			binary = await ctx.helpers.prepareBinaryData(response?.body as Buffer, fileName, MIME_TYPE);
 		} catch (error) {
 			releaseBody(response?.body);
-			throw fault({
-				context: { reason: (error as Error)?.message ?? String(error) },
-				message: `The download of estimate document ${documentId} was interrupted`,
-				description: 'The connection broke while the PDF was being received. Run the node again.',
-				cut: true,
-			});
+			throw fault('the connection broke while it was received', String((error as Error)?.message));
 		}
-		const ends = await readEnds(ctx, binary);
-		const problem = pdfProblem(ends, documentId);
-		if (problem) throw fault(problem);
-		binary.fileName = fileName;
-		binary.mimeType = MIME_TYPE;
+		const { bytes, problem } = await readBack(ctx, binary);
+		if (problem) throw fault(problem, `${bytes} bytes received`);
 		return [
 			{
-				json: { documentId, fileName, mimeType: MIME_TYPE, fileSize: ends.bytes },
+				json: { documentId, fileName, mimeType: MIME_TYPE, fileSize: bytes },
 				binary: { [binaryPropertyName]: binary },
 			},
 		];

@@ -18,15 +18,16 @@ import { apiJson, readObject, RESEND_ANY_FAILURE, RESEND_WHEN_NOT_ACTED } from '
 import type { EstimateObject } from '../api';
 import { simplifyEstimate } from '../simplify';
 
-/** A number (whole: an int32 of the API) in its range, or text. */
-type Rule = { min?: number; max?: number; whole?: boolean } | 'text';
+/** A number (whole: an int32 of the API) in its range, text, or an ISO 8601 date. */
+type Rule = { min?: number; max?: number; whole?: boolean } | 'text' | 'date';
+type Entry = [name: string, displayName: string, rule: Rule, description?: string, required?: true];
 
 const AMOUNT: Rule = { min: 0 };
 const COUNT: Rule = { min: 0, whole: true };
 const TEXT: Rule = 'text';
 const FREE_TEXT = 'as the service names it (the allowed values are not published)';
 
-const OVERRIDES: Array<[name: string, displayName: string, rule: Rule, description?: string]> = [
+const OVERRIDES: Entry[] = [
 	['buildYear', 'Build Year', { min: 1000, max: 9999, whole: true }, 'Four-digit year built'],
 	['currentCommondebt', 'Current Common Debt', AMOUNT, "The share's common debt (NOK)"],
 	['estateType', 'Estate Type', TEXT, `Type of dwelling ${FREE_TEXT}`],
@@ -44,17 +45,30 @@ const OVERRIDES: Array<[name: string, displayName: string, rule: Rule, descripti
 	['usableArea', 'Usable Area (BRA)', COUNT, 'In whole square metres'],
 ];
 
-function field(name: string, displayName: string, rule: Rule, description?: string) {
-	const base = { displayName, name, ...(description ? { description } : {}) };
-	if (rule === 'text') return { ...base, type: 'string', default: '' } as INodeProperties;
-	const typeOptions: INodeProperties['typeOptions'] = {};
-	if (rule.min !== undefined) typeOptions.minValue = rule.min;
-	if (rule.max !== undefined) typeOptions.maxValue = rule.max;
-	if (rule.whole) typeOptions.numberPrecision = 0;
+// ValuationInputDto: date, price and saleType are required
+const VALUATION: Entry[] = [
+	['date', 'Date', 'date', 'Date of the sale (ISO 8601)', true],
+	['price', 'Price', AMOUNT, 'Price without common debt (NOK)', true],
+	['saleType', 'Sale Type', TEXT, `Kind of sale ${FREE_TEXT}`, true],
+	['commondebt', 'Common Debt', AMOUNT, 'Common debt at the sale (NOK), if known'],
+];
+
+function field(...[name, displayName, rule, description, required]: Entry): INodeProperties {
+	const base = { displayName, name, description, required };
+	if (rule === 'text') return { ...base, type: 'string', default: '' };
+	if (rule === 'date') return { ...base, type: 'dateTime', default: '' };
+	const { min: minValue, max: maxValue, whole } = rule;
+	const typeOptions = { minValue, maxValue, numberPrecision: whole ? 0 : undefined };
 	return { ...base, type: 'number', default: null, typeOptions } as INodeProperties;
 }
 
 function check(value: unknown, rule: Rule): Check<string | number> {
+	if (rule === 'date') {
+		const text = dateInputToString(value);
+		return typeof text === 'string' && isIsoDateTime(text)
+			? ok(text)
+			: fail(`${ISO_RULE}, got ${show(text)}`);
+	}
 	if (rule === 'text')
 		return typeof value === 'string' ? ok(value.trim()) : fail(`must be text, got ${show(value)}`);
 	const { min = rule.whole ? INT32_MIN : -Infinity, max = rule.whole ? INT32_MAX : Infinity } =
@@ -74,13 +88,6 @@ function check(value: unknown, rule: Rule): Check<string | number> {
 				? ` of ${min} or more`
 				: '';
 	return fail(`must be ${rule.whole ? 'a whole number' : 'a number'}${range}, got ${show(value)}`);
-}
-
-function checkDate(value: unknown): Check<string> {
-	const text = dateInputToString(value);
-	return typeof text === 'string' && isIsoDateTime(text)
-		? ok(text)
-		: fail(`${ISO_RULE}, got ${show(text)}`);
 }
 
 function checkFlag(value: unknown): Check<boolean> {
@@ -144,16 +151,7 @@ export const getFields: INodeProperties[] = [
 			{
 				displayName: 'Valuation',
 				name: 'valuationValues',
-				values: [
-					{
-						...field('date', 'Date', TEXT, 'Date of the sale (ISO 8601)'),
-						type: 'dateTime',
-						required: true,
-					},
-					{ ...field('price', 'Price', AMOUNT, 'Price without common debt (NOK)'), required: true },
-					{ ...field('saleType', 'Sale Type', TEXT, `Kind of sale ${FREE_TEXT}`), required: true },
-					field('commondebt', 'Common Debt', AMOUNT, 'Common debt at the sale (NOK), if known'),
-				],
+				values: VALUATION.map((entry) => field(...entry)),
 			},
 		],
 	},
@@ -161,36 +159,32 @@ export const getFields: INodeProperties[] = [
 
 /** Throws for the first field that fails, before any request; no body when nothing is set. */
 function estimateBody(ctx: IExecuteFunctions, fields: Fields, itemIndex: number) {
-	const param = (name: string, fallback: unknown) =>
-		ctx.getNodeParameter(name, itemIndex, fallback);
+	const param = (name: string) => (ctx.getNodeParameter(name, itemIndex, {}) ?? {}) as IDataObject;
 	const take = <T>(path: string, result: Check<T>): T => fields.take(itemIndex, path, result);
-	const body: IDataObject = {};
-	const overrides = (param('overrides', {}) ?? {}) as IDataObject;
-	for (const [name, , rule] of OVERRIDES) {
-		if (!isEmpty(overrides[name]))
-			body[name] = take(`overrides.${name}`, check(overrides[name], rule));
-	}
-	const date = param('estimateDate', '');
-	if (!isEmpty(date)) body.estimateDate = take('estimateDate', checkDate(date));
-	if (take('includeComparables', checkFlag(param('includeComparables', false))))
-		body.includeComparables = true;
-	// the API can only turn storing off
-	if (take('dontStoreEstimate', checkFlag(param('dontStoreEstimate', false))))
-		body.storeEstimate = false;
-	const group = ((param('valuation', {}) ?? {}) as IDataObject).valuationValues;
+	// the set fields of a table, checked; a required one that is empty fails
+	const collect = (values: IDataObject, table: Entry[], prefix: string) => {
+		const result: IDataObject = {};
+		for (const [name, , rule, , required] of table) {
+			const value = values[name];
+			if (required || !isEmpty(value))
+				result[name] = take(
+					`${prefix}.${name}`,
+					isEmpty(value) ? fail('is required') : check(value, rule),
+				);
+		}
+		return result;
+	};
+	const body = collect(param('overrides'), OVERRIDES, 'overrides');
+	const date = ctx.getNodeParameter('estimateDate', itemIndex, '');
+	if (!isEmpty(date)) body.estimateDate = take('estimateDate', check(date, 'date'));
+	const flag = (name: string) =>
+		take(name, checkFlag(ctx.getNodeParameter(name, itemIndex, false)));
+	if (flag('includeComparables')) body.includeComparables = true;
+	if (flag('dontStoreEstimate')) body.storeEstimate = false; // the API can only turn storing off
+	const group = param('valuation').valuationValues;
 	const values = ((Array.isArray(group) ? group[0] : group) ?? {}) as IDataObject;
-	if (Object.values(values).some((value) => !isEmpty(value))) {
-		const required = <T>(name: string, result: (value: unknown) => Check<T>): T =>
-			take(`valuation.${name}`, isEmpty(values[name]) ? fail('is required') : result(values[name]));
-		const valuation: IDataObject = {
-			date: required('date', checkDate),
-			price: required('price', (value) => check(value, AMOUNT)),
-			saleType: required('saleType', (value) => check(value, TEXT)),
-		};
-		if (!isEmpty(values.commondebt))
-			valuation.commondebt = take('valuation.commondebt', check(values.commondebt, AMOUNT));
-		body.valuation = valuation;
-	}
+	if (Object.values(values).some((value) => !isEmpty(value)))
+		body.valuation = collect(values, VALUATION, 'valuation');
 	return Object.keys(body).length ? body : undefined;
 }
 
@@ -198,18 +192,16 @@ function estimateBody(ctx: IExecuteFunctions, fields: Fields, itemIndex: number)
 export function storesAgain(ctx: IExecuteFunctions): string | null {
 	if (ctx.getNodeParameter('resource', 0) !== 'estimate') return null;
 	if (ctx.getNodeParameter('operation', 0) !== 'get') return null;
-	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
-		let dontStore: unknown;
+	const mayStore = (itemIndex: number) => {
 		try {
-			dontStore = ctx.getNodeParameter('dontStoreEstimate', itemIndex, false);
+			return ctx.getNodeParameter('dontStoreEstimate', itemIndex, false) !== true;
 		} catch {
-			dontStore = undefined; // an expression that fails: it may store all the same
+			return true; // an expression that fails: it may store all the same
 		}
-		if (dontStore !== true) {
-			return 'send estimates again that the service may already have stored as documents. Or turn on "Don\'t Store Estimate" (Get Estimate) if no document is needed';
-		}
-	}
-	return null;
+	};
+	return ctx.getInputData().some((_item, itemIndex) => mayStore(itemIndex))
+		? 'send estimates again that the service may already have stored as documents. Or turn on "Don\'t Store Estimate" (Get Estimate) if no document is needed'
+		: null;
 }
 
 export const get: Operation<{ object: EstimateObject; body?: IDataObject; simplify: boolean }> = {

@@ -139,6 +139,8 @@ test('a document that does not exist: 404 "No estimate document <id>"', async ()
 });
 
 describe('the document is checked for completeness (%PDF- header, %%EOF in the last 1024 bytes)', () => {
+	const notWhole = (id: number, problem: string) =>
+		`Item 1: The estimate document ${id} did not arrive as a complete PDF (${problem})`;
 	// n8n-core's real BinaryDataService in filesystem mode: the stream is written to disk, the item
 	// holds an id, getBinaryStream(id) reads the file back
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -200,13 +202,16 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 	});
 	type NodeError = Awaited<ReturnType<typeof runNodeError>> & { failure?: unknown };
 
-	test('a document cut in half without Content-Length: "incomplete", temporarily unavailable, no binary (memory mode)', async () => {
+	test('a document cut in half without Content-Length: not complete, temporarily unavailable, no binary (memory mode)', async () => {
 		const served = await directPdf(sim, 900002);
 		await truncate(0.5);
 		const error = (await runNodeError(sim, download(900002))) as NodeError;
 		const received = Math.floor(served.length / 2);
 		expect(error.message).toBe(
-			`Item 1: The estimate document 900002 is incomplete (no %%EOF end-of-file marker in the last 1024 of the ${received} bytes received)`,
+			notWhole(
+				900002,
+				`no %%EOF end-of-file marker in the last 1024 of the ${received} bytes received`,
+			),
 		);
 		expect(error.description).toMatch(/connection.*closed.*Run the node again/i);
 		expect(error.context.itemIndex).toBe(0);
@@ -215,24 +220,22 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 		expect(log.map((r) => r.status)).toEqual([200, 200]);
 	});
 
-	test('a small stored document cut short: "incomplete" too', async () => {
+	test('a small stored document cut short: not complete too', async () => {
 		const documentId = await storedDocumentId();
 		await truncate(0.8);
 		const error = (await runNodeError(sim, download(documentId))) as NodeError;
 		expect(error.message).toMatch(
 			new RegExp(
-				`^Item 1: The estimate document ${documentId} is incomplete \\(no %%EOF end-of-file marker in the \\d+ bytes received\\)$`,
+				`^Item 1: The estimate document ${documentId} did not arrive as a complete PDF \\(no %%EOF end-of-file marker in the \\d+ bytes received\\)$`,
 			),
 		);
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 
-	test('an empty body: "incomplete" (no bytes), not "not a PDF"', async () => {
+	test('an empty body: no bytes received', async () => {
 		await truncate(0);
 		const error = (await runNodeError(sim, download(900001))) as NodeError;
-		expect(error.message).toBe(
-			'Item 1: The estimate document 900001 is incomplete (no bytes received)',
-		);
+		expect(error.message).toBe(notWhole(900001, 'no bytes received'));
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 
@@ -242,7 +245,9 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 		const error = (await runNodeError(sim, download(900003), {
 			prepare: store.prepare,
 		})) as NodeError;
-		expect(error.message).toMatch(/^Item 1: The estimate document 900003 is incomplete \(no %%EOF/);
+		expect(error.message).toMatch(
+			/^Item 1: The estimate document 900003 did not arrive as a complete PDF \(no %%EOF/,
+		);
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
 		expect(store.reads).toHaveLength(1);
 		expect(store.reads[0]).toMatch(/^filesystem(-v2)?:/);
@@ -261,10 +266,10 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 		expect(output[0].json.fileSize).toBe(served.length);
 	});
 
-	test('a chunked answer broken off: "interrupted" (the HTTP client notices)', async () => {
+	test('a chunked answer broken off: the connection broke (the HTTP client notices)', async () => {
 		await truncate(0.5, { chunked: true });
 		const error = (await runNodeError(sim, download(900002))) as NodeError;
-		expect(error.message).toBe('Item 1: The download of estimate document 900002 was interrupted');
+		expect(error.message).toBe(notWhole(900002, 'the connection broke while it was received'));
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
 	});
 
@@ -276,7 +281,7 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 		expect(output).toHaveLength(2);
 		expect(output[0].binary).toBeUndefined();
 		expect(String(output[0].json.error)).toMatch(
-			/^Item 1: The estimate document 900001 is incomplete/,
+			/^Item 1: The estimate document 900001 did not arrive as a complete PDF \(no %%EOF/,
 		);
 		const served = await directPdf(sim, 900002);
 		expect(sha256(Buffer.from(output[1].binary!.data.data, 'base64'))).toBe(sha256(served));
@@ -298,12 +303,12 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 		}
 	}
 
-	test('all announced bytes but no %%EOF: "incomplete"', async () => {
+	test('all announced bytes but no %%EOF: not complete', async () => {
 		const body = '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n';
 		await withDocumentServer(body, async (credentials) => {
 			const error = (await runNodeError(sim, download(78), { credentials })) as NodeError;
 			expect(error.message).toBe(
-				'Item 1: The estimate document 78 is incomplete (no %%EOF end-of-file marker in the 58 bytes received)',
+				notWhole(78, 'no %%EOF end-of-file marker in the 58 bytes received'),
 			);
 			expect(error.description).toContain('damaged at the service');
 			expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
@@ -318,10 +323,10 @@ describe('the document is checked for completeness (%PDF- header, %%EOF in the l
 					credentials,
 					prepare,
 				})) as NodeError;
-				expect(error.message).toBe('Item 1: The estimate API did not send a PDF for document 77');
-				expect(error.description).toContain(
-					'does not start with %PDF- (it starts with "<html><body>',
+				expect(error.message).toBe(
+					notWhole(77, 'it starts with "<html><body>Service temporarily ", not %PDF-'),
 				);
+				expect(error.description).toContain('a proxy may have answered instead of the API');
 				expect(error.context.itemIndex).toBe(0);
 			}
 			expect(requests).toEqual([

@@ -115,7 +115,7 @@ describe('HTTP statuses', () => {
 		expectNoSecrets(error, tokenStore, 'consent');
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			'Item 1: Not authenticated with the estimate API (401) while trying to get the estimate basis',
+			'Item 1: The estimate API did not accept the access token (401) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
 		expect(error.description).toMatch(/Client ID, Client Secret, Scope and Access Token URL/);
 		expect(error.description).toMatch(/reconnect/);
@@ -144,7 +144,11 @@ describe('HTTP statuses', () => {
 		async (_name, parameters, action) => {
 			const credentials = estimateCredentials(sim, 'estimateNoScope', { scope: '' });
 			const error = await failWith(parameters, { credentials });
-			expect(error.message).toBe(`Item 1: Not authorized by the estimate API (403) to ${action}`);
+			expect(error.message).toMatch(
+				new RegExp(
+					`^Item 1: The estimate API did not authorize the request \\(403\\) while trying to ${action} for `,
+				),
+			);
 			expect(error.description).toMatch(/Scope/);
 			expect(error.httpCode).toBe('403');
 			expect(error.failure).toEqual({ cause: 'configuration-invalid' });
@@ -265,7 +269,7 @@ describe('token and network failures', () => {
 		const credentials = estimateCredentials(sim, 'estimate', { apiBaseUrl: deadBaseUrl });
 		const error = await failWith(basis, { credentials });
 		expect(error.message).toBe(
-			'Item 1: Could not reach the estimate API (the connection was refused) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
+			'Item 1: The estimate API did not answer (the connection was refused) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
 		expect(error.description).toContain('No answer (ECONNREFUSED) after 4 attempt(s)');
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable' });
@@ -294,7 +298,7 @@ describe('retries', () => {
 		await addFault(sim, { status: 503, retryAfter: 0, count: 10, match: { pathPrefix: path } });
 		const error = await failWith(basis);
 		expect(error.message).toBe(
-			'Item 1: The estimate API is unavailable (503), gave up after 4 attempt(s)',
+			'Item 1: The estimate API is unavailable (503), gave up after 4 attempt(s) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
 		expect(error.failure).toEqual({ cause: 'temporarily-unavailable', retryAfterMs: 0 });
 		expect(await requestLog(sim)).toHaveLength(4);
@@ -304,7 +308,7 @@ describe('retries', () => {
 		await addFault(sim, { status: 429, retryAfter: 0, count: 10, match: { pathPrefix: path } });
 		const error = await failWith(basis);
 		expect(error.message).toBe(
-			'Item 1: The estimate API kept rate limiting the requests (429), gave up after 4 attempt(s)',
+			'Item 1: The estimate API kept rate limiting the requests (429), gave up after 4 attempt(s) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
 		expect(error.failure).toEqual({ cause: 'rate-limited', retryAfterMs: 0 });
 		expect(await requestLog(sim)).toHaveLength(4);
@@ -314,7 +318,7 @@ describe('retries', () => {
 		await addFault(sim, { status: 429, retryAfter: 3600, count: 1, match: { pathPrefix: path } });
 		const error = await failWith(basis);
 		expect(error.message).toBe(
-			'Item 1: The estimate API kept rate limiting the requests (429), gave up after 1 attempt(s)',
+			'Item 1: The estimate API kept rate limiting the requests (429), gave up after 1 attempt(s) while trying to get the estimate basis for cadastre 0301-208/12/0/0',
 		);
 		expect(error.description).toContain(
 			'The service asked to wait 3600 s (Retry-After), longer than the node waits (30 s), so it did not retry.',
@@ -348,7 +352,7 @@ describe('retries', () => {
 		await addFault(sim, { drop: true, count: 1, match: evEstimate });
 		const error = await failWith(storing);
 		expect(error.message).toMatch(
-			/broke after the request was sent .*an estimate document may have been stored/,
+			/^Item 1: The estimate API did not answer \(the connection was reset\) while trying to get the estimate for cadastre 0301-208\/12\/0\/0 — an estimate document may have been stored$/,
 		);
 		expect(error.description).toContain('does not send this estimate again');
 		const log = await requestLog(sim);
@@ -359,7 +363,7 @@ describe('retries', () => {
 		await addFault(sim, { status: 503, count: 1, match: evEstimate });
 		const error = await failWith(storing);
 		expect(error.message).toBe(
-			'Item 1: The estimate API is unavailable (503), gave up after 1 attempt(s)',
+			'Item 1: The estimate API is unavailable (503), gave up after 1 attempt(s) while trying to get the estimate for cadastre 0301-208/12/0/0',
 		);
 		expect(error.description).toContain('sent again only when the API asks to wait (Retry-After)');
 		expect((await requestLog(sim)).map((r) => r.status)).toEqual([503]);

@@ -89,7 +89,7 @@ test('403 without the scope', async () => {
 		{ scope: '' },
 	);
 	expect(error.message).toBe(
-		'Item 1: Not authorized by the estimate API (403) to get the estimate basis',
+		`Item 1: The estimate API did not authorize the request (403) while trying to get the estimate basis for housing cooperative ${ORG.a} share 1`,
 	);
 });
 
