@@ -206,5 +206,8 @@ export async function apiJson(
 		);
 	}
 	const data = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
-	return data.filter((entry) => isObject<IDataObject>(entry)).map((json) => ({ json }));
+	// nothing dropped: an entry that is no object is output as { value }
+	return data
+		.filter((entry) => entry !== null && entry !== undefined)
+		.map((entry) => ({ json: isObject<IDataObject>(entry) ? entry : { value: entry as string } }));
 }
