@@ -18,10 +18,10 @@ import {
 	minimiseValues,
 } from '../../shared/webhook/minimise';
 import { personalValuesOf } from '../../shared/personal';
-import { intake, type Intake } from '../../shared/webhook/intake';
+import { intake } from '../../shared/webhook/intake';
 import type { VerifiedDelivery } from '../../shared/webhook/verify';
 import { canRunWaitingNodeAgain, runWaitingNodeAgain } from '../../shared/n8n-compat';
-import { WAIT_EVENTS, type Match, type Outcome } from './outcome';
+import { WAIT_EVENTS, type Match } from './outcome';
 
 export const RESUME_KEY = '__sblConsentDelivery';
 /** What the delivery is matched by, taken before minimising (outcome.ts Match). */
@@ -66,28 +66,20 @@ export function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const taken = await intake(this, 'resume', { maxAgeSeconds: 0 });
 	noticeRefused(this, taken.facts);
-	const known = knownEvent(taken);
 	const answer = decide({ ...taken.facts, canResume: canRunWaitingNodeAgain(this) });
-	const items = known === undefined ? [] : [{ json: resumeJson(this, known) }];
+	const { delivery, verified } = taken.taken ?? {};
+	const items =
+		delivery?.kind === 'event' && verified ? [{ json: resumeJson(this, delivery, verified) }] : [];
 	if (answer.kind === 'run') runWaitingNodeAgain(this);
 	return apply(this, answer, { items });
 }
 
-/** A verified event, and the outcome it ends the wait on (null: none). */
-interface KnownEvent {
-	delivery: RecognisedDelivery;
-	verified: VerifiedDelivery;
-	ends: Outcome | null;
-}
-
-function knownEvent({ taken }: Intake): KnownEvent | undefined {
-	if (taken === undefined || taken.delivery.kind !== 'event') return undefined;
-	const { delivery, verified } = taken;
-	return { delivery, verified, ends: WAIT_EVENTS[delivery.event] };
-}
-
 /** What resumes the execution, saved by n8n: an outcome's minimised event, else only names, ids and times. */
-function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownEvent): IDataObject {
+function resumeJson(
+	ctx: IWebhookFunctions,
+	delivery: RecognisedDelivery,
+	verified: VerifiedDelivery,
+): IDataObject {
 	const item = eventItem(delivery, new Date().toISOString());
 	const match: Match = {
 		flowId: typeof item.flowId === 'string' ? item.flowId : null,
@@ -103,7 +95,7 @@ function resumeJson(ctx: IWebhookFunctions, { delivery, verified, ends }: KnownE
 	const { names } = personalValuesOf({ lastName });
 	// saved with the execution: an externalId may be the applicant's number or name
 	const carried =
-		ends === null
+		WAIT_EVENTS[delivery.event] === null
 			? minimiseValues({ event, webhookId, timestamp, flowId, externalId, receivedAt }, mode, names)
 			: minimiseValues(item, mode, names);
 	return {
