@@ -9,18 +9,12 @@ import type {
 import { clientCredentialsFields } from './clientCredentialsFields';
 import { DECIDES_FLOW_TOKEN, checkBeforeSending, fetchAccessToken } from './consentFlowToken';
 
-/** Country codes of the loan application scopes. */
-const LOAN_APPLICATION_COUNTRIES = [
-	{ code: 'es', name: 'Spain' },
-	{ code: 'se', name: 'Sweden' },
-	{ code: 'fi', name: 'Finland' },
-];
-const LOAN_APPLICATION_ACTIONS = ['create', 'update', 'delete', 'accept'];
-
-const loanApplicationScopeOptions = LOAN_APPLICATION_COUNTRIES.flatMap((country) =>
-	LOAN_APPLICATION_ACTIONS.map((action) => ({
-		name: `${action[0].toUpperCase()}${action.slice(1)} (${country.name})`,
-		value: `loan-application:${action}:${country.code}`,
+/** The loan application scopes: an action in a country. */
+const COUNTRIES = { es: 'Spain', se: 'Sweden', fi: 'Finland' };
+const loanApplicationScopeOptions = Object.entries(COUNTRIES).flatMap(([code, country]) =>
+	['create', 'update', 'delete', 'accept'].map((action) => ({
+		name: `${action[0].toUpperCase()}${action.slice(1)} (${country})`,
+		value: `loan-application:${action}:${code}`,
 	})),
 );
 
