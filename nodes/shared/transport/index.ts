@@ -57,34 +57,21 @@ export async function loadConnection(
 ): Promise<Connection> {
 	const credentials = await ctx.getCredentials(spec.credentialType);
 	const production = credentials.environment === 'production';
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description });
 	const credentialProblem = spec.credentialProblem?.(credentials as IDataObject);
-	if (credentialProblem) {
-		throw new NodeOperationError(ctx.getNode(), credentialProblem.message, {
-			itemIndex: 0,
-			description: credentialProblem.description,
-		});
-	}
+	if (credentialProblem) throw refuse(credentialProblem.message, credentialProblem.description);
 	const baseUrl = String(credentials.apiBaseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
 	const problem = baseUrl ? validateHttpUrl(baseUrl, production) : 'is empty';
-	if (problem) {
-		throw new NodeOperationError(ctx.getNode(), `The credential's "API Base URL" ${problem}`, {
-			itemIndex: 0,
-			description: spec.baseUrlHint,
-		});
-	}
+	if (problem) throw refuse(`The credential's "API Base URL" ${problem}`, spec.baseUrlHint);
 	// Production: the client secret never travels in clear text (the credential refuses it too)
 	const identityProvider = String(credentials.identityProviderUrl ?? '').trim();
 	if (production && identityProvider && !/^https:\/\//i.test(identityProvider)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw refuse(
 			`The credential's "Identity Provider URL" must use https when the credential environment is Production`,
-			{
-				itemIndex: 0,
-				description:
-					'In Production the client secret and access tokens are only sent over https. Change the address to https:// (Test may use http).',
-			},
+			'In Production the client secret and access tokens are only sent over https. Change the address to https:// (Test may use http).',
 		);
 	}
 	const redact = makeRedactor(credentialSecrets(credentials as IDataObject, spec.passwordFields));
