@@ -9,18 +9,12 @@ import type {
 import { clientCredentialsFields } from './clientCredentialsFields';
 import { DECIDES_FLOW_TOKEN, checkBeforeSending, fetchAccessToken } from './consentFlowToken';
 
-/** Country codes of the loan application scopes. */
-const LOAN_APPLICATION_COUNTRIES = [
-	{ code: 'es', name: 'Spain' },
-	{ code: 'se', name: 'Sweden' },
-	{ code: 'fi', name: 'Finland' },
-];
-const LOAN_APPLICATION_ACTIONS = ['create', 'update', 'delete', 'accept'];
-
-const loanApplicationScopeOptions = LOAN_APPLICATION_COUNTRIES.flatMap((country) =>
-	LOAN_APPLICATION_ACTIONS.map((action) => ({
-		name: `${action[0].toUpperCase()}${action.slice(1)} (${country.name})`,
-		value: `loan-application:${action}:${country.code}`,
+/** The loan application scopes: an action in a country. */
+const COUNTRIES = { es: 'Spain', se: 'Sweden', fi: 'Finland' };
+const loanApplicationScopeOptions = Object.entries(COUNTRIES).flatMap(([code, country]) =>
+	['create', 'update', 'delete', 'accept'].map((action) => ({
+		name: `${action[0].toUpperCase()}${action.slice(1)} (${country})`,
+		value: `loan-application:${action}:${code}`,
 	})),
 );
 
@@ -30,12 +24,8 @@ const REALM = `($credentials.service === 'loanApplication' ? ($credentials.envir
 const TOKEN_URL = `String($credentials.identityProviderUrl || '').trim().replace(/\\/+$/, '') + '/realms/' + ${REALM} + '/protocol/openid-connect/token'`;
 const SCOPE = `[].concat($credentials.service === 'loanApplication' ? $credentials.loanApplicationScopes || [] : ['sbl'], String($credentials.additionalScopes || '').split(/[\\s,]+/)).filter(function (s, i, all) { return !!s && all.indexOf(s) === i; }).join(' ')`;
 
-/**
- * OAuth2 client credentials for the consent flow service (SBL) and the loan application API. The
- * credential fetches its token itself (preAuthentication, n8n's pattern for session tokens): n8n
- * keeps it in the hidden Access Token field; after a 401 n8n asks again and sends the request once
- * more, and a new token is fetched when the one held has expired or was fetched for other values.
- */
+// OAuth2 client credentials for the consent flow service and the loan application API; the token is
+// fetched by the credential itself and kept in the hidden Access Token field (consentFlowToken.ts).
 export class ConsentFlowOAuth2Api implements ICredentialType {
 	name = 'consentFlowOAuth2Api';
 
@@ -91,8 +81,7 @@ export class ConsentFlowOAuth2Api implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://auth.example.com',
-			description:
-				'Base address of the identity provider that issues tokens ({auth_url}), without the /realms/… part',
+			description: 'Base address of the identity provider ({auth_url}), without /realms/…',
 		},
 		{
 			displayName: 'Realm',

@@ -36,8 +36,7 @@ export class ConsentFlowWebhookSigningApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. x-acme-sbl-signature',
-			description:
-				'Name of the header that carries the signature. Leave empty to accept the header matching x-*-sbl-signature (case-insensitive).',
+			description: 'The header carrying the signature; empty accepts any x-*-sbl-signature header',
 		},
 	];
 }

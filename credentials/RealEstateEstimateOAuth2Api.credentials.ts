@@ -35,8 +35,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://auth.example.com/realms/estimate/protocol/openid-connect/token',
-			description:
-				'Token endpoint of the identity provider that issues tokens for the estimate API',
+			description: 'Token endpoint of the identity provider for the estimate API',
 		},
 		{
 			displayName: 'API Base URL',
@@ -45,8 +44,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://api.example.com/estimate/v1',
-			description:
-				'Base address of the estimate API including any path prefix, without /RealEstates/…',
+			description: 'Estimate API address with its path prefix, without /RealEstates/…',
 		},
 		...clientCredentialsFields,
 		{
@@ -54,8 +52,7 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 			name: 'scope',
 			type: 'string',
 			default: '',
-			description:
-				'Scopes to request, separated by spaces, as the provider names them (leave empty for the client default)',
+			description: 'Scopes to request, separated by spaces; empty for the client default',
 		},
 	];
 

@@ -32,10 +32,6 @@ function identityProviderUrl(data: Data): string {
 		.replace(/\/+$/, '');
 }
 
-export function tokenUrlOf(data: Data): string {
-	return `${identityProviderUrl(data)}/realms/${realmOf(data)}/protocol/openid-connect/token`;
-}
-
 /** What decides whether a consent flow token can be had, in the words of the form. */
 export const DECIDES_FLOW_TOKEN =
 	'Realm (the realm the operator gave you; a realm that does not know this client answers as for an unknown client), Client ID and Client Secret (test and production have different clients), Environment and Identity Provider URL';
@@ -174,7 +170,7 @@ export async function fetchAccessToken(
 	try {
 		response = (await helper.helpers.httpRequest({
 			method: 'POST',
-			url: tokenUrlOf(data),
+			url: `${identityProviderUrl(data)}/realms/${realm}/protocol/openid-connect/token`,
 			headers,
 			body: new URLSearchParams(fields).toString(),
 			json: true,

@@ -17,9 +17,9 @@ export function mod11CheckDigit(digits: number[], weights: number[]): number | u
 }
 
 // K1 by the classic rule or the rule from 2032 (Skatteetaten; NAV's fnrvalidator does the same).
-export function checkNationalId(value: string): { error?: string } {
+export function validateNationalId(value: string): string | undefined {
 	if (!/^\d{11}$/.test(value)) {
-		return { error: 'must be exactly 11 digits (no spaces or dashes)' };
+		return 'must be exactly 11 digits (no spaces or dashes)';
 	}
 	const digits = value.split('').map(Number);
 	let day = Number(value.slice(0, 2));
@@ -30,28 +30,21 @@ export function checkNationalId(value: string): { error?: string } {
 	if (month >= 81) month -= 80;
 	else if (month >= 41) month -= 40;
 	if (month < 1 || month > 12) {
-		return {
-			error:
-				'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)',
-		};
+		return 'has no valid month in digits 3–4 (01–12, +40 for H-numbers, +80 for synthetic test numbers)';
 	}
 	// Of the century table only 29 February of year 00 depends on it: individual numbers 000–499 were
 	// born in 1900, no leap year (docs/architecture.md#identifiers); any other year leaps alike in each.
 	const fullYear = year === 0 && Number(value.slice(6, 9)) <= 499 ? 1900 : 2000 + year;
 	if (day < 1 || day > daysInMonth(fullYear, month)) {
-		return { error: 'has no valid day in digits 1–2 for its month (+40 for D-numbers)' };
+		return 'has no valid day in digits 1–2 for its month (+40 for D-numbers)';
 	}
 	if (
 		weightedSum(digits, K1_WEIGHTS) % 11 > 3 ||
 		mod11CheckDigit(digits, K2_WEIGHTS) !== digits[10]
 	) {
-		return { error: 'has wrong check digits (digits 10–11 fail the mod-11 control)' };
+		return 'has wrong check digits (digits 10–11 fail the mod-11 control)';
 	}
-	return {};
-}
-
-export function validateNationalId(value: string): string | undefined {
-	return checkNationalId(value).error;
+	return undefined;
 }
 
 export function validateOrganizationNumber(value: string): string | undefined {

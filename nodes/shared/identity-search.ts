@@ -1,5 +1,5 @@
 // Identity numbers found by value, in any written form: docs/architecture.md#identity-search
-import { checkNationalId } from './identifiers';
+import { validateNationalId } from './identifiers';
 
 export interface Found {
 	/** Where the number starts and ends in the text (UTF-16 offsets, end exclusive). */
@@ -209,7 +209,7 @@ export function findIdentityNumbers(
 			if (accounts && inAccountGroups(run, first)) continue;
 			let digits = '';
 			for (let i = first; i <= last; i++) digits += run.values[i];
-			if (checkNationalId(digits).error !== undefined) continue;
+			if (validateNationalId(digits) !== undefined) continue;
 			if (inMachineId(run.starts[first], run.ends[last])) continue;
 			if (accounts && inIban(run.starts[first], run.ends[last])) continue;
 			found.push({ start: run.starts[first], end: run.ends[last], digits });
@@ -248,5 +248,5 @@ export const leftOutForm = (_found: Found, written: string): string =>
 // or int32 ids (`1830000085` reads 01.83.00); a sign, a point or an exponent fail the check.
 export function identityNumberOfNumber(value: unknown): string | undefined {
 	const digits = String(value);
-	return checkNationalId(digits).error === undefined ? digits : undefined;
+	return validateNationalId(digits) === undefined ? digits : undefined;
 }

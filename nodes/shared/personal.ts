@@ -1,4 +1,5 @@
 // Any identity-number-shaped digit group is masked, valid or not: docs/architecture.md#personal
+import { UUID_SHAPE } from './identity-search';
 
 export const MASK = '*';
 const NAME_MASK = '***';
@@ -13,12 +14,13 @@ const WRITTEN_FORMS = [
 	`\\d{2}${SEP}\\d{2}${SEP}\\d{2}${SEP}\\d{5}`,
 ];
 
-/** A UUID is matched first and kept whole: its digit groups are no identity number. */
-const UUID = '[\\da-f]{8}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{12}';
-
-// Whole digit groups only: a longer group (a timestamp, an order number) is never cut into one.
+// Whole digit groups only: a longer group (a timestamp, an order number) is never cut into one. A
+// UUID is matched first and kept whole: its digit groups are no identity number.
 function writtenIn(...extra: string[]): RegExp {
-	return new RegExp(`(${UUID})|(?<!\\d)(?:${[...WRITTEN_FORMS, ...extra].join('|')})(?!\\d)`, 'gi');
+	return new RegExp(
+		`(${UUID_SHAPE})|(?<!\\d)(?:${[...WRITTEN_FORMS, ...extra].join('|')})(?!\\d)`,
+		'gi',
+	);
 }
 
 const ELEVEN = writtenIn();

@@ -1,15 +1,12 @@
 // The one item runner of both action nodes; its steps and why: docs/architecture.md#runner
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
-	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { concurrencyFrom } from './options';
-import { runPool } from './pool';
-import type { PoolOutcome } from './pool';
 import { Pacer } from './pacer';
 import { loadConnection } from './transport';
 import type { Connection, ConnectionSpec } from './transport';
@@ -24,10 +21,7 @@ import { redactPatterns } from './transport/redact';
 import type { Redactor } from './transport/redact';
 import { Fields, itemLabel } from './validation';
 
-export interface OperationResult {
-	json: IDataObject;
-	binary?: IBinaryKeyData;
-}
+export type OperationResult = Pick<INodeExecutionData, 'json' | 'binary'>;
 
 export interface RunEnv {
 	connection: Connection;
@@ -135,6 +129,56 @@ export function validationRedactor(
 		const field = FIELD_PREFIX.exec(text)?.[0] ?? '';
 		return field + mask(maskIdentityNumbers(redact(text.slice(field.length)), true));
 	};
+}
+
+type PoolOutcome<T> =
+	| { ok: true; value: T }
+	| { ok: false; error: unknown }
+	| { ok: false; skipped: true };
+
+interface PoolOptions {
+	stopOnError?: boolean;
+	shouldStop?: () => boolean;
+	// index 0 alone first, so that a cold OAuth2 token is fetched once, not once per lane
+	firstAlone?: boolean;
+}
+
+/** Never rejects; indexes never started (after a stop) are `{ ok: false, skipped: true }`. */
+export async function runPool<T>(
+	count: number,
+	concurrency: number,
+	worker: (index: number) => Promise<T>,
+	options: PoolOptions = {},
+): Promise<Array<PoolOutcome<T>>> {
+	const outcomes = Array.from(
+		{ length: count },
+		(): PoolOutcome<T> => ({ ok: false, skipped: true }),
+	);
+	const lanes = Math.max(1, Math.min(Math.floor(concurrency) || 1, count || 1));
+	let next = 0;
+	let stopped = false;
+
+	async function runNext(): Promise<void> {
+		if (options.shouldStop?.()) {
+			stopped = true;
+			return;
+		}
+		const index = next++;
+		try {
+			outcomes[index] = { ok: true, value: await worker(index) };
+		} catch (error) {
+			outcomes[index] = { ok: false, error };
+			if (options.stopOnError) stopped = true;
+		}
+	}
+
+	if (options.firstAlone && lanes > 1 && count > 1) await runNext();
+	await Promise.all(
+		Array.from({ length: lanes }, async () => {
+			while (!stopped && next < count) await runNext();
+		}),
+	);
+	return outcomes;
 }
 
 type Prepared =

@@ -194,11 +194,6 @@ export interface ServiceField {
 	message: string;
 }
 
-interface ServiceText {
-	text?: string;
-	fields: ServiceField[];
-}
-
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
 	return (
 		value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype
@@ -210,7 +205,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 export function serviceText(
 	body: unknown,
 	redact: (text: string) => string = (text) => text,
-): ServiceText {
+): { text?: string; fields: ServiceField[] } {
 	if (body === undefined || body === null || body === '') return { fields: [] };
 	if (typeof body === 'string') return { text: redactedClip(body, redact), fields: [] };
 	if (!isPlainRecord(body)) return { fields: [] };

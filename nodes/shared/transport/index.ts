@@ -42,9 +42,7 @@ export interface ConnectionSpec {
 	) => { message: string; description: string } | undefined;
 }
 
-export interface Connection {
-	credentialType: string;
-	passwordFields: readonly string[];
+export interface Connection extends Pick<ConnectionSpec, 'credentialType' | 'passwordFields'> {
 	baseUrl: string;
 	host: string;
 	production: boolean;
@@ -59,42 +57,22 @@ export async function loadConnection(
 ): Promise<Connection> {
 	const credentials = await ctx.getCredentials(spec.credentialType);
 	const production = credentials.environment === 'production';
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description });
 	const credentialProblem = spec.credentialProblem?.(credentials as IDataObject);
-	if (credentialProblem) {
-		throw new NodeOperationError(ctx.getNode(), credentialProblem.message, {
-			itemIndex: 0,
-			description: credentialProblem.description,
-		});
-	}
+	if (credentialProblem) throw refuse(credentialProblem.message, credentialProblem.description);
 	const baseUrl = String(credentials.apiBaseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
 	const problem = baseUrl ? validateHttpUrl(baseUrl, production) : 'is empty';
-	if (problem) {
-		throw new NodeOperationError(ctx.getNode(), `The credential's "API Base URL" ${problem}`, {
-			itemIndex: 0,
-			description: spec.baseUrlHint,
-		});
-	}
-	// Production: the client secret and tokens never travel in clear text (checked before any request)
-	if (production) {
-		for (const [field, label] of [
-			['identityProviderUrl', 'Identity Provider URL'],
-			['accessTokenUrl', 'Access Token URL'],
-		]) {
-			const value = String(credentials[field] ?? '').trim();
-			if (value && !/^https:\/\//i.test(value)) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The credential's "${label}" must use https when the credential environment is Production`,
-					{
-						itemIndex: 0,
-						description:
-							'In Production the client secret and access tokens are only sent over https. Change the address to https:// (Test may use http).',
-					},
-				);
-			}
-		}
+	if (problem) throw refuse(`The credential's "API Base URL" ${problem}`, spec.baseUrlHint);
+	// Production: the client secret never travels in clear text (the credential refuses it too)
+	const identityProvider = String(credentials.identityProviderUrl ?? '').trim();
+	if (production && identityProvider && !/^https:\/\//i.test(identityProvider)) {
+		throw refuse(
+			`The credential's "Identity Provider URL" must use https when the credential environment is Production`,
+			'In Production the client secret and access tokens are only sent over https. Change the address to https:// (Test may use http).',
+		);
 	}
 	const redact = makeRedactor(credentialSecrets(credentials as IDataObject, spec.passwordFields));
 	return {
@@ -105,22 +83,6 @@ export async function loadConnection(
 		production,
 		redact,
 	};
-}
-
-// n8n saves a token fetched during the request (the Consent Flow credential's Access Token field, or
-// n8n's OAuth2 token data): read again, the redactor learns it.
-export async function learnCredentials(
-	ctx: IExecuteFunctions,
-	connection: Connection,
-): Promise<void> {
-	try {
-		const credentials = await ctx.getCredentials(connection.credentialType);
-		connection.redact.learn(
-			...credentialSecrets(credentials as IDataObject, connection.passwordFields),
-		);
-	} catch {
-		// the request's own headers (retry.ts) still taught it the token that was sent
-	}
 }
 
 export interface ApiRequest {
@@ -294,8 +256,10 @@ export async function apiRequest(
 	} catch (error) {
 		const failure = isHttpFailure(error) ? error : normaliseHttpError(error);
 		releaseBody(failure.body);
-		// the token n8n fetched or refreshed during the request, before any text is written
-		await learnCredentials(ctx, connection);
+		// n8n saves a token it fetched or refreshed during the request: read again before any text
+		// is written (a credential that cannot be read: the request's headers taught the token sent)
+		const saved = await ctx.getCredentials(connection.credentialType).catch(() => undefined);
+		connection.redact.learn(...credentialSecrets(saved, connection.passwordFields));
 		const redact = requestRedactor(connection.redact, request.body);
 		const facts = failureFacts(failure, `${request.method} ${request.path}`, call.policy, redact);
 		throw failureError(ctx, redact, facts, call.wording(facts), call.itemIndex);

@@ -141,15 +141,6 @@ describe('a stopped execution stops its requests and waits', () => {
 				identityProviderUrl: sim.authUrl,
 			}),
 		],
-		[
-			'accessTokenUrl',
-			'Access Token URL',
-			(c: Record<string, unknown>) => ({
-				...c,
-				apiBaseUrl: 'https://api.example.com',
-				identityProviderUrl: 'https://auth.example.com',
-			}),
-		],
 	])('Production with an http %s: refused before any request', async (_field, label, change) => {
 		const ctx = createExecuteContext({
 			parameters: createParams(),

@@ -1,9 +1,8 @@
 // Loading the credential into a connection (docs/reference.md, Validation: the API Base URL is an
-// absolute http(s) URL, https in Production, also the Identity Provider and Access Token URLs),
-// and learning a token n8n saved during a request.
+// absolute http(s) URL, https in Production, also the Identity Provider URL).
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { learnCredentials, loadConnection } from '../../../../nodes/shared/transport';
+import { loadConnection } from '../../../../nodes/shared/transport';
 import { createExecuteContext } from '../../../support/execute-context';
 
 // built from parts: a literal would read as a hard-coded secret to the linter
@@ -61,17 +60,14 @@ describe('loadConnection', () => {
 		expect(test.production).toBe(false);
 	});
 
-	test.each([
-		['identityProviderUrl', 'Identity Provider URL'],
-		['accessTokenUrl', 'Access Token URL'],
-	])('Production: an http %s is refused, naming it', async (field, label) => {
+	test('Production: an http Identity Provider URL is refused, naming it', async () => {
 		const error = await refusal({
 			environment: 'production',
 			apiBaseUrl: 'https://api.example.no',
-			[field]: 'http://idp.example.no',
+			identityProviderUrl: 'http://idp.example.no',
 		});
 		expect(error.message).toBe(
-			`The credential's "${label}" must use https when the credential environment is Production`,
+			`The credential's "Identity Provider URL" must use https when the credential environment is Production`,
 		);
 	});
 
@@ -81,7 +77,6 @@ describe('loadConnection', () => {
 				environment: 'production',
 				apiBaseUrl: 'https://api.example.no',
 				identityProviderUrl: 'https://idp.example.no',
-				accessTokenUrl: 'https://idp.example.no/token',
 			}),
 			SPEC,
 		);
@@ -91,30 +86,5 @@ describe('loadConnection', () => {
 	test('a missing credential fails (the runner turns it into one error per item)', async () => {
 		const ctx = createExecuteContext({ parameters: {}, credentials: {} });
 		await expect(loadConnection(ctx, SPEC)).rejects.toThrow();
-	});
-});
-
-describe('learnCredentials', () => {
-	test('a token saved into the credential after loading is redacted from then on', async () => {
-		const credential: ICredentialDataDecryptedObject = {
-			environment: 'test',
-			apiBaseUrl: 'http://sim.local/api',
-			clientId: 'client',
-			clientSecret: SECRET,
-		};
-		const ctx = createExecuteContext({ parameters: {}, credentials: { testApi: credential } });
-		const connection = await loadConnection(ctx, SPEC);
-		const token = ['fresh-access', 'token-8d1e7b'].join('-');
-		expect(connection.redact(token)).toBe(token);
-		credential.oauthTokenData = { access_token: token };
-		await learnCredentials(ctx, connection);
-		expect(connection.redact(`Bearer ${token}`)).not.toContain(token);
-	});
-
-	test('a credential that can no longer be read is not an error', async () => {
-		const ctx = contextWith({ environment: 'test', apiBaseUrl: 'http://sim.local/api' });
-		const connection = await loadConnection(ctx, SPEC);
-		const gone = createExecuteContext({ parameters: {}, credentials: {} });
-		await expect(learnCredentials(gone, connection)).resolves.toBeUndefined();
 	});
 });

@@ -1,5 +1,5 @@
-/** The shared pool (nodes/shared/pool.ts): order of outcomes, the bound on work in flight. */
-import { runPool } from '../../../nodes/shared/pool';
+/** The item runner's pool (nodes/shared/runner.ts runPool): order of outcomes, the bound on work in flight. */
+import { runPool } from '../../../nodes/shared/runner';
 
 /** A promise with its resolve exposed, to finish work in a chosen order. */
 function deferred<T>() {
