@@ -1,6 +1,6 @@
 /**
  * The pure parts: the knr check and the node description's agreement with the API's
- * EstimateInputDto (the bodies sent: operations.test.ts; the pool: test/nodes/shared/pool.test.ts).
+ * EstimateInputDto (the bodies sent: operations.test.ts; the pool: test/nodes/shared/runner.pool.test.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { RealEstateEstimate } from '../../../nodes/RealEstateEstimate/RealEstateEstimate.node';
