@@ -1,5 +1,4 @@
 /** Every answer of both webhook entry points, from a delivery's facts (docs/architecture.md, "One decision table"). */
-import { BATCH_ANSWER } from './envelope';
 
 export type RespondMode = 'onReceived' | 'lastNode';
 
@@ -28,7 +27,6 @@ export interface Facts {
 	entry: 'trigger' | 'resume';
 	closing: boolean;
 	verified: boolean;
-	batch: boolean;
 	delivery: {
 		event: string | null;
 		webhookId: string | null;
@@ -62,7 +60,6 @@ export const FACTS: Facts = {
 	entry: 'trigger',
 	closing: false,
 	verified: false,
-	batch: false,
 	delivery: null,
 	stale: false,
 	misconfigured: null,
@@ -172,7 +169,6 @@ const byNode = (status: number, body: unknown, headers?: Record<string, string>)
 export function decide(f: Facts): Answer {
 	if (f.closing) return byNode(503, SHUTTING_DOWN, { 'retry-after': '1', connection: 'close' });
 	if (!f.verified || f.delivery === null) return byNode(401, 'Unauthorized');
-	if (f.batch) return byNode(415, BATCH_ANSWER);
 	if (f.misconfigured !== null) {
 		return byNode(500, { received: false, status: 'misconfigured', message: f.misconfigured });
 	}

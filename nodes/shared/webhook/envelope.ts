@@ -3,7 +3,6 @@
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import { scanBody } from './json-scan';
 import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
-import type { HeaderBag } from './signature';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
 import { daysInMonth } from '../dates';
 
@@ -185,18 +184,3 @@ export function checkFreshness(
 	if (sentMs === null) return 'unparsable';
 	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
 }
-
-// CloudEvents "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
-export function isCloudEventsBatch(headers: HeaderBag | undefined): boolean {
-	const value = headers?.['content-type'];
-	const type = Array.isArray(value) ? value[0] : value;
-	return typeof type === 'string' && /^\s*application\/cloudevents-batch/i.test(type);
-}
-
-/** The answer to a batch: 415, nothing run (the body says why, and what to send instead). */
-export const BATCH_ANSWER = {
-	received: false,
-	status: 'unsupported',
-	message:
-		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request. Nothing was run.',
-} as const;

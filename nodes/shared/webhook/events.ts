@@ -151,9 +151,20 @@ export const ALL_EVENT_OPTIONS: readonly string[] = OUTPUT_TABLE.map((output) =>
 // `}}` would end n8n's expression early: the table's objects are flat, so it holds none
 export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{(${outputsOf})($parameter, ${JSON.stringify(OUTPUT_TABLE)}, ${JSON.stringify(SINGLE_OUTPUT_NAME)}, ${readEvents})}}`;
 
-/** The outputs of saved parameters without expressions: the rule n8n evaluates, called as is. */
-export const savedOutputs = (parameters: Record<string, unknown> | undefined): OutputSpec[] =>
-	outputsOf(parameters, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents);
+const isExpression = (value: unknown): boolean =>
+	typeof value === 'string'
+		? value.startsWith('=')
+		: typeof value === 'object' && value !== null && Object.values(value).some(isExpression);
+
+/** The output names of saved parameters, by the rule n8n evaluates (so execute() evaluates no expression); null if one holds an expression. */
+export function staticOutputNames(
+	parameters: Record<string, unknown> | undefined,
+): string[] | null {
+	if (isExpression(parameters?.events) || isExpression(parameters?.outputMode)) return null;
+	return outputsOf(parameters, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents).map(
+		(o) => o.displayName,
+	);
+}
 
 /** `consent.timedOut` is shown as Consent Timed Out. */
 const displayNameOf = (value: string): string =>

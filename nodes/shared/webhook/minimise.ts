@@ -58,28 +58,10 @@ export function maskNationalId(value: unknown): unknown {
 }
 
 // Key spellings compared without case, `_`, `-`, `.` or spaces: `authorization_code` is `authorizationcode`.
-const AUTHORIZATION_CODES: ReadonlySet<string> = new Set([
-	'authorizationcode',
-	'authcode',
-	'authzcode',
-]);
+const AUTHORIZATION_CODE = /^auth(orization|z)?code$/;
 // Values under these keys are identity numbers even when they fail the check digits (mistyped).
-const IDENTITY_KEYS: ReadonlySet<string> = new Set([
-	'nationalid',
-	'nationalidentitynumber',
-	'nationalidnumber',
-	'ssn',
-	'pid',
-	'fnr',
-	'dnr',
-	'fodselsnummer',
-	'fødselsnummer',
-	'foedselsnummer',
-	'personnummer',
-	'personidentifikator',
-	'norskidentifikator',
-	'identifikator',
-]);
+const IDENTITY_KEY =
+	/^(nationalid(entitynumber|number)?|ssn|pid|[fd]nr|f(o|ø|oe)dselsnummer|person(nummer|identifikator)|(norsk)?identifikator)$/;
 
 const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '');
 
@@ -133,9 +115,9 @@ function minimiseScalar(value: unknown, walk: Walk): unknown {
 
 function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): unknown {
 	const name = keyName(key);
-	if (AUTHORIZATION_CODES.has(name)) return undefined;
+	if (AUTHORIZATION_CODE.test(name)) return undefined;
 	if (BUSINESS_KEY.test(name) && isBusinessNumber(entry)) return entry;
-	if (!IDENTITY_KEYS.has(name)) return minimiseValue(entry, walk, depth + 1);
+	if (!IDENTITY_KEY.test(name)) return minimiseValue(entry, walk, depth + 1);
 	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
 }
 
@@ -212,14 +194,6 @@ export const ALLOWED_HEADERS: readonly string[] = [
 	'content-length',
 	'content-encoding',
 	'user-agent',
-	// CloudEvents attributes (binary mode is not taken); `ce-subject` and extensions are not published
-	'ce-specversion',
-	'ce-type',
-	'ce-source',
-	'ce-id',
-	'ce-time',
-	'ce-datacontenttype',
-	'ce-dataschema',
 ];
 
 // Names that carry identity assertions or signatures (proxies in front of n8n add them).

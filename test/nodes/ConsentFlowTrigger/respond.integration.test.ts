@@ -10,8 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { FLIGHT_BOUND_MS } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
+import { DEDUPE_KEY, FLIGHT_BOUND_MS } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import { OUTPUT_NAMES, UNRECOGNISED_INDEX } from '../../support/outputs';
 import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
