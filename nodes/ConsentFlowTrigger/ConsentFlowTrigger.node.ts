@@ -44,7 +44,6 @@ import {
 	minimiseUnrecognisedItem,
 	minimiseValues,
 } from '../shared/webhook/minimise';
-import { headersWithoutSecrets } from '../shared/webhook/signature';
 import { previousSecretNote, signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
 import {
@@ -97,9 +96,10 @@ function deliveryJson(
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 	json.signedWith = verified.signedWith;
 	if (options.includeHeaders === true) {
-		// by allow-list (README), the kept values searched like the payload
-		const headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
-		json.headers = minimiseHeaders(headers, minimise, headerNames(options.additionalHeaders));
+		// by allow-list (README), never the configured signature header, values searched like the payload
+		const signature = verified.signatureHeader.trim().toLowerCase();
+		const added = headerNames(options.additionalHeaders).filter((name) => name !== signature);
+		json.headers = minimiseHeaders(verified.headers, minimise, added);
 	}
 	return json as IDataObject;
 }

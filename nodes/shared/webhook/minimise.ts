@@ -11,7 +11,6 @@ import {
 } from '../identity-search';
 import { personalMasker } from '../personal';
 import { MAX_DEPTH } from './envelope';
-import { CREDENTIAL_HEADER_PATTERN } from './signature';
 import { isObject, type JsonObject } from '../json';
 
 export type MinimiseMode = 'keep' | 'mask' | 'leaveOut';
@@ -26,19 +25,18 @@ export const MINIMISE_OPTIONS: Array<{ name: string; value: MinimiseMode; descri
 	{
 		name: 'Keep Everything',
 		value: 'keep',
-		description: 'Every field as the service sent it, including national ID and authorization code',
+		description: 'Every field as the service sent it',
 	},
 	{
 		name: 'Leave Out National ID',
 		value: 'leaveOut',
 		description:
-			'National ID fields, authorization codes and the raw body of unrecognised deliveries left out; identity numbers found anywhere else shown as ***********',
+			'National IDs and authorization codes left out; other identity numbers as ***********',
 	},
 	{
 		name: 'Mask National ID',
 		value: 'mask',
-		description:
-			'National ID, and identity numbers found anywhere in the item, shown as *********NN (the check digits only); authorization codes and the raw body of unrecognised deliveries left out',
+		description: 'Identity numbers shown as *********NN; authorization codes left out',
 	},
 ];
 
@@ -196,6 +194,9 @@ export const ALLOWED_HEADERS: readonly string[] = [
 	'user-agent',
 ];
 
+// Header names that carry a credential (matched anywhere in the lower-cased name); never output.
+const CREDENTIAL_HEADER_PATTERN =
+	/(^|[-_.])auth|cookie|session|signature|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key/;
 // Names that carry identity assertions or signatures (proxies in front of n8n add them).
 const TOKEN_NAME = /jwt|assertion|hmac|sign|principal|oidc|dpop|iap|bearer|saml|identity/;
 const UUID = new RegExp(`^${UUID_SHAPE}$`, 'i');

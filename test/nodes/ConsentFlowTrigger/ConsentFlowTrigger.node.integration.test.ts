@@ -672,6 +672,19 @@ describe('webhook() over HTTP: options', () => {
 		expect(JSON.stringify(headers)).not.toMatch(/k-1|t-1|n-1|Bearer|session/);
 	});
 
+	it('Include Headers leaves out the configured signature header, also when named', async () => {
+		const h = await harness({
+			credentials: { secret: SIGNING_KEY, signatureHeader: ' X-Bank ' },
+			parameters: { options: { includeHeaders: true, additionalHeaders: 'x-bank, x-note' } },
+		});
+		// a value that looks like no token: a stray candidate beside the matching digest
+		const body = envelope('consent.data');
+		await post(h.url, body, { 'x-bank': `note, ${sign(body)}`, 'x-note': 'n-1' });
+		const headers = emitted(h).json.headers as Record<string, string>;
+		expect(headers).toMatchObject({ 'x-note': 'n-1' });
+		expect(headers).not.toHaveProperty('x-bank');
+	});
+
 	it('leaves headers out by default', async () => {
 		const h = await harness();
 		await postSigned(h.url, envelope('consent.data'));

@@ -292,20 +292,18 @@ describe('the rest of the module', () => {
 			{
 				name: 'Keep Everything',
 				value: 'keep',
-				description:
-					'Every field as the service sent it, including national ID and authorization code',
+				description: 'Every field as the service sent it',
 			},
 			{
 				name: 'Leave Out National ID',
 				value: 'leaveOut',
 				description:
-					'National ID fields, authorization codes and the raw body of unrecognised deliveries left out; identity numbers found anywhere else shown as ***********',
+					'National IDs and authorization codes left out; other identity numbers as ***********',
 			},
 			{
 				name: 'Mask National ID',
 				value: 'mask',
-				description:
-					'National ID, and identity numbers found anywhere in the item, shown as *********NN (the check digits only); authorization codes and the raw body of unrecognised deliveries left out',
+				description: 'Identity numbers shown as *********NN; authorization codes left out',
 			},
 		]);
 		const base = {
