@@ -12,11 +12,11 @@ import {
 	SIGNATURE_HEADER_PATTERN,
 	signatureCandidates,
 } from '../../../../nodes/shared/webhook/signature';
-import { minimiseHeaders } from '../../../../nodes/shared/webhook/minimise';
 import {
 	findSignatureHeader,
 	verifyAnySignature,
 	verifySignature,
+	headersWithoutSecrets,
 } from '../../../support/signature';
 import { SIGNING_KEY } from '../../ConsentFlowTrigger/helpers';
 
@@ -193,14 +193,6 @@ describe('finding the signature header', () => {
 		expect(signatureCandidates({})).toEqual([]);
 	});
 });
-
-/** Include Headers with every header named in Additional Headers: credentials are left out all the same. */
-const headersWithoutSecrets = (headers: Record<string, unknown>) =>
-	minimiseHeaders(
-		headers,
-		'keep',
-		Object.keys(headers).map((name) => name.toLowerCase()),
-	);
 
 describe('Include Headers with every header named', () => {
 	it('keeps the rest as they are', () => {

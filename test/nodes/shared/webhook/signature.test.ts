@@ -14,11 +14,11 @@ import {
 	SIGNATURE_HEADER_PATTERN,
 	signatureCandidates,
 } from '../../../../nodes/shared/webhook/signature';
-import { minimiseHeaders } from '../../../../nodes/shared/webhook/minimise';
 import {
 	findSignatureHeader,
 	verifyAnySignature,
 	verifySignature,
+	headersWithoutSecrets,
 } from '../../../support/signature';
 import { SIGNING_KEY, sign } from '../../ConsentFlowTrigger/helpers';
 
@@ -256,14 +256,6 @@ describe('verifyAnySignature', () => {
 		);
 	});
 });
-
-/** Include Headers with every header named in Additional Headers: credentials are left out all the same. */
-const headersWithoutSecrets = (headers: Record<string, unknown>) =>
-	minimiseHeaders(
-		headers,
-		'keep',
-		Object.keys(headers).map((name) => name.toLowerCase()),
-	);
 
 describe('Include Headers: every header that carries a credential is dropped, even when named', () => {
 	it('drops the signature, cookie and authorization', () => {
