@@ -1,9 +1,6 @@
 /** The Respond option, read once, and the carrier from webhook() to execute() (docs/architecture.md, "Who answers"). */
-import type { Answerer, Ack, RespondMode } from '../shared/webhook/decide';
-import { answererOf } from '../shared/webhook/decide';
+import { answererOf, type Answerer, type Ack, type RespondMode } from '../shared/webhook/decide';
 import { nativelyResolved, withNativeResolvers } from '../shared/n8n-compat';
-
-export type { RespondMode } from '../shared/webhook/decide';
 
 export const DEFAULT_RESPOND: RespondMode = 'onReceived';
 

@@ -81,12 +81,6 @@ export const OUTPUT_MODES = [
 
 export type EventSelection = { ok: true; values: Set<string> } | { ok: false; message: string };
 
-/** An output as n8n draws it. */
-interface OutputSpec {
-	type: string;
-	displayName: string;
-}
-
 // Stryker disable all: n8n evaluates these functions' source, where a mutant's switch does not exist
 /**
  * Reads Events, the one reader for the outputs and the deliveries: an array or comma-separated
@@ -122,7 +116,7 @@ export function outputsOf(
 	all: ReadonlyArray<{ value: string; name: string }>,
 	single: string,
 	read: typeof readEvents,
-): OutputSpec[] {
+): Array<{ type: string; displayName: string }> {
 	if (parameters && parameters.outputMode === 'single')
 		return [{ type: 'main', displayName: single }];
 	const events = parameters ? parameters.events : undefined;

@@ -80,26 +80,17 @@ const isBusinessNumber = (value: unknown): boolean =>
 // Anything deeper could not be checked, so it is left out (an empty object or array in its place).
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
 
-/** What every text of an item goes through: identity numbers found by value, the known names. */
-type TextMinimiser = (text: string) => string;
-
-// Only for Mask and Leave Out: Keep returns before any walk.
-function textMinimiser(mode: MinimiseMode, names: readonly string[]): TextMinimiser {
+/** What every text of an item goes through (Mask and Leave Out): identity numbers found by value, the known names. */
+function textMinimiser(mode: MinimiseMode, names: readonly string[]): (text: string) => string {
 	const form: (found: Found, written: string) => string =
 		mode === 'mask' ? maskedForm : leftOutForm;
 	const maskNames = personalMasker({ identityNumbers: [], names: [...names] });
 	return (text) => maskNames(replaceIdentityNumbers(text, form));
 }
 
-function maskedIdentity(value: unknown): unknown {
-	return value === null || typeof value === 'string' || typeof value === 'number'
-		? maskNationalId(value)
-		: undefined;
-}
-
 interface Walk {
 	mode: MinimiseMode;
-	text: TextMinimiser;
+	text: (text: string) => string;
 }
 
 function minimiseScalar(value: unknown, walk: Walk): unknown {
@@ -116,7 +107,8 @@ function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): 
 	if (AUTHORIZATION_CODE.test(name)) return undefined;
 	if (BUSINESS_KEY.test(name) && isBusinessNumber(entry)) return entry;
 	if (!IDENTITY_KEY.test(name)) return minimiseValue(entry, walk, depth + 1);
-	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
+	const scalar = entry === null || typeof entry === 'string' || typeof entry === 'number';
+	return walk.mode === 'mask' && scalar ? maskNationalId(entry) : undefined;
 }
 
 /** Two keys that mask alike (two persons' numbers) stay two: the later gets ` (2)`, ` (3)`, … */
@@ -194,11 +186,10 @@ export const ALLOWED_HEADERS: readonly string[] = [
 	'user-agent',
 ];
 
-// Header names that carry a credential (matched anywhere in the lower-cased name); never output.
-const CREDENTIAL_HEADER_PATTERN =
-	/(^|[-_.])auth|cookie|session|signature|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key/;
-// Names that carry identity assertions or signatures (proxies in front of n8n add them).
-const TOKEN_NAME = /jwt|assertion|hmac|sign|principal|oidc|dpop|iap|bearer|saml|identity/;
+// Header names (anywhere in the lower-cased name) that carry a credential, an identity assertion or a
+// signature (proxies in front of n8n add them); never output.
+const CREDENTIAL_NAME =
+	/(^|[-_.])auth|cookie|session|sign|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key|jwt|assertion|hmac|principal|oidc|dpop|iap|bearer|saml|identity/;
 const UUID = new RegExp(`^${UUID_SHAPE}$`, 'i');
 const LONG_WORD = /^[A-Za-z0-9+/_=.~-]{32,}$/;
 const TOKEN_VALUE =
@@ -209,11 +200,6 @@ export function looksLikeToken(value: string): boolean {
 	const word = value.trim();
 	if (TOKEN_VALUE.test(word)) return true;
 	return LONG_WORD.test(word) && !UUID.test(word) && /\d/.test(word) && /[A-Za-z]/.test(word);
-}
-
-function hasToken(value: unknown): boolean {
-	const values: unknown[] = Array.isArray(value) ? value : [value];
-	return values.some((entry) => typeof entry === 'string' && looksLikeToken(entry));
 }
 
 /** The names of the Additional Headers option: comma- or space-separated, any case. */
@@ -231,9 +217,8 @@ export function minimiseHeaders(
 	const entries: Array<[string, unknown]> = [];
 	for (const [name, value] of Object.entries(headers)) {
 		const lower = name.toLowerCase();
-		if (!allowed.has(lower) || CREDENTIAL_HEADER_PATTERN.test(lower) || TOKEN_NAME.test(lower))
-			continue;
-		if (hasToken(value)) continue;
+		const token = [value].flat().some((v) => typeof v === 'string' && looksLikeToken(v));
+		if (!allowed.has(lower) || CREDENTIAL_NAME.test(lower) || token) continue;
 		entries.push([name, minimiseValues(value, mode)]);
 	}
 	return Object.fromEntries(entries);
