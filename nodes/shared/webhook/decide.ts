@@ -72,25 +72,23 @@ export const FACTS: Facts = {
 	canResume: false,
 };
 
-export const SHUTTING_DOWN = {
-	received: false,
-	status: 'shutting-down',
-	message: 'This n8n process is stopping and did not take the delivery. Send it again.',
-} as const;
+/** The body of an answer that took nothing: the status names what happened, the message what to do. */
+const notTaken = (status: string, message: string) => ({ received: false, status, message });
 
-export const FLIGHT_FULL = {
-	received: false,
-	status: 'busy',
-	message:
-		'This trigger holds as many deliveries whose runs have not finished as it can follow and did not take this one. Send it again later.',
-} as const;
+export const SHUTTING_DOWN = notTaken(
+	'shutting-down',
+	'This n8n process is stopping and did not take the delivery. Send it again.',
+);
 
-export const UNSUPPORTED_RESUME = {
-	received: false,
-	status: 'unsupported',
-	message:
-		'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
-} as const;
+export const FLIGHT_FULL = notTaken(
+	'busy',
+	'This trigger holds as many deliveries whose runs have not finished as it can follow and did not take this one. Send it again later.',
+);
+
+export const UNSUPPORTED_RESUME = notTaken(
+	'unsupported',
+	'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
+);
 
 export function answererOf(respond: RespondMode, atEnqueue: boolean): Answerer {
 	if (respond === 'lastNode') return 'n8n-after-run';
@@ -170,7 +168,7 @@ export function decide(f: Facts): Answer {
 	if (f.closing) return byNode(503, SHUTTING_DOWN, { 'retry-after': '1', connection: 'close' });
 	if (!f.verified || f.delivery === null) return byNode(401, 'Unauthorized');
 	if (f.misconfigured !== null) {
-		return byNode(500, { received: false, status: 'misconfigured', message: f.misconfigured });
+		return byNode(500, notTaken('misconfigured', f.misconfigured));
 	}
 	const { event, webhookId, recognised, reason, size } = f.delivery;
 	const ack = (status: DeliveryStatus): Ack => ({ received: true, event, webhookId, status });
