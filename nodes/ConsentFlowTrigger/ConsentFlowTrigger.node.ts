@@ -146,7 +146,7 @@ export class ConsentFlowTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			eventsProperty('Deliveries that start the workflow; others are acknowledged and dropped'),
+			eventsProperty(),
 			{
 				displayName: 'Outputs',
 				name: 'outputMode',

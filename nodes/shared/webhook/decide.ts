@@ -14,26 +14,21 @@ export interface AnswerPlan {
 
 type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale' | 'in-progress' | 'ignored';
 
-export interface Ack {
-	received: true;
+interface DeliveryFacts {
 	event: string | null;
 	webhookId: string | null;
-	status: DeliveryStatus;
+	recognised: boolean;
 	reason?: string;
 	size?: number;
 }
+
+export type Ack = Omit<DeliveryFacts, 'recognised'> & { received: true; status: DeliveryStatus };
 
 export interface Facts {
 	entry: 'trigger' | 'resume';
 	closing: boolean;
 	verified: boolean;
-	delivery: {
-		event: string | null;
-		webhookId: string | null;
-		recognised: boolean;
-		reason?: string;
-		size?: number;
-	} | null;
+	delivery: DeliveryFacts | null;
 	stale: boolean;
 	misconfigured: string | null;
 	selected: boolean;

@@ -165,7 +165,7 @@ const displayNameOf = (value: string): string =>
 	value.replace(/\.|(?=[A-Z])/g, ' ').replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
 
 /** The Events property: every event and Unrecognised, all selected by default. */
-export function eventsProperty(description: string): INodeProperties {
+export function eventsProperty(): INodeProperties {
 	return {
 		displayName: 'Events',
 		name: 'events',
@@ -178,7 +178,7 @@ export function eventsProperty(description: string): INodeProperties {
 			}))
 			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: [...ALL_EVENT_OPTIONS],
-		description,
+		description: 'Deliveries that start the workflow; others are acknowledged and dropped',
 	};
 }
 
