@@ -4,7 +4,6 @@ import {
 	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
-	type IHookFunctions,
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeType,
@@ -14,7 +13,6 @@ import {
 } from 'n8n-workflow';
 
 import { apply } from '../shared/webhook/apply';
-import { noticeRefused, refusalInEditor, refusedTestItem } from '../shared/webhook/refusal-notice';
 import { FACTS, decide, inExecution, type Ack } from '../shared/webhook/decide';
 import {
 	bodyText,
@@ -32,9 +30,10 @@ import {
 	eventsProperty,
 	normaliseEventSelection,
 	outputNameOf,
+	staticOutputNames,
 	type EventSelection,
 } from '../shared/webhook/events';
-import { intake } from '../shared/webhook/intake';
+import { intake, refusalInEditor, refusedTestItem } from '../shared/webhook/intake';
 import {
 	MINIMISE_DEFAULT,
 	MINIMISE_PARAMETER,
@@ -45,13 +44,19 @@ import {
 	minimiseUnrecognisedItem,
 	minimiseValues,
 } from '../shared/webhook/minimise';
-import { headersWithoutSecrets } from '../shared/webhook/signature';
 import { previousSecretNote, signingCredentialCheck } from '../shared/webhook/signing-credential';
 import { refreshSigningFacts, type VerifiedDelivery } from '../shared/webhook/verify';
-import { claim, follow, hold, keepSaved, lookUp, slotOf } from './dedupe';
-import { DEFAULT_REMEMBERED, MAX_REMEMBERED } from './stored';
+import {
+	DEFAULT_REMEMBERED,
+	MAX_REMEMBERED,
+	claim,
+	follow,
+	hold,
+	keepSaved,
+	lookUp,
+	slotOf,
+} from './dedupe';
 import { SAVED, askToSave, saveUrlOf, takeSaveRequest } from './save-request';
-import { staticOutputNames } from './output-layout';
 import {
 	CARRIER,
 	DEFAULT_RESPOND,
@@ -91,9 +96,10 @@ function deliveryJson(
 			: minimiseUnrecognisedItem(unrecognisedItem(delivery, text, receivedAt), text, minimise);
 	json.signedWith = verified.signedWith;
 	if (options.includeHeaders === true) {
-		// by allow-list (README), the kept values searched like the payload
-		const headers = headersWithoutSecrets(verified.headers, verified.signatureHeader);
-		json.headers = minimiseHeaders(headers, minimise, headerNames(options.additionalHeaders));
+		// by allow-list (README), never the configured signature header, values searched like the payload
+		const signature = verified.signatureHeader.trim().toLowerCase();
+		const added = headerNames(options.additionalHeaders).filter((name) => name !== signature);
+		json.headers = minimiseHeaders(verified.headers, minimise, added);
 	}
 	return json as IDataObject;
 }
@@ -106,8 +112,7 @@ export class ConsentFlowTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: 'Signed consent flow webhooks',
-		description:
-			'Starts the workflow when the consent flow service (SBL) sends a signed webhook event',
+		description: 'Starts the workflow on a signed webhook event of the consent flow service (SBL)',
 		defaults: {
 			name: 'Consent Flow Trigger',
 		},
@@ -134,22 +139,19 @@ export class ConsentFlowTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Give this node's Production URL as <code>webhookUrl</code> when you start a flow with the Consent Flow node, and publish (n8n 1.x: activate) this workflow before you do. The service has no API for registering webhooks, so nothing is registered here: the trigger listens and answers 401 to any delivery whose signature does not verify.",
+					"Give this node's Production URL as <code>webhookUrl</code> when you start a flow with the Consent Flow node, and publish (n8n 1.x: activate) this workflow before you do.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
 			},
-			eventsProperty(
-				'Deliveries that start the workflow; each gets an output. Others are acknowledged with 200 and dropped.',
-			),
+			eventsProperty(),
 			{
 				displayName: 'Outputs',
 				name: 'outputMode',
 				type: 'options',
 				options: [...OUTPUT_MODES],
 				default: 'perEvent',
-				description:
-					'Whether each selected event gets its own output, or all go to one output named Event (the event name is in each item either way)',
+				description: 'Whether each selected event gets its own output or all share one',
 			},
 			{
 				displayName: 'Respond',
@@ -164,8 +166,7 @@ export class ConsentFlowTrigger implements INodeType {
 				name: 'ignoreDuplicates',
 				type: 'boolean',
 				default: true,
-				description:
-					'Whether to acknowledge but not emit a delivery this trigger has already emitted: the same signed webhookId, or without one the same signed bytes. Kept with the workflow, so this holds across restarts.',
+				description: 'Whether to acknowledge but not emit a delivery this trigger already emitted',
 			},
 			{
 				displayName: 'Remembered Deliveries',
@@ -174,10 +175,10 @@ export class ConsentFlowTrigger implements INodeType {
 				default: DEFAULT_REMEMBERED,
 				typeOptions: { minValue: 1, maxValue: MAX_REMEMBERED },
 				displayOptions: { show: { ignoreDuplicates: [true] } },
-				description: 'How many of the most recent webhook IDs to remember for duplicate detection',
+				description: 'How many of the latest deliveries to remember',
 			},
 			minimiseProperty(
-				'What the items keep of identity numbers (searched in every field and text), the authorization code and the raw body of unrecognised deliveries. Items are saved with the execution.',
+				'What the items, saved with the execution, keep of identity numbers and authorization codes',
 			),
 			{
 				displayName: 'Options',
@@ -191,8 +192,7 @@ export class ConsentFlowTrigger implements INodeType {
 						name: 'includeHeaders',
 						type: 'boolean',
 						default: false,
-						description:
-							'Whether to add request headers to each item: content type, length and encoding, user agent and the public CloudEvents attributes (README, Personal data). Any other header only when named in Additional Headers; a header whose name or value looks like a token or signature is always left out.',
+						description: 'Whether to add the request headers that carry no credential to each item',
 					},
 					{
 						displayName: 'Additional Headers',
@@ -200,8 +200,7 @@ export class ConsentFlowTrigger implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'x-forwarded-for, traceparent',
-						description:
-							'With Include Headers: more header names to add, comma-separated. Names or values that look like a token or signature are left out all the same.',
+						description: 'With Include Headers: more header names to add, comma-separated',
 					},
 					{
 						displayName: 'Maximum Age (Seconds)',
@@ -210,7 +209,7 @@ export class ConsentFlowTrigger implements INodeType {
 						default: 0,
 						typeOptions: { minValue: 0 },
 						description:
-							'Drop deliveries whose signed timestamp is further than this from now (acknowledged with status "stale", not emitted). Envelopes without a timestamp still pass. 0 turns the check off.',
+							'Acknowledge but drop a delivery whose timestamp is further than this from now (0: off)',
 					},
 				],
 			},
@@ -238,19 +237,12 @@ export class ConsentFlowTrigger implements INodeType {
 		},
 	};
 
+	// The service has no API for registering webhooks (the URL is given per flow): nothing to do.
 	webhookMethods = {
 		default: {
-			// The service has no API for registering webhooks: the URL is given per flow
-			// (`webhookUrl` of the Consent Flow node), so there is nothing to create or delete.
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			checkExists: async () => true,
+			create: async () => true,
+			delete: async () => true,
 		},
 	};
 
@@ -266,7 +258,6 @@ export class ConsentFlowTrigger implements INodeType {
 		const { facts, taken } = await intake(this, 'trigger', {
 			maxAgeSeconds: Number(options.maxAgeSeconds ?? 0),
 		});
-		noticeRefused(this, facts);
 		if (taken === undefined) {
 			const refused = refusedTestItem(this, facts);
 			const answered = apply(this, decide(facts));
@@ -306,7 +297,7 @@ export class ConsentFlowTrigger implements INodeType {
 		const node = this.getNode();
 		const refusal = refusalInEditor(this.getInputData());
 		if (refusal !== null) throw new NodeOperationError(node, refusal.message, refusal);
-		// computed from the saved parameters, so that an execution evaluates no expression (output-layout.ts)
+		// computed from the saved parameters, so that an execution evaluates no expression
 		const names =
 			staticOutputNames(node.parameters) ??
 			this.getNodeOutputs().map((output) => output.displayName ?? '');

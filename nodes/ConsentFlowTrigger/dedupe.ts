@@ -12,17 +12,42 @@ import { saveInStaticData, whenAnswered, whenStored } from '../shared/n8n-compat
 import type { ParsedDelivery } from '../shared/webhook/envelope';
 import { settle, type AnswerPlan, type Answerer, type RunEvent } from '../shared/webhook/decide';
 import type { ResponseLike } from '../shared/webhook/verify';
+import { MAX_KEY_JSON_BYTES } from '../shared/webhook/webhook-id';
 import { askToSave, saveUrlOf } from './save-request';
-import {
-	DEDUPE_KEY,
-	DEDUPE_VERSION,
-	DEFAULT_REMEMBERED,
-	MAX_REMEMBERED,
-	clampLimit,
-	readRememberedIds,
-	storedForm,
-	type StoredDedupe,
-} from './stored';
+
+export const DEDUPE_KEY = 'consentFlowDeliveries';
+
+export const DEDUPE_VERSION = 3;
+
+export const DEFAULT_REMEMBERED = 1000;
+
+export const MAX_REMEMBERED = 10000;
+
+/** What is saved under DEDUPE_KEY: the keys, oldest first, one per line (no key has a line break). */
+export interface StoredDedupe {
+	version: typeof DEDUPE_VERSION;
+	keys: string;
+}
+
+/** The remembered keys of what is stored (or of a DedupeState); anything else reads as none. */
+export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
+	if (typeof stored !== 'object' || stored === null) return [];
+	const { ids, keys, version } = stored as { ids?: unknown; keys?: unknown; version?: unknown };
+	if (version !== DEDUPE_VERSION) return [];
+	const listed = typeof keys === 'string' ? keys.split('\n') : Array.isArray(ids) ? ids : [];
+	const fits = (id: string) =>
+		id.length <= MAX_KEY_JSON_BYTES && Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
+	return listed.filter(
+		(id): id is string =>
+			typeof id === 'string' && id !== '' && (known?.has(id) === true || fits(id)),
+	);
+}
+
+export function clampLimit(limit: unknown): number {
+	const n = Number(limit);
+	if (!Number.isFinite(n)) return DEFAULT_REMEMBERED;
+	return Math.min(MAX_REMEMBERED, Math.max(1, Math.floor(n)));
+}
 
 /** One trigger's remembered keys in the process, oldest first. */
 interface DedupeState {
@@ -44,9 +69,9 @@ class SavedDeliveries {
 	}
 
 	toJSON(): StoredDedupe {
-		const form = storedForm(this.memory.state.ids);
-		this.memory.lastSeen = form.keys;
-		return form;
+		const keys = this.memory.state.ids.filter((id) => !id.includes('\n')).join('\n');
+		this.memory.lastSeen = keys;
+		return { version: DEDUPE_VERSION, keys };
 	}
 }
 

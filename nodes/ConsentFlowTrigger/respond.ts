@@ -1,9 +1,6 @@
 /** The Respond option, read once, and the carrier from webhook() to execute() (docs/architecture.md, "Who answers"). */
-import type { Answerer, Ack, RespondMode } from '../shared/webhook/decide';
-import { answererOf } from '../shared/webhook/decide';
+import { answererOf, type Answerer, type Ack, type RespondMode } from '../shared/webhook/decide';
 import { nativelyResolved, withNativeResolvers } from '../shared/n8n-compat';
-
-export type { RespondMode } from '../shared/webhook/decide';
 
 export const DEFAULT_RESPOND: RespondMode = 'onReceived';
 
@@ -11,14 +8,12 @@ export const RESPOND_OPTIONS: Array<{ name: string; value: RespondMode; descript
 	{
 		name: 'Immediately',
 		value: 'onReceived',
-		description:
-			'Answer 200 as soon as n8n has stored the execution (n8n 2.x), before the workflow runs. The ID is remembered at once; n8n does not run a delivery again whose run fails later.',
+		description: 'Answer 200 once n8n has stored the execution, before the workflow runs',
 	},
 	{
 		name: 'When the Workflow Finishes',
 		value: 'lastNode',
-		description:
-			'Answer 200 only after the workflow succeeded, 500 if it failed, so that the service can send it again if it retries (its retries are not published). The ID is remembered only after success.',
+		description: 'Answer 200 after the workflow succeeded, 500 if it failed',
 	},
 ];
 

@@ -17,11 +17,6 @@ const MAX_SAVE_BYTES = 64 * 1024;
 
 export const SAVED = { saved: true } as const;
 
-interface SaveRequest {
-	node: string;
-	keys: string[];
-}
-
 function signatureOf(body: Buffer, secret: string): Buffer {
 	return Buffer.from(derivedHmac(secret, SAVE_LABEL, body), 'hex');
 }
@@ -90,18 +85,6 @@ export async function askToSave(
 	return false;
 }
 
-function parse(raw: Buffer): SaveRequest | null {
-	try {
-		const { node, keys } = JSON.parse(raw.toString('utf8')) as Partial<SaveRequest>;
-		const valid = typeof node === 'string' && Array.isArray(keys);
-		return valid && keys.every((key) => typeof key === 'string' && key !== '')
-			? { node, keys }
-			: null;
-	} catch {
-		return null;
-	}
-}
-
 /** A save request's keys; null for a delivery (no header); refused unless signed for this node. */
 export async function takeSaveRequest(
 	ctx: IWebhookFunctions,
@@ -117,7 +100,13 @@ export async function takeSaveRequest(
 	if (!secrets.some((secret) => timingSafeEqual(received, signatureOf(raw, secret)))) {
 		return 'refused';
 	}
-	const request = parse(raw);
-	if (request === null || request.node !== ctx.getNode().name) return 'refused';
-	return { keys: request.keys };
+	let request: { node?: unknown; keys?: unknown };
+	try {
+		request = JSON.parse(raw.toString('utf8')) as typeof request;
+	} catch {
+		return 'refused';
+	}
+	const { node, keys } = request ?? {};
+	if (node !== ctx.getNode().name || !Array.isArray(keys)) return 'refused';
+	return keys.every((key) => typeof key === 'string' && key !== '') ? { keys } : 'refused';
 }

@@ -1,4 +1,5 @@
 // One secret and one header: the signature module's rules as the trigger uses them (several of each).
+import { minimiseHeaders } from '../../nodes/shared/webhook/minimise';
 import { matchSecret, signatureHeaders } from '../../nodes/shared/webhook/signature';
 
 export const verifyWithSecrets = (...args: Parameters<typeof matchSecret>) =>
@@ -18,3 +19,11 @@ export const verifySignature = (
 
 export const findSignatureHeader = (...args: Parameters<typeof signatureHeaders>) =>
 	signatureHeaders(...args)[0];
+
+/** Include Headers with every header named in Additional Headers: credentials are left out all the same. */
+export const headersWithoutSecrets = (headers: Record<string, unknown>) =>
+	minimiseHeaders(
+		headers,
+		'keep',
+		Object.keys(headers).map((name) => name.toLowerCase()),
+	);

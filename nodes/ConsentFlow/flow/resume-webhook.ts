@@ -9,7 +9,6 @@ import {
 import { validateHttpUrl } from '../../shared/identifiers';
 import { eventItem, type RecognisedDelivery } from '../../shared/webhook/envelope';
 import { apply } from '../../shared/webhook/apply';
-import { noticeRefused } from '../../shared/webhook/refusal-notice';
 import { decide } from '../../shared/webhook/decide';
 import {
 	MINIMISE_DEFAULT,
@@ -65,7 +64,6 @@ export function resumeUrlOf(ctx: IExecuteFunctions, production: boolean): string
 /** A delivery to the resume URL: decide's answer; a run resumes with the event only if it is known. */
 export async function createAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const taken = await intake(this, 'resume', { maxAgeSeconds: 0 });
-	noticeRefused(this, taken.facts);
 	const answer = decide({ ...taken.facts, canResume: canRunWaitingNodeAgain(this) });
 	const { delivery, verified } = taken.taken ?? {};
 	const items =

@@ -1,5 +1,4 @@
 /** Every answer of both webhook entry points, from a delivery's facts (docs/architecture.md, "One decision table"). */
-import { BATCH_ANSWER } from './envelope';
 
 export type RespondMode = 'onReceived' | 'lastNode';
 
@@ -15,27 +14,21 @@ export interface AnswerPlan {
 
 type DeliveryStatus = 'emitted' | 'duplicate' | 'filtered' | 'stale' | 'in-progress' | 'ignored';
 
-export interface Ack {
-	received: true;
+interface DeliveryFacts {
 	event: string | null;
 	webhookId: string | null;
-	status: DeliveryStatus;
+	recognised: boolean;
 	reason?: string;
 	size?: number;
 }
+
+export type Ack = Omit<DeliveryFacts, 'recognised'> & { received: true; status: DeliveryStatus };
 
 export interface Facts {
 	entry: 'trigger' | 'resume';
 	closing: boolean;
 	verified: boolean;
-	batch: boolean;
-	delivery: {
-		event: string | null;
-		webhookId: string | null;
-		recognised: boolean;
-		reason?: string;
-		size?: number;
-	} | null;
+	delivery: DeliveryFacts | null;
 	stale: boolean;
 	misconfigured: string | null;
 	selected: boolean;
@@ -62,7 +55,6 @@ export const FACTS: Facts = {
 	entry: 'trigger',
 	closing: false,
 	verified: false,
-	batch: false,
 	delivery: null,
 	stale: false,
 	misconfigured: null,
@@ -75,25 +67,23 @@ export const FACTS: Facts = {
 	canResume: false,
 };
 
-export const SHUTTING_DOWN = {
-	received: false,
-	status: 'shutting-down',
-	message: 'This n8n process is stopping and did not take the delivery. Send it again.',
-} as const;
+/** The body of an answer that took nothing: the status names what happened, the message what to do. */
+const notTaken = (status: string, message: string) => ({ received: false, status, message });
 
-export const FLIGHT_FULL = {
-	received: false,
-	status: 'busy',
-	message:
-		'This trigger holds as many deliveries whose runs have not finished as it can follow and did not take this one. Send it again later.',
-} as const;
+export const SHUTTING_DOWN = notTaken(
+	'shutting-down',
+	'This n8n process is stopping and did not take the delivery. Send it again.',
+);
 
-export const UNSUPPORTED_RESUME = {
-	received: false,
-	status: 'unsupported',
-	message:
-		'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
-} as const;
+export const FLIGHT_FULL = notTaken(
+	'busy',
+	'This trigger holds as many deliveries whose runs have not finished as it can follow and did not take this one. Send it again later.',
+);
+
+export const UNSUPPORTED_RESUME = notTaken(
+	'unsupported',
+	'This n8n version resumes waiting executions in a way the Consent Flow node does not know; the execution keeps waiting.',
+);
 
 export function answererOf(respond: RespondMode, atEnqueue: boolean): Answerer {
 	if (respond === 'lastNode') return 'n8n-after-run';
@@ -172,9 +162,8 @@ const byNode = (status: number, body: unknown, headers?: Record<string, string>)
 export function decide(f: Facts): Answer {
 	if (f.closing) return byNode(503, SHUTTING_DOWN, { 'retry-after': '1', connection: 'close' });
 	if (!f.verified || f.delivery === null) return byNode(401, 'Unauthorized');
-	if (f.batch) return byNode(415, BATCH_ANSWER);
 	if (f.misconfigured !== null) {
-		return byNode(500, { received: false, status: 'misconfigured', message: f.misconfigured });
+		return byNode(500, notTaken('misconfigured', f.misconfigured));
 	}
 	const { event, webhookId, recognised, reason, size } = f.delivery;
 	const ack = (status: DeliveryStatus): Ack => ({ received: true, event, webhookId, status });

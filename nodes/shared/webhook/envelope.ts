@@ -2,8 +2,7 @@
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
 import { scanBody } from './json-scan';
-import { deliveryIdOfToken, type DeliveryId } from './webhook-id';
-import type { HeaderBag } from './signature';
+import { deliveryIdOfToken } from './webhook-id';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
 import { daysInMonth } from '../dates';
 
@@ -42,24 +41,6 @@ const EVENT_BY_LOWER_NAME = new Map<string, ConsentEvent>(
 	CONSENT_EVENTS.map((name) => [name.toLowerCase(), name]),
 );
 
-// The envelope's event name is matched without surrounding spaces (a blank one counts as absent).
-function trimmed(value: unknown): unknown {
-	return typeof value === 'string' ? value.trim() : value;
-}
-
-/** The top-level members a delivery's id is read from: `webhookId`, else `id`. */
-const ID_MEMBERS = ['webhookId', 'id'];
-
-/** The id (a member that is no usable id counts as absent). */
-function deliveryIdOf(members: Map<string, Buffer>): DeliveryId | null {
-	for (const name of ID_MEMBERS) {
-		const token = members.get(name);
-		const id = token === undefined ? null : deliveryIdOfToken(token);
-		if (id !== null) return id;
-	}
-	return null;
-}
-
 export function canonicalEvent(name: string): ConsentEvent | null {
 	if ((CONSENT_EVENTS as readonly string[]).includes(name)) return name as ConsentEvent;
 	return EVENT_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
@@ -72,9 +53,11 @@ export function bodyText(rawBody: Buffer): string {
 
 /** The one parser of a (verified) body, whose bytes are scanned once. Never throws. */
 export function parseEnvelope(rawBody: Buffer): ParsedDelivery {
-	const { members, json } = scanBody(rawBody, ID_MEMBERS, MAX_DEPTH);
-	// an unparsed body's id is still remembered, so that a copy does not run again (issue 26)
-	const id = deliveryIdOf(members);
+	const { members, json } = scanBody(rawBody, ['webhookId', 'id'], MAX_DEPTH);
+	// `webhookId`, else `id` (one that is no usable id counts as absent); an unparsed body's id is
+	// still remembered, so that a copy does not run again (issue 26)
+	const token = (name: string) => members.get(name) ?? Buffer.alloc(0);
+	const id = deliveryIdOfToken(token('webhookId')) ?? deliveryIdOfToken(token('id'));
 	const parsed: JsonObject = typeof json !== 'string' && isObject(json.value) ? json.value : {};
 	const fields: DeliveryFields = {
 		webhookId: id?.display ?? null,
@@ -87,6 +70,8 @@ export function parseEnvelope(rawBody: Buffer): ParsedDelivery {
 		event: string | null = null,
 	): UnrecognisedDelivery => ({ kind: 'unrecognised', reason, event, ...fields });
 	if (typeof json === 'string') return unrecognised(json);
+	// matched without surrounding spaces (a blank name counts as absent)
+	const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
 	const name = nonEmptyString(trimmed(parsed.event)) ?? nonEmptyString(trimmed(parsed.type));
 	if (name === null) return unrecognised('no-event');
 	const event = canonicalEvent(name);
@@ -185,18 +170,3 @@ export function checkFreshness(
 	if (sentMs === null) return 'unparsable';
 	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
 }
-
-// CloudEvents "3.3 Batched Content Mode" MUST NOT be sent unless asked for; the trigger takes one event a request.
-export function isCloudEventsBatch(headers: HeaderBag | undefined): boolean {
-	const value = headers?.['content-type'];
-	const type = Array.isArray(value) ? value[0] : value;
-	return typeof type === 'string' && /^\s*application\/cloudevents-batch/i.test(type);
-}
-
-/** The answer to a batch: 415, nothing run (the body says why, and what to send instead). */
-export const BATCH_ANSWER = {
-	received: false,
-	status: 'unsupported',
-	message:
-		'Batched CloudEvents (application/cloudevents-batch+json) are not accepted: send one event per request. Nothing was run.',
-} as const;

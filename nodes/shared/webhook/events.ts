@@ -81,12 +81,6 @@ export const OUTPUT_MODES = [
 
 export type EventSelection = { ok: true; values: Set<string> } | { ok: false; message: string };
 
-/** An output as n8n draws it. */
-interface OutputSpec {
-	type: string;
-	displayName: string;
-}
-
 // Stryker disable all: n8n evaluates these functions' source, where a mutant's switch does not exist
 /**
  * Reads Events, the one reader for the outputs and the deliveries: an array or comma-separated
@@ -122,7 +116,7 @@ export function outputsOf(
 	all: ReadonlyArray<{ value: string; name: string }>,
 	single: string,
 	read: typeof readEvents,
-): OutputSpec[] {
+): Array<{ type: string; displayName: string }> {
 	if (parameters && parameters.outputMode === 'single')
 		return [{ type: 'main', displayName: single }];
 	const events = parameters ? parameters.events : undefined;
@@ -151,16 +145,27 @@ export const ALL_EVENT_OPTIONS: readonly string[] = OUTPUT_TABLE.map((output) =>
 // `}}` would end n8n's expression early: the table's objects are flat, so it holds none
 export const CONFIGURED_OUTPUTS: `={{${string}}}` = `={{(${outputsOf})($parameter, ${JSON.stringify(OUTPUT_TABLE)}, ${JSON.stringify(SINGLE_OUTPUT_NAME)}, ${readEvents})}}`;
 
-/** The outputs of saved parameters without expressions: the rule n8n evaluates, called as is. */
-export const savedOutputs = (parameters: Record<string, unknown> | undefined): OutputSpec[] =>
-	outputsOf(parameters, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents);
+const isExpression = (value: unknown): boolean =>
+	typeof value === 'string'
+		? value.startsWith('=')
+		: typeof value === 'object' && value !== null && Object.values(value).some(isExpression);
+
+/** The output names of saved parameters, by the rule n8n evaluates (so execute() evaluates no expression); null if one holds an expression. */
+export function staticOutputNames(
+	parameters: Record<string, unknown> | undefined,
+): string[] | null {
+	if (isExpression(parameters?.events) || isExpression(parameters?.outputMode)) return null;
+	return outputsOf(parameters, OUTPUT_TABLE, SINGLE_OUTPUT_NAME, readEvents).map(
+		(o) => o.displayName,
+	);
+}
 
 /** `consent.timedOut` is shown as Consent Timed Out. */
 const displayNameOf = (value: string): string =>
 	value.replace(/\.|(?=[A-Z])/g, ' ').replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
 
 /** The Events property: every event and Unrecognised, all selected by default. */
-export function eventsProperty(description: string): INodeProperties {
+export function eventsProperty(): INodeProperties {
 	return {
 		displayName: 'Events',
 		name: 'events',
@@ -173,7 +178,7 @@ export function eventsProperty(description: string): INodeProperties {
 			}))
 			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: [...ALL_EVENT_OPTIONS],
-		description,
+		description: 'Deliveries that start the workflow; others are acknowledged and dropped',
 	};
 }
 

@@ -119,12 +119,11 @@ export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<st
 }
 
 /** A body read once: the named top-level members of its bytes (without a BOM), and its JSON value unless too deep. */
-interface ScannedBody {
-	members: Map<string, Buffer>;
-	json: { value: unknown } | 'too-deep' | 'not-json';
-}
-
-export function scanBody(raw: Buffer, names: readonly string[], maxDepth: number): ScannedBody {
+export function scanBody(
+	raw: Buffer,
+	names: readonly string[],
+	maxDepth: number,
+): { members: Map<string, Buffer>; json: { value: unknown } | 'too-deep' | 'not-json' } {
 	const bytes = withoutBom(raw);
 	const members = topLevelMembers(bytes, names);
 	// checked on the bytes before JSON.parse

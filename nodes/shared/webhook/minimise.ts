@@ -11,7 +11,6 @@ import {
 } from '../identity-search';
 import { personalMasker } from '../personal';
 import { MAX_DEPTH } from './envelope';
-import { CREDENTIAL_HEADER_PATTERN } from './signature';
 import { isObject, type JsonObject } from '../json';
 
 export type MinimiseMode = 'keep' | 'mask' | 'leaveOut';
@@ -24,19 +23,18 @@ export const MINIMISE_OPTIONS: Array<{ name: string; value: MinimiseMode; descri
 	{
 		name: 'Keep Everything',
 		value: 'keep',
-		description: 'Every field as the service sent it, including national ID and authorization code',
+		description: 'Every field as the service sent it',
 	},
 	{
 		name: 'Leave Out National ID',
 		value: 'leaveOut',
 		description:
-			'National ID fields, authorization codes and the raw body of unrecognised deliveries left out; identity numbers found anywhere else shown as ***********',
+			'National IDs and authorization codes left out; other identity numbers as ***********',
 	},
 	{
 		name: 'Mask National ID',
 		value: 'mask',
-		description:
-			'National ID, and identity numbers found anywhere in the item, shown as *********NN (the check digits only); authorization codes and the raw body of unrecognised deliveries left out',
+		description: 'Identity numbers shown as *********NN; authorization codes left out',
 	},
 ];
 
@@ -56,28 +54,10 @@ export function maskNationalId(value: unknown): unknown {
 }
 
 // Key spellings compared without case, `_`, `-`, `.` or spaces: `authorization_code` is `authorizationcode`.
-const AUTHORIZATION_CODES: ReadonlySet<string> = new Set([
-	'authorizationcode',
-	'authcode',
-	'authzcode',
-]);
+const AUTHORIZATION_CODE = /^auth(orization|z)?code$/;
 // Values under these keys are identity numbers even when they fail the check digits (mistyped).
-const IDENTITY_KEYS: ReadonlySet<string> = new Set([
-	'nationalid',
-	'nationalidentitynumber',
-	'nationalidnumber',
-	'ssn',
-	'pid',
-	'fnr',
-	'dnr',
-	'fodselsnummer',
-	'fødselsnummer',
-	'foedselsnummer',
-	'personnummer',
-	'personidentifikator',
-	'norskidentifikator',
-	'identifikator',
-]);
+const IDENTITY_KEY =
+	/^(nationalid(entitynumber|number)?|ssn|pid|[fd]nr|f(o|ø|oe)dselsnummer|person(nummer|identifikator)|(norsk)?identifikator)$/;
 
 const keyName = (key: string): string => key.toLowerCase().replace(/[\s_.-]/g, '');
 
@@ -98,26 +78,17 @@ const isBusinessNumber = (value: unknown): boolean =>
 // Anything deeper could not be checked, so it is left out (an empty object or array in its place).
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
 
-/** What every text of an item goes through: identity numbers found by value, the known names. */
-type TextMinimiser = (text: string) => string;
-
-// Only for Mask and Leave Out: Keep returns before any walk.
-function textMinimiser(mode: MinimiseMode, names: readonly string[]): TextMinimiser {
+/** What every text of an item goes through (Mask and Leave Out): identity numbers found by value, the known names. */
+function textMinimiser(mode: MinimiseMode, names: readonly string[]): (text: string) => string {
 	const form: (found: Found, written: string) => string =
 		mode === 'mask' ? maskedForm : leftOutForm;
 	const maskNames = personalMasker({ identityNumbers: [], names: [...names] });
 	return (text) => maskNames(replaceIdentityNumbers(text, form));
 }
 
-function maskedIdentity(value: unknown): unknown {
-	return value === null || typeof value === 'string' || typeof value === 'number'
-		? maskNationalId(value)
-		: undefined;
-}
-
 interface Walk {
 	mode: MinimiseMode;
-	text: TextMinimiser;
+	text: (text: string) => string;
 }
 
 function minimiseScalar(value: unknown, walk: Walk): unknown {
@@ -131,10 +102,11 @@ function minimiseScalar(value: unknown, walk: Walk): unknown {
 
 function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): unknown {
 	const name = keyName(key);
-	if (AUTHORIZATION_CODES.has(name)) return undefined;
+	if (AUTHORIZATION_CODE.test(name)) return undefined;
 	if (BUSINESS_KEY.test(name) && isBusinessNumber(entry)) return entry;
-	if (!IDENTITY_KEYS.has(name)) return minimiseValue(entry, walk, depth + 1);
-	return walk.mode === 'mask' ? maskedIdentity(entry) : undefined;
+	if (!IDENTITY_KEY.test(name)) return minimiseValue(entry, walk, depth + 1);
+	const scalar = entry === null || typeof entry === 'string' || typeof entry === 'number';
+	return walk.mode === 'mask' && scalar ? maskNationalId(entry) : undefined;
 }
 
 /** Two keys that mask alike (two persons' numbers) stay two: the later gets ` (2)`, ` (3)`, … */
@@ -203,18 +175,12 @@ export const ALLOWED_HEADERS: readonly string[] = [
 	'content-length',
 	'content-encoding',
 	'user-agent',
-	// CloudEvents attributes (binary mode is not taken); `ce-subject` and extensions are not published
-	'ce-specversion',
-	'ce-type',
-	'ce-source',
-	'ce-id',
-	'ce-time',
-	'ce-datacontenttype',
-	'ce-dataschema',
 ];
 
-// Names that carry identity assertions or signatures (proxies in front of n8n add them).
-const TOKEN_NAME = /jwt|assertion|hmac|sign|principal|oidc|dpop|iap|bearer|saml|identity/;
+// Header names (anywhere in the lower-cased name) that carry a credential, an identity assertion or a
+// signature (proxies in front of n8n add them); never output.
+const CREDENTIAL_NAME =
+	/(^|[-_.])auth|cookie|session|sign|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key|jwt|assertion|hmac|principal|oidc|dpop|iap|bearer|saml|identity/;
 const UUID = new RegExp(`^${UUID_SHAPE}$`, 'i');
 const LONG_WORD = /^[A-Za-z0-9+/_=.~-]{32,}$/;
 const TOKEN_VALUE =
@@ -225,11 +191,6 @@ export function looksLikeToken(value: string): boolean {
 	const word = value.trim();
 	if (TOKEN_VALUE.test(word)) return true;
 	return LONG_WORD.test(word) && !UUID.test(word) && /\d/.test(word) && /[A-Za-z]/.test(word);
-}
-
-function hasToken(value: unknown): boolean {
-	const values: unknown[] = Array.isArray(value) ? value : [value];
-	return values.some((entry) => typeof entry === 'string' && looksLikeToken(entry));
 }
 
 /** The names of the Additional Headers option: comma- or space-separated, any case. */
@@ -247,9 +208,8 @@ export function minimiseHeaders(
 	const entries: Array<[string, unknown]> = [];
 	for (const [name, value] of Object.entries(headers)) {
 		const lower = name.toLowerCase();
-		if (!allowed.has(lower) || CREDENTIAL_HEADER_PATTERN.test(lower) || TOKEN_NAME.test(lower))
-			continue;
-		if (hasToken(value)) continue;
+		const token = [value].flat().some((v) => typeof v === 'string' && looksLikeToken(v));
+		if (!allowed.has(lower) || CREDENTIAL_NAME.test(lower) || token) continue;
 		entries.push([name, minimiseValues(value, mode)]);
 	}
 	return Object.fromEntries(entries);

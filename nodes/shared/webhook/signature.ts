@@ -81,26 +81,5 @@ export function matchSecret(
 		});
 	}
 	if (matched === 0) return null;
-	const index = matched & 1 ? 0 : 1;
-	return { signedWith: index === 0 ? 'current' : 'previous' };
-}
-
-// Header names that carry a credential (matched anywhere in the lower-cased name); never output.
-export const CREDENTIAL_HEADER_PATTERN =
-	/(^|[-_.])auth|cookie|session|signature|secret|passw(or)?d|token|credential|csrf|xsrf|(api|access|private|subscription|functions|client|app)[-_]?key/;
-
-export function headersWithoutSecrets(
-	headers: HeaderBag,
-	configuredName?: string | null,
-): Record<string, string | string[]> {
-	const configured = (configuredName ?? '').trim().toLowerCase();
-	const kept: Record<string, string | string[]> = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined) continue;
-		const lower = name.toLowerCase();
-		if (CREDENTIAL_HEADER_PATTERN.test(lower)) continue;
-		if (configured && lower === configured) continue;
-		kept[name] = value;
-	}
-	return kept;
+	return { signedWith: matched & 1 ? 'current' : 'previous' };
 }

@@ -17,12 +17,7 @@ export interface SigningFacts {
 	previousSecret?: string;
 }
 
-interface Entry {
-	facts: SigningFacts;
-	readAt: number;
-}
-
-const entries = new Map<string, Entry>();
+const entries = new Map<string, { facts: SigningFacts; readAt: number }>();
 // reads under way: deliveries that find the entry expired together share one read
 const reading = new Map<string, Promise<SigningFacts>>();
 
@@ -77,10 +72,6 @@ export function dueForRefresh(id: string | undefined, now: number): boolean {
 	if (entry === undefined) return false;
 	const age = now - entry.readAt;
 	return age >= CREDENTIAL_TTL_MS / 2 && age < CREDENTIAL_TTL_MS;
-}
-
-interface RequestLike {
-	headers: HeaderBag;
 }
 
 export interface ResponseLike {
@@ -150,7 +141,7 @@ export async function activeSigningSecrets(context: CredentialReader): Promise<s
 export async function verifiedDelivery(
 	context: IWebhookFunctions,
 ): Promise<VerifiedDelivery | undefined> {
-	const req = context.getRequestObject() as unknown as RequestLike;
+	const req = context.getRequestObject() as unknown as { headers: HeaderBag };
 	const { secret, signatureHeader, previousSecret } = await signingFacts(context);
 	const secrets = activeSecrets(secret, previousSecret);
 	if (secrets.length === 0) return undefined;

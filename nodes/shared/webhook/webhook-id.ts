@@ -38,10 +38,6 @@ export function keyOfStringValue(value: string): string {
 	return bounded(isPlain(value) ? value : `~s:${JSON.stringify(value)}`);
 }
 
-function isValidUtf8(bytes: Buffer): boolean {
-	return Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
-}
-
 export function deliveryIdOfToken(token: Buffer): DeliveryId | null {
 	const text = token.toString('utf8');
 	if (token[0] === 0x22) {
@@ -52,7 +48,9 @@ export function deliveryIdOfToken(token: Buffer): DeliveryId | null {
 			return null;
 		}
 		if (typeof value !== 'string' || value.trim() === '') return null;
-		if (isValidUtf8(token)) return { display: value, key: keyOfStringValue(value) };
+		// bytes that are valid UTF-8 survive decoding and encoding again unchanged
+		if (Buffer.from(text, 'utf8').equals(token))
+			return { display: value, key: keyOfStringValue(value) };
 		return { display: value, key: bounded(`~b:${token.subarray(1, -1).toString('hex')}`) };
 	}
 	if (NUMBER.test(text)) return { display: text, key: bounded(`~n:${text}`) };

@@ -982,7 +982,7 @@ describe('webhook(): a delivery to the resume URL', () => {
 		expect(stack[0].node?.disabled).toBe(true);
 	});
 
-	test('a CloudEvents batch (HTTP binding 3.3): 415, the execution keeps waiting', async () => {
+	test('a CloudEvents batch is no envelope: 200 ignored, the execution keeps waiting', async () => {
 		const secret = signingSecret();
 		const body = '[]';
 		const stack = waitingStack();
@@ -996,7 +996,8 @@ describe('webhook(): a delivery to the resume URL', () => {
 			},
 		});
 		const result = await callWebhook(ctx);
-		expect(res.status).toBe(415);
+		expect(res.status).toBe(200);
+		expect(res.json).toMatchObject({ status: 'ignored', reason: 'no-event' });
 		expect(result.workflowData).toBeUndefined();
 		expect(stack[0].node?.disabled).toBe(true);
 	});

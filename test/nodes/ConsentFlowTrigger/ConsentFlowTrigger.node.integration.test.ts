@@ -12,7 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import { answersAtEnqueue } from '../../../nodes/ConsentFlowTrigger/respond';
 import { createDatabase, type HarnessOptions } from './http-harness';
@@ -105,6 +105,13 @@ describe('description', () => {
 		expect(notice?.displayName).toMatch(/publish \(n8n 1\.x: activate\) this workflow/);
 	});
 
+	it('has a no-op webhook lifecycle (the service has no registration API)', async () => {
+		const hooks = node.webhookMethods.default;
+		await expect(hooks.checkExists()).resolves.toBe(true);
+		await expect(hooks.create()).resolves.toBe(true);
+		await expect(hooks.delete()).resolves.toBe(true);
+	});
+
 	it('selects every event (and unrecognised deliveries) by default', () => {
 		const events = d.properties.find((p) => p.name === 'events');
 		expect(events?.type).toBe('multiOptions');
@@ -114,14 +121,6 @@ describe('description', () => {
 		expect((events?.options ?? []).map((o) => (o as { value: string }).value).sort()).toEqual(
 			[...CONSENT_EVENTS, 'unrecognised'].sort(),
 		);
-	});
-
-	it('has a no-op webhook lifecycle (the service has no registration API)', async () => {
-		const hooks = node.webhookMethods.default;
-		const ctx = {} as never;
-		await expect(hooks.checkExists.call(ctx)).resolves.toBe(true);
-		await expect(hooks.create.call(ctx)).resolves.toBe(true);
-		await expect(hooks.delete.call(ctx)).resolves.toBe(true);
 	});
 });
 
@@ -671,6 +670,19 @@ describe('webhook() over HTTP: options', () => {
 		expect(headers).not.toHaveProperty('cookie');
 		expect(headers).not.toHaveProperty('authorization');
 		expect(JSON.stringify(headers)).not.toMatch(/k-1|t-1|n-1|Bearer|session/);
+	});
+
+	it('Include Headers leaves out the configured signature header, also when named', async () => {
+		const h = await harness({
+			credentials: { secret: SIGNING_KEY, signatureHeader: ' X-Bank ' },
+			parameters: { options: { includeHeaders: true, additionalHeaders: 'x-bank, x-note' } },
+		});
+		// a value that looks like no token: a stray candidate beside the matching digest
+		const body = envelope('consent.data');
+		await post(h.url, body, { 'x-bank': `note, ${sign(body)}`, 'x-note': 'n-1' });
+		const headers = emitted(h).json.headers as Record<string, string>;
+		expect(headers).toMatchObject({ 'x-note': 'n-1' });
+		expect(headers).not.toHaveProperty('x-bank');
 	});
 
 	it('leaves headers out by default', async () => {

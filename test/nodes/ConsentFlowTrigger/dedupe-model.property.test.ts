@@ -8,7 +8,7 @@
 // keys held.
 import fc from 'fast-check';
 
-import { clampLimit, type StoredDedupe } from '../../../nodes/ConsentFlowTrigger/stored';
+import { clampLimit, type StoredDedupe } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { recordForSave } from './helpers';
 

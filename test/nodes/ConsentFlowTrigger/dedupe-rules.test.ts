@@ -10,7 +10,7 @@ import {
 	MAX_REMEMBERED,
 	clampLimit,
 	readRememberedIds,
-} from '../../../nodes/ConsentFlowTrigger/stored';
+} from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { maxStateBytes, recordDelivery } from './helpers';
 import { MAX_KEY_JSON_BYTES } from '../../../nodes/shared/webhook/webhook-id';

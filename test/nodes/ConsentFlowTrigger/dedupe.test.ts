@@ -8,15 +8,15 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { type Slot } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import {
+	type Slot,
 	DEDUPE_KEY,
 	DEDUPE_VERSION,
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
 	clampLimit,
 	readRememberedIds,
-} from '../../../nodes/ConsentFlowTrigger/stored';
+} from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 import { recordDelivery, recordForSave, savedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';

@@ -4,7 +4,7 @@
 // from the raw bytes, is remembered like any other (issue 26: before, every copy ran again).
 import fc from 'fast-check';
 
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { parseDelivery } from '../../support/parse';
 import { nestingDepth, postSigned } from './helpers';
 import { emitted, useTriggerHarness } from './trigger-harness';

@@ -6,7 +6,7 @@
  * the harness's, as n8n 2.41.1's WebhookRequestHandler does (res.json / res.send, no socket check).
  */
 import { sleep } from 'n8n-workflow';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
+import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { envelope, nextId, postSigned, savedKeys, sign, SIGNING_KEY } from './helpers';
 import { postAndHangUp } from './http-harness';
 import { useTriggerHarness } from './trigger-harness';

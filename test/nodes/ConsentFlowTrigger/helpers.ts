@@ -2,8 +2,11 @@ import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { recordDeliveryShared } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { DEDUPE_KEY, DEDUPE_VERSION } from '../../../nodes/ConsentFlowTrigger/stored';
+import {
+	DEDUPE_KEY,
+	DEDUPE_VERSION,
+	recordDeliveryShared,
+} from '../../../nodes/ConsentFlowTrigger/dedupe';
 import type { Dedupe } from '../../support/fresh-modules';
 import { MAX_KEY_JSON_BYTES } from '../../../nodes/shared/webhook/webhook-id';
 import { answerPlan } from '../../../nodes/shared/webhook/decide';

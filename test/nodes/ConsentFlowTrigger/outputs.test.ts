@@ -9,8 +9,11 @@ import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 import { n8nComputedOutputs } from '../../support/computed-outputs';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { staticOutputNames } from '../../../nodes/ConsentFlowTrigger/output-layout';
-import { ALL_EVENT_OPTIONS, SINGLE_OUTPUT_NAME } from '../../../nodes/shared/webhook/events';
+import {
+	ALL_EVENT_OPTIONS,
+	SINGLE_OUTPUT_NAME,
+	staticOutputNames,
+} from '../../../nodes/shared/webhook/events';
 import { OUTPUT_NAMES, OUTPUT_TABLE } from '../../support/outputs';
 
 const nodeType = new ConsentFlowTrigger();

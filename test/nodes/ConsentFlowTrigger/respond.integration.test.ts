@@ -10,8 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
-import { FLIGHT_BOUND_MS } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
+import { DEDUPE_KEY, FLIGHT_BOUND_MS } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { CONSENT_EVENTS } from '../../../nodes/shared/webhook/events';
 import { OUTPUT_NAMES, UNRECOGNISED_INDEX } from '../../support/outputs';
 import { CARRIER } from '../../../nodes/ConsentFlowTrigger/respond';
@@ -199,7 +198,7 @@ describe('the signing credential', () => {
 
 describe('execute() on input without a carrier (pinned or hand-made data)', () => {
 	// Events given by an expression: execute() asks n8n for the outputs it computed (names).
-	// Without expressions it computes them itself (output-layout.ts; see the tests below).
+	// Without expressions it computes them itself (staticOutputNames; see the tests below).
 	function run(
 		items: INodeExecutionData[],
 		names: readonly string[] = OUTPUT_NAMES,

@@ -8,8 +8,8 @@ import {
 	keepSaved,
 	lookUp,
 	slotOf,
+	DEDUPE_KEY,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import { DEDUPE_KEY } from '../../../nodes/ConsentFlowTrigger/stored';
 import {
 	SAVE_HEADER,
 	FIRST_PAUSE_MS,

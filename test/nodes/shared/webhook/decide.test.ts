@@ -12,7 +12,6 @@ import {
 	type Facts,
 	FLIGHT_FULL,
 } from '../../../../nodes/shared/webhook/decide';
-import { BATCH_ANSWER } from '../../../../nodes/shared/webhook/envelope';
 
 const event = { event: 'consent.data', webhookId: 'wh-1', recognised: true };
 const unknown = {
@@ -81,16 +80,6 @@ const rows: Row[] = [
 		'resume: not signed → 401',
 		{ ...resume, verified: false, delivery: null },
 		{ kind: 'now', by: 'node', status: 401, body: 'Unauthorized' },
-	],
-	[
-		'trigger: CloudEvents batch → 415',
-		{ ...trigger, batch: true },
-		{ kind: 'now', by: 'node', status: 415, body: BATCH_ANSWER },
-	],
-	[
-		'resume: CloudEvents batch → 415',
-		{ ...resume, batch: true },
-		{ status: 415, body: BATCH_ANSWER },
 	],
 	// the trigger's own facts
 	[
@@ -231,17 +220,12 @@ describe('decide: every answer of the trigger and the resume URL', () => {
 	test('every row that answers now names a status the service can act on', () => {
 		for (const [, facts] of rows) {
 			const answer = decide(facts);
-			if (answer.kind === 'now')
-				expect([200, 400, 401, 409, 415, 500, 503]).toContain(answer.status);
+			if (answer.kind === 'now') expect([200, 400, 401, 409, 500, 503]).toContain(answer.status);
 		}
 	});
 
-	test('nothing unsigned runs: a failed signature or a batch never yields a run', () => {
-		const refused: Array<Partial<Facts>> = [
-			{ verified: false },
-			{ batch: true },
-			{ closing: true },
-		];
+	test('nothing unsigned runs: a failed signature never yields a run', () => {
+		const refused: Array<Partial<Facts>> = [{ verified: false }, { closing: true }];
 		for (const base of [trigger, resume]) {
 			for (const refusal of refused) expect(decide({ ...base, ...refusal }).kind).toBe('now');
 		}

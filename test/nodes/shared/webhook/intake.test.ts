@@ -74,7 +74,6 @@ describe('intake', () => {
 		const { facts, taken } = await intake(signed(body).ctx, 'trigger', RULES);
 		expect(facts).toMatchObject({
 			verified: true,
-			batch: false,
 			stale: false,
 			delivery: { event: 'consent.created', webhookId: 'w-1', recognised: true },
 		});

@@ -3,8 +3,7 @@
 // as fixed-size digests so the remembered set has a known maximum size.
 import * as fc from 'fast-check';
 
-import { recordDeliveryShared } from '../../../../nodes/ConsentFlowTrigger/dedupe';
-import { MAX_REMEMBERED } from '../../../../nodes/ConsentFlowTrigger/stored';
+import { MAX_REMEMBERED, recordDeliveryShared } from '../../../../nodes/ConsentFlowTrigger/dedupe';
 import { parseDelivery } from '../../../support/parse';
 import { maxStateBytes, postSigned } from '../../ConsentFlowTrigger/helpers';
 import { emitted, useTriggerHarness } from '../../ConsentFlowTrigger/trigger-harness';

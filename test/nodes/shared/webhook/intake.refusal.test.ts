@@ -4,14 +4,19 @@
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { Facts } from '../../../../nodes/shared/webhook/decide';
+import { createHmac } from 'crypto';
+import { fakeWebhook } from '../../../support/webhook-context';
 import {
+	intake,
 	noticeDue,
 	noticeRefused,
 	refusalInEditor,
 	refusedTestItem,
-} from '../../../../nodes/shared/webhook/refusal-notice';
+} from '../../../../nodes/shared/webhook/intake';
 
 const REFUSED = { closing: false, verified: false } as Facts;
+const SECRET = 'dummy-current-secret-0123456789';
+const HEADER = 'x-acme-sbl-signature';
 
 function webhookContext(workflowId: string, headers: Record<string, string>, mode = 'trigger') {
 	const warnings: string[] = [];
@@ -38,7 +43,7 @@ describe('refused deliveries: a rate-limited warning', () => {
 	test('a wrong signature: one warning naming the workflow, the node and the fix; never the signature', () => {
 		const signature = 'ab'.repeat(32);
 		const { ctx, warnings } = webhookContext('wf-sig', { 'x-acme-sbl-signature': signature });
-		for (let i = 0; i < 50; i++) noticeRefused(ctx, REFUSED, 1_000_000 + i);
+		for (let i = 0; i < 50; i++) noticeRefused(ctx, 1_000_000 + i);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain(
 			'Workflow wf-sig, node "Consent Flow Trigger" refused a delivery (401)',
@@ -51,14 +56,29 @@ describe('refused deliveries: a rate-limited warning', () => {
 		expect(warnings[0]).not.toContain('body-value');
 	});
 
-	test('no signature header says so; verified deliveries and shutdown answers log nothing', () => {
+	test('no signature header says so', () => {
 		const unsigned = webhookContext('wf-unsigned', {});
-		noticeRefused(unsigned.ctx, REFUSED, 5_000_000);
+		noticeRefused(unsigned.ctx, 5_000_000);
 		expect(unsigned.warnings[0]).toContain('it carries no signature header');
-		const quiet = webhookContext('wf-quiet', { 'x-acme-sbl-signature': 'x' });
-		noticeRefused(quiet.ctx, { ...REFUSED, verified: true }, 5_000_000);
-		noticeRefused(quiet.ctx, { ...REFUSED, closing: true }, 5_000_000);
-		expect(quiet.warnings).toEqual([]);
+	});
+
+	test('intake warns of a refusal only: a verified delivery and a stopping process log nothing', async () => {
+		const body = '{"event":"consent.created"}';
+		const signature = createHmac('sha256', SECRET).update(body).digest('hex');
+		const run = async (name: string, headers: Record<string, string>, closing = false) => {
+			const hook = fakeWebhook({ headers, rawBody: body, closing }, { secret: SECRET });
+			const warnings: string[] = [];
+			Object.assign(hook.ctx, {
+				getWorkflow: () => ({ id: name }),
+				getNode: () => ({ name, credentials: {} }),
+				logger: { warn: (message: string) => warnings.push(message) },
+			});
+			await intake(hook.ctx, 'trigger', { maxAgeSeconds: 0 });
+			return warnings.length;
+		};
+		expect(await run('wf-refused', { [HEADER]: 'ab'.repeat(32) })).toBe(1);
+		expect(await run('wf-verified', { [HEADER]: signature })).toBe(0);
+		expect(await run('wf-closing', { [HEADER]: 'ab'.repeat(32) }, true)).toBe(0);
 	});
 });
 
