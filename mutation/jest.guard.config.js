@@ -19,7 +19,7 @@ const SETS = {
 	],
 	personal: ['<rootDir>/test/nodes/shared/personal{,.property}.test.ts'],
 	// transport/retry.ts and transport/failure.ts
-	transport: ['<rootDir>/test/nodes/shared/transport/{retry,failure,hostile}.test.ts'],
+	transport: ['<rootDir>/test/nodes/shared/transport/*.test.ts'],
 	// the minimising lines of Create and Wait and of the trigger
 	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
 	trigger: [
