@@ -1,5 +1,5 @@
 // Jest config for mutation/stryker.guard.mjs only: the tests written for the module under mutation,
-// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | transport | createAndWait | trigger), so
+// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger), so
 // that each mutant run, static ones included, takes seconds.
 const mutation = require('./jest.config');
 
@@ -18,8 +18,6 @@ const SETS = {
 		'<rootDir>/test/nodes/shared/transport/{redaction,redaction-forms,redaction-values,redact,credential-secrets}.test.ts',
 	],
 	personal: ['<rootDir>/test/nodes/shared/personal{,.property}.test.ts'],
-	// transport/retry.ts and transport/failure.ts
-	transport: ['<rootDir>/test/nodes/shared/transport/*.test.ts'],
 	// the minimising lines of Create and Wait and of the trigger
 	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
 	trigger: [
