@@ -390,7 +390,7 @@ describe('fuzz: the trigger over HTTP', () => {
 		h = await startHarness({
 			createNode: () => new ConsentFlowTrigger(),
 			credentials: { secret: SIGNING_KEY, signatureHeader: '' },
-			parameters: { minimisePersonalData: 'keep', options: { includeHeaders: true } },
+			parameters: { options: { includeHeaders: true } },
 		});
 		pool = new Pool(new URL(h.url).origin, { connections: BATCH });
 	});

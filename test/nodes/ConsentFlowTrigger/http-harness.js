@@ -116,7 +116,9 @@ function harnessMajor() {
 async function startHarness(options) {
 	const {
 		createNode,
-		parameters = {},
+		// Keep Everything unless a test sets it (undefined: n8n's default, Mask): most tests compare
+		// items with what was sent; minimise.integration.test.ts covers the setting
+		parameters: given = {},
 		credentials: initialCredentials = null,
 		db = createDatabase(),
 		provideRawBody = true,
@@ -130,6 +132,7 @@ async function startHarness(options) {
 		beforeStore,
 		credentialReadMs = 0,
 	} = options;
+	const parameters = { minimisePersonalData: 'keep', ...given };
 	const pending = [];
 	let credentials = initialCredentials;
 	// Like a credential record: the node refers to it by id (one id per distinct credential data

@@ -63,8 +63,6 @@ beforeEach(async () => {
 	h = await startHarness({
 		createNode: () => new ConsentFlowTrigger(),
 		credentials: { secret: sim.signingSecret, signatureHeader: '' },
-		// the items are compared with what the simulator sent
-		parameters: { minimisePersonalData: 'keep' },
 	});
 });
 

@@ -32,9 +32,6 @@ export function useTriggerHarness(): TriggerHarness {
 			createNode: () => new ConsentFlowTrigger(),
 			credentials: CREDENTIALS,
 			...options,
-			// Keep Everything unless a test sets it (undefined: n8n's default, Mask): most tests
-			// compare items with what was sent; minimise.integration.test.ts covers the setting
-			parameters: { minimisePersonalData: 'keep', ...options.parameters },
 		});
 		open.push(started);
 		return started;
