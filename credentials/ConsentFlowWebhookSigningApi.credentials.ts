@@ -1,7 +1,6 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 // Tested by the trigger node (`testedBy: 'signingSecretTest'`): no HTTP call can check a signing key.
-// An empty Previous Signing Secret, as in credentials saved before it existed, means one secret.
 export class ConsentFlowWebhookSigningApi implements ICredentialType {
 	name = 'consentFlowWebhookSigningApi';
 

@@ -21,7 +21,6 @@ export class RealEstateEstimateOAuth2Api implements ICredentialType {
 	};
 
 	properties: INodeProperties[] = [
-		// oAuth2Api's grant type, fixed to client credentials and hidden
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',

@@ -1,9 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * Fields both OAuth2 client-credentials credentials share: client ID, secret and how the token
- * request authenticates the client (`authentication`, as oAuth2Api names it: Basic header or form body).
- */
+/** The fields both client-credentials credentials share; `authentication` is named as in oAuth2Api. */
 export const clientCredentialsFields: INodeProperties[] = [
 	{
 		displayName: 'Client ID',

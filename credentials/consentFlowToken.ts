@@ -4,7 +4,8 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-wor
 import { OWN_TOKEN_FAILURE, networkWords } from '../nodes/shared/transport/failure';
 
 // The Consent Flow credential fetches its own token (n8n's preAuthentication), so that a refusal is
-// worded by this package and names the fields that decide it, in the credential Test too.
+// worded by this package and names the fields that decide it, in the credential Test too: a plain
+// Error without response or code, whose message n8n's credential Test shows as it is.
 
 type Data = ICredentialDataDecryptedObject;
 
@@ -68,34 +69,24 @@ function oauthErrorIn(
 	return secrets.some((secret) => secret !== '' && error.includes(secret)) ? undefined : error;
 }
 
-// A plain Error without response or code: n8n's credential Test then shows its message as it is.
-function refused(text: string): Error {
-	return new Error(text);
-}
-
 /** Refuses, before anything is sent, what would send the secret nowhere useful or in clear text. */
 export function checkBeforeSending(data: Data): void {
-	if (data.service !== 'loanApplication' && realmOf(data) === '') {
-		throw refused(
+	if (realmOf(data) === '') {
+		throw new Error(
 			`${OWN_TOKEN_FAILURE}: the credential's Realm is empty. Enter the realm the operator gave you for the flow service (nothing was sent).`,
 		);
 	}
 	const url = identityProviderUrl(data);
 	if (!/^https?:\/\/[^/]/i.test(url)) {
-		throw refused(
+		throw new Error(
 			`${OWN_TOKEN_FAILURE}: the credential's Identity Provider URL is not an http(s) address. Enter the base address of the identity provider, without /realms/… (nothing was sent).`,
 		);
 	}
 	if (data.environment === 'production' && !/^https:\/\//i.test(url)) {
-		throw refused(
+		throw new Error(
 			`${OWN_TOKEN_FAILURE}: the credential's Identity Provider URL must use https when Environment is Production, so that the client secret is never sent in clear text (nothing was sent).`,
 		);
 	}
-}
-
-// As the description shows it (and as n8n's OAuth2 client sends it): base64 of clientId:clientSecret
-function basic(clientId: string, clientSecret: string): string {
-	return Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
 }
 
 function statusAdvice(status: number, error: string | undefined, data: Data): string {
@@ -150,6 +141,8 @@ export async function fetchAccessToken(
 	checkBeforeSending(data);
 	const clientId = String(data.clientId ?? '');
 	const clientSecret = String(data.clientSecret ?? '');
+	// As the description shows it (and as n8n's OAuth2 client sends it): base64 of clientId:clientSecret
+	const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
 	const realm = realmOf(data);
 	const fields: Record<string, string> = { grant_type: 'client_credentials' };
 	const scope = scopeOf(data);
@@ -162,13 +155,12 @@ export async function fetchAccessToken(
 		fields.client_id = clientId;
 		fields.client_secret = clientSecret;
 	} else {
-		headers.Authorization = `Basic ${basic(clientId, clientSecret)}`;
+		headers.Authorization = `Basic ${basic}`;
 	}
 	const where = `from realm "${realm}"`;
-	let response: { statusCode?: number; body?: unknown };
 	const asked = Date.now();
-	try {
-		response = (await helper.helpers.httpRequest({
+	const response = (await helper.helpers
+		.httpRequest({
 			method: 'POST',
 			url: `${identityProviderUrl(data)}/realms/${realm}/protocol/openid-connect/token`,
 			headers,
@@ -176,13 +168,13 @@ export async function fetchAccessToken(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+		})
+		.catch((error: unknown) => {
+			const code = String((error as { code?: unknown } | null)?.code ?? '');
+			throw new Error(
+				`${OWN_TOKEN_FAILURE} ${where}: the identity provider could not be reached (${networkWords(code)}). Check Identity Provider URL and that the identity provider is up.`,
+			);
 		})) as { statusCode?: number; body?: unknown };
-	} catch (error) {
-		const code = String((error as { code?: unknown } | null)?.code ?? '');
-		throw refused(
-			`${OWN_TOKEN_FAILURE} ${where}: the identity provider could not be reached (${networkWords(code)}). Check Identity Provider URL and that the identity provider is up.`,
-		);
-	}
 	const status = Number(response.statusCode);
 	const answer = answerObject(response.body);
 	const token = answer?.access_token;
@@ -195,10 +187,10 @@ export async function fetchAccessToken(
 			accessTokenFor: JSON.stringify({ forValues: fetchedFor(data), until }),
 		};
 	}
-	const error = oauthErrorIn(answer, [clientSecret, basic(clientId, clientSecret)]);
+	const error = oauthErrorIn(answer, [clientSecret, basic]);
 	const detail = error === undefined ? `HTTP ${status}` : `${error}, HTTP ${status}`;
 	const what = status >= 200 && status < 300 ? ' The answer held no access_token.' : '';
-	throw refused(
+	throw new Error(
 		`${OWN_TOKEN_FAILURE} (${detail}) ${where}: check ${decides(data)}.${what}${statusAdvice(status, error, data)}`,
 	);
 }
