@@ -283,6 +283,7 @@ export function createExecuteContext(options: ContextOptions): TestContext {
 		logs,
 		getInputData: () => items,
 		getNode: () => node,
+		getWorkflow: () => ({ id: 'wf-test', name: 'Test', active: false }),
 		continueOnFail: () => options.continueOnFail ?? false,
 		getMode: () => 'manual',
 		getExecutionCancelSignal: () => options.signal,

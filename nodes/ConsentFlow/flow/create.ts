@@ -21,7 +21,6 @@ import type { Check } from '../../shared/validation';
 import { flowRequest } from '../api';
 import { flowOptions, retryPolicyFrom, showFor } from './common';
 
-const showOnlyForFlowCreate = showFor('create');
 const showForBothCreates = showFor('create', 'createAndWait');
 
 const AUTO_MAPPED_FIELDS = [
@@ -33,7 +32,6 @@ const AUTO_MAPPED_FIELDS = [
 ] as const;
 type ApplicantField = (typeof AUTO_MAPPED_FIELDS)[number];
 
-// Mapping Mode's values as n8n's data nodes name them (Postgres, Google Sheets)
 const showManualForBothCreates = { ...showForBothCreates, mappingMode: ['defineBelow'] };
 
 export const flowCreateDescription: INodeProperties[] = [
@@ -114,7 +112,7 @@ export const flowCreateDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
-		displayOptions: { show: { ...showOnlyForFlowCreate, mappingMode: ['defineBelow'] } },
+		displayOptions: { show: { ...showFor('create'), mappingMode: ['defineBelow'] } },
 		description:
 			"Where the service sends the flow's events: a Consent Flow Trigger's Production URL",
 	},
@@ -181,12 +179,11 @@ export interface PreparedCreate {
 // `webhookUrl`: Create and Wait for Outcome's resume URL; Create reads its parameter or input field.
 export function prepareCreate(
 	ctx: IExecuteFunctions,
-	{ connection, fields }: RunEnv,
+	{ connection: { production }, fields }: RunEnv,
 	itemIndex: number,
 	webhookUrl?: string,
 ): PreparedCreate {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const production = connection.production;
 	const checks: Record<ApplicantField, (raw: unknown) => Check<string>> = {
 		nationalId: (raw) =>
 			checkIdentifier(
@@ -278,7 +275,7 @@ function optionalInputText(json: IDataObject, name: string): Check<string> {
 	if (value === undefined || value === null) return ok('');
 	if (typeof value === 'number' && Number.isFinite(value)) return ok(String(value));
 	if (typeof value !== 'string') return fail(`must be text or a number, got ${kindOf(value)}`);
-	return ok(value.trim());
+	return ok(value);
 }
 
 // Errors name the input field as the item has it: there is no parameter in the panel to point to.

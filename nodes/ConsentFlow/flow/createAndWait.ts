@@ -104,7 +104,6 @@ function outputCount(ctx: IExecuteFunctions): number {
 	return outputNames(ctx.getNodeParameter('limitWaitTime', 0, false) === true).length;
 }
 
-/** `count` outputs, all empty but `index`, which holds `items`. */
 function onOutput(
 	count: number,
 	index: number,
@@ -190,7 +189,6 @@ async function start(
 	}
 }
 
-// The signing credential is needed to verify what arrives; without it nothing could resume.
 async function checkSigningCredential(ctx: IExecuteFunctions): Promise<string> {
 	const signing = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL, 0);
 	const problem = signingCredentialCheck(signing);
@@ -251,7 +249,6 @@ async function createFlow(
 		externalIdKey: fresh.externalId === null ? null : matchKey(fresh.externalId, secret),
 		...minimiser(ctx)({ externalId: fresh.externalId, href: fresh.href }),
 	};
-	// Events are matched to this wait by flowId: without one any flow's outcome would end it.
 	if (state.flowId !== null) return state;
 	throw new NodeOperationError(
 		ctx.getNode(),
@@ -279,10 +276,8 @@ async function resume(
 	);
 	if (step.kind === 'foreign') {
 		// names, ids and the reason; never the payload
-		const workflow =
-			typeof ctx.getWorkflow === 'function' ? ` in workflow ${ctx.getWorkflow().id}` : '';
 		ctx.logger.warn(
-			`Consent Flow "${ctx.getNode().name}"${workflow}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${step.reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
+			`Consent Flow "${ctx.getNode().name}" in workflow ${ctx.getWorkflow().id}: a signed ${String(delivery.event ?? 'event')} (webhookId ${String(delivery.webhookId ?? 'none')}) at the resume URL was not taken: ${step.reason}. The execution keeps waiting; the waiting item lists it under notTaken.`,
 		);
 		return await waitFor(ctx, withNotTaken(state, delivery, step.reason), count);
 	}

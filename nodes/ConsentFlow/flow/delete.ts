@@ -5,8 +5,6 @@ import { checkRequiredText } from '../../shared/validation';
 import { flowRequest } from '../api';
 import { flowOptions, retryPolicyFrom, showFor } from './common';
 
-const showOnlyForFlowDelete = showFor('delete');
-
 export const flowDeleteDescription: INodeProperties[] = [
 	{
 		displayName: 'Flow ID',
@@ -15,7 +13,7 @@ export const flowDeleteDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 3f1c2a9e-…',
-		displayOptions: { show: showOnlyForFlowDelete },
+		displayOptions: { show: showFor('delete') },
 		description:
 			'ID of the flow to delete: the ID returned by Create, also the "flow" field of the webhook events. The service then sends a consent.deleted event.',
 	},
@@ -34,7 +32,6 @@ export const remove: Operation<{ flowId: string; policy: RetryPolicy }> = {
 					'Enter the ID of the flow to delete (the id returned by Create).',
 				),
 			),
-			// Deleting is idempotent: busy answers, gateway failures and broken connections are retried.
 			policy: retryPolicyFrom(fields, itemIndex, options, {
 				retryStatuses: [429, 502, 503, 504],
 				idempotent: true,

@@ -1,7 +1,7 @@
 import type { ConsentEvent } from '../../shared/webhook/events';
-import { isObject } from '../../shared/json';
+import { isObject, type JsonObject as Json } from '../../shared/json';
 
-// Create and Wait for Outcome, the pure part; which event ends the wait: docs/architecture.md#flowoutcome
+// Create and Wait for Outcome, the pure part; what the wait keeps and which event ends it: docs/architecture.md#flowoutcome
 
 /** The outcome outputs in order; `outcome` is the item's value. */
 const OUTCOME_OUTPUTS = [
@@ -13,8 +13,7 @@ const OUTCOME_OUTPUTS = [
 
 export type Outcome = (typeof OUTCOME_OUTPUTS)[number]['outcome'];
 
-// The outcome each event ends the wait on; null: recorded, and the wait goes on. Keyed by the
-// trigger's events: one added there does not compile until it is given a line here.
+// The outcome each event ends the wait on; null: recorded, and the wait goes on.
 export const WAIT_EVENTS: Readonly<Record<ConsentEvent, Outcome | null>> = {
 	'consent.created': null,
 	'consent.accepted': null,
@@ -52,22 +51,16 @@ export function waitOutcome(event: unknown): Outcome | null | undefined {
 	return WAIT_EVENTS[event as ConsentEvent];
 }
 
-type Json = { [key: string]: unknown };
-
-// Never the payload: a waiting execution is saved for as long as the applicant takes, and the
-// payload carries the national ID.
 export interface SeenEvent {
 	event: string | null;
 	webhookId: string | null;
-	// the duplicate key from signed bytes (intake.ts)
+	// its keys, as in Match
 	key?: string;
-	// its key under the other active signing secret (a rotation), absent when none
 	also?: string[];
 	timestamp: string | null;
 	receivedAt: string | null;
 }
 
-// Nothing about the applicant: the flow as returned holds the national ID and n8n's signed resume URL.
 export interface WaitState {
 	waiting: boolean;
 	flowId: string | null;
@@ -189,7 +182,7 @@ export function advanceWait(state: WaitState, delivery: Json, now: string, match
 	}
 	const output = outputOf(ends);
 	const ended: WaitState = { ...state, waiting: false };
-	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, output, delivery, now) };
+	return { kind: 'outcome', output, state: ended, json: outcomeJson(ended, ends, delivery, now) };
 }
 
 /** What every item of the wait shows of it (the duplicate keys are the wait's own business). */
@@ -209,23 +202,20 @@ function shown(state: WaitState): Json {
 	};
 }
 
-export function outcomeJson(state: WaitState, output: number, delivery: Json, now: string): Json {
-	const event = typeof delivery.event === 'string' ? delivery.event : null;
-	const outcome = OUTCOME_OUTPUTS[output].outcome;
+export function outcomeJson(state: WaitState, outcome: Outcome, delivery: Json, now: string): Json {
+	const { event } = delivery; // a string: the event that ended the wait
 	return { outcome, event, ...shown(state), resumedAt: now, outcomeEvent: delivery };
 }
 
 // Prepared at every wait: n8n emits it when the time is up.
 export function waitTimeExceededJson(state: WaitState): Json {
-	const { deadline } = state;
-	const { outcome } = WAIT_TIME_EXCEEDED;
 	return {
-		outcome,
+		outcome: WAIT_TIME_EXCEEDED.outcome,
 		event: null,
 		...shown(state),
-		resumedAt: deadline ?? '',
+		resumedAt: state.deadline ?? '',
 		outcomeEvent: null,
-		deadline,
+		deadline: state.deadline,
 	};
 }
 
@@ -235,8 +225,6 @@ export function waitingJson(state: WaitState): Json {
 
 export const LIMIT_UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
 type LimitUnit = keyof typeof LIMIT_UNITS;
-
-const MAX_LIMIT_SECONDS = 365 * 86400;
 
 export function limitDeadline(
 	amount: unknown,
@@ -254,7 +242,7 @@ export function limitDeadline(
 		return { error: 'must be a number greater than 0', field: 'limitAmount' };
 	}
 	const seconds = value * LIMIT_UNITS[unit as LimitUnit];
-	if (seconds > MAX_LIMIT_SECONDS)
+	if (seconds > 365 * LIMIT_UNITS.days)
 		return { error: 'must be at most 365 days', field: 'limitAmount' };
 	return { deadline: new Date(nowMs + Math.ceil(seconds * 1000)) };
 }

@@ -711,7 +711,9 @@ describe('resumed by a delivery', () => {
 		expect(outputs[0][0].json).toMatchObject({ status: 'waiting', events: [], notTaken: [listed] });
 		const warned = ctx.logs.filter((entry) => entry.level === 'warn');
 		expect(warned).toHaveLength(1);
-		expect(warned[0].message).toMatch(/was not taken: another flow \(flow-other\)/);
+		expect(warned[0].message).toMatch(
+			/in workflow wf-test: .*was not taken: another flow \(flow-other\)/,
+		);
 		expect(JSON.stringify(warned)).not.toContain(APPLICANT_ID);
 	});
 

@@ -681,7 +681,7 @@ describe('items', () => {
 
 	test('outcomeJson of a flow without externalId or href gives null for them', () => {
 		const state = newWait({ id: 'f' }, STARTED, null);
-		const json = outcomeJson(state, 0, { event: 'consent.data', flowId: 'f' }, NOW);
+		const json = outcomeJson(state, 'dataReceived', { event: 'consent.data', flowId: 'f' }, NOW);
 		expect(json).toMatchObject({
 			outcome: 'dataReceived',
 			externalId: null,
