@@ -1,7 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import type { Operation, RunEnv } from '../../shared/runner';
-import type { RetryPolicy } from '../../shared/transport';
 import {
 	validateNationalId,
 	validateHttpUrl,
@@ -171,18 +170,13 @@ function checkUrl(raw: unknown, production: boolean, webhook: boolean): Check<st
 	return ok(value);
 }
 
-export interface PreparedCreate {
-	body: IDataObject;
-	policy: RetryPolicy;
-}
-
 // `webhookUrl`: Create and Wait for Outcome's resume URL; Create reads its parameter or input field.
 export function prepareCreate(
 	ctx: IExecuteFunctions,
 	{ connection: { production }, fields }: RunEnv,
 	itemIndex: number,
 	webhookUrl?: string,
-): PreparedCreate {
+) {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const checks: Record<ApplicantField, (raw: unknown) => Check<string>> = {
 		nationalId: (raw) =>
@@ -293,7 +287,7 @@ function takeInput(node: INode, itemIndex: number, name: string, check: Check<st
 	throw error;
 }
 
-export const create: Operation<PreparedCreate> = {
+export const create: Operation<ReturnType<typeof prepareCreate>> = {
 	prepare: (ctx, env, itemIndex) => prepareCreate(ctx, env, itemIndex),
 
 	async run(ctx, env, itemIndex, { body, policy }) {

@@ -133,11 +133,10 @@ export interface Match {
 	also?: readonly string[];
 }
 
-// Whether a delivery is this wait's: by its flow id; one without a flow id (the service does not
-// publish `flow` on every event) by External ID, when the wait has one. Fail closed otherwise.
+// Whether a delivery is this wait's: by its flow id (createFlow waits only with one); one without
+// (the service does not publish `flow` on every event) by External ID, when the wait has one.
 /** Why a delivery is not this wait's, or null; `shown` is its flow id as the items show it. */
 export function notThisWait(state: WaitState, match: Match, shown: unknown = null): string | null {
-	if (state.flowId === null) return 'this wait has no flow id to match';
 	if (match.flowId !== null)
 		return match.flowId === state.flowId ? null : `another flow (${text(shown) ?? 'its id'})`;
 	if (state.externalIdKey === null)

@@ -360,21 +360,6 @@ describe('advanceWait', () => {
 		expect(decision.kind).toBe('outcome');
 	});
 
-	test('without a flow id (a wait saved before it was required), every delivery is foreign: fail closed', () => {
-		// On f259bcd another flow's consent.data ended such a wait (issue 31, item 5).
-		const state = newWait(flow(null), STARTED, null);
-		expect(state.flowId).toBeNull();
-		expect(advance(state, delivery('consent.accepted', { flowId: OTHER_FLOW }), NOW).kind).toBe(
-			'foreign',
-		);
-		expect(advance(state, delivery('consent.data', { flowId: OTHER_FLOW }), NOW).kind).toBe(
-			'foreign',
-		);
-		expect(advance(state, delivery('consent.rejected', { flowId: null }), NOW).kind).toBe(
-			'foreign',
-		);
-	});
-
 	test('duplicates by the signed key: the same body under another event type is a duplicate; a reused ce-id is not', () => {
 		// binary mode (Accept Unsigned CloudEvents Headers): the webhookId is the unsigned ce-id,
 		// the key the digest of the signed body (intake.ts)
