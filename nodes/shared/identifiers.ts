@@ -67,7 +67,6 @@ export function validateHttpUrl(value: string, requireHttps = false): string | u
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		return `must use http or https, not ${url.protocol.replace(':', '')}`;
 	}
-	if (!url.hostname) return 'must name a host';
 	if (requireHttps && url.protocol !== 'https:') {
 		return 'must use https when the credential environment is Production';
 	}

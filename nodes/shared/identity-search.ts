@@ -234,7 +234,7 @@ export function replaceIdentityNumbers(
 }
 
 const SHOWN = 2;
-const MASK = '*';
+export const MASK = '*';
 
 /** Under Mask: `*********NN`, the two check digits only (the form the README shows). */
 export const maskedForm = (found: Found): string =>

@@ -147,28 +147,23 @@ export function keepAsWaitingInput(
 // node reads them. No API says n8n is stopping (it closes its server on SIGTERM). Fallbacks: no
 // body → 401; not seen → taken.
 export async function requestRawBody(req: unknown): Promise<Buffer | undefined> {
-	const request = req as
-		| { rawBody?: unknown; readRawBody?: () => Promise<void> }
-		| null
-		| undefined;
-	if (!request) return undefined;
-	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
+	const request = req as { rawBody?: unknown; readRawBody?: () => Promise<void> } | undefined;
+	if (request?.rawBody === undefined && typeof request?.readRawBody === 'function') {
 		try {
 			await request.readRawBody();
 		} catch {
 			return undefined;
 		}
 	}
-	const raw = request.rawBody;
+	const raw = request?.rawBody;
 	if (Buffer.isBuffer(raw)) return raw;
 	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
 	return undefined;
 }
 
 export function serverClosing(req: unknown): boolean {
-	const socket = (req as { socket?: { server?: unknown } } | null | undefined)?.socket;
-	const server = socket?.server as { listening?: unknown } | null | undefined;
-	return typeof server === 'object' && server !== null && server.listening === false;
+	const socket = (req as { socket?: { server?: { listening?: unknown } } } | null)?.socket;
+	return socket?.server?.listening === false;
 }
 
 // 7. No API gives n8n's answer: 'finish' misses hung-up senders, 'close' comes first; n8n calls
@@ -180,9 +175,7 @@ export function whenAnswered(
 	listener: (status: number) => Promise<unknown> | void,
 ): boolean {
 	const response = res as { end?: unknown; statusCode?: unknown; writableEnded?: unknown } | null;
-	if (response === null || typeof response !== 'object' || typeof response.end !== 'function') {
-		return false;
-	}
+	if (typeof response?.end !== 'function') return false;
 	const status = () => (typeof response.statusCode === 'number' ? response.statusCode : 0);
 	if (response.writableEnded === true) {
 		void listener(status());

@@ -35,8 +35,7 @@ export class Pacer {
 		private readonly max: number,
 		private readonly clock: PacerClock = SYSTEM_CLOCK,
 	) {
-		this.max = Math.max(1, Math.floor(max));
-		this.current = Math.min(this.max, Math.max(1, Math.floor(start)));
+		this.current = Math.min(max, start);
 	}
 
 	get limit(): number {

@@ -1,7 +1,7 @@
 // Any identity-number-shaped digit group is masked, valid or not: docs/architecture.md#personal
-import { UUID_SHAPE } from './identity-search';
+import { MASK, UUID_SHAPE } from './identity-search';
+import { isObject } from './json';
 
-export const MASK = '*';
 const NAME_MASK = '***';
 
 const SPACE = '[ \\u00a0\\u202f]';
@@ -106,11 +106,7 @@ export const NAME_FIELDS: ReadonlySet<string> = new Set([
 
 export function personalValuesOf(...bodies: unknown[]): PersonalValues {
 	const found: PersonalValues = { identityNumbers: [], names: [] };
-	const records = bodies.filter(
-		(body): body is Record<string, unknown> =>
-			body !== null && typeof body === 'object' && !Array.isArray(body),
-	);
-	for (const [key, value] of records.flatMap((body) => Object.entries(body))) {
+	for (const [key, value] of bodies.filter(isObject).flatMap((body) => Object.entries(body))) {
 		if (typeof value !== 'string' && typeof value !== 'number') continue;
 		const name = key.toLowerCase();
 		if (IDENTITY_FIELDS.has(name)) found.identityNumbers.push(String(value));

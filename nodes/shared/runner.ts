@@ -139,11 +139,9 @@ type PoolOutcome<T> =
 interface PoolOptions {
 	stopOnError?: boolean;
 	shouldStop?: () => boolean;
-	// index 0 alone first, so that a cold OAuth2 token is fetched once, not once per lane
-	firstAlone?: boolean;
 }
 
-/** Never rejects; indexes never started (after a stop) are `{ ok: false, skipped: true }`. */
+/** Index 0 runs alone first; never rejects; an index never started (after a stop) is `skipped`. */
 export async function runPool<T>(
 	count: number,
 	concurrency: number,
@@ -154,7 +152,7 @@ export async function runPool<T>(
 		{ length: count },
 		(): PoolOutcome<T> => ({ ok: false, skipped: true }),
 	);
-	const lanes = Math.max(1, Math.min(Math.floor(concurrency) || 1, count || 1));
+	const lanes = Math.min(concurrency, count);
 	let next = 0;
 	let stopped = false;
 
@@ -172,7 +170,7 @@ export async function runPool<T>(
 		}
 	}
 
-	if (options.firstAlone && lanes > 1 && count > 1) await runNext();
+	if (lanes > 1) await runNext();
 	await Promise.all(
 		Array.from({ length: lanes }, async () => {
 			while (!stopped && next < count) await runNext();
@@ -189,7 +187,6 @@ function failedItem(itemIndex: number, error: NodeError): INodeExecutionData {
 	return { json: errorJson(error), pairedItem: { item: itemIndex } };
 }
 
-// Every item is prepared (validated) before any request is sent.
 function prepareAll(
 	ctx: IExecuteFunctions,
 	resolve: OperationResolver,
@@ -278,8 +275,6 @@ export async function runItems(
 		{
 			stopOnError: !continueOnFail,
 			shouldStop: () => signal?.aborted === true,
-			// the first item alone: a cold OAuth2 token is then fetched once, not once per lane
-			firstAlone: true,
 		},
 	);
 	return collect(ctx, outcomes, env.connection.redact, continueOnFail);

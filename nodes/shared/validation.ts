@@ -30,10 +30,9 @@ function childrenOf(property: PropertyLike): PropertyLike[] {
 }
 
 export function fieldLabel(properties: readonly INodeProperties[], path: string): string {
-	const names = path.split('.');
 	const labels: string[] = [];
 	let level: readonly PropertyLike[] = properties;
-	for (const name of names) {
+	for (const name of path.split('.')) {
 		const found = level.find((property) => property.name === name);
 		if (!found) return labels.length ? `${labels.join(' → ')} → ${name}` : path;
 		labels.push(found.displayName);
@@ -79,8 +78,6 @@ export class Fields {
 		return check.value as T;
 	}
 }
-
-// ---- pure checks shared by both nodes -------------------------------------------------------
 
 export function characters(count: number): string {
 	return `${count} character${count === 1 ? '' : 's'}`;

@@ -28,13 +28,6 @@ describe('concurrencyOption', () => {
 		});
 		expect(option.description).toMatch(/in flight.*429 or 503/);
 	});
-
-	test("a node's own sentence follows the shared description", () => {
-		const plain = concurrencyOption(3).description ?? '';
-		expect(concurrencyOption(3, '  Downloads count too. ').description).toBe(
-			`${plain} Downloads count too.`,
-		);
-	});
 });
 
 describe('concurrencyFrom', () => {
