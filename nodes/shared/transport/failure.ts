@@ -121,12 +121,9 @@ export function lowerCaseHeaders(headers: unknown): Record<string, string> {
 export function normaliseHttpError(error: unknown): HttpFailure {
 	const record = isObject(error) ? error : {};
 	const response = findResponse(error);
-	let status: number | undefined;
-	if (response) status = Number(response.status ?? response.statusCode);
-	if (status === undefined && record.httpCode !== undefined && record.httpCode !== null) {
-		const parsed = Number(record.httpCode);
-		if (Number.isInteger(parsed) && parsed >= 100) status = parsed;
-	}
+	const httpCode = Number(record.httpCode);
+	let status = response ? Number(response.status ?? response.statusCode) : undefined;
+	if (!response && Number.isInteger(httpCode) && httpCode >= 100) status = httpCode;
 	const message = typeof record.message === 'string' ? record.message : String(error);
 	const causeMessage = isObject(record.cause) ? record.cause.message : undefined;
 	const ownText = [message, causeMessage].find(

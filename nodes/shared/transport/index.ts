@@ -150,6 +150,7 @@ export function failureFacts(
 	const kind = classifyFailure(failure);
 	const service = serviceText(failure.body, redact);
 	const retryAfter = failure.headers['retry-after'];
+	const own = kind === 'token-refused' ? failure.ownToken : undefined;
 	const facts: FailureFacts = {
 		kind,
 		status: failure.status,
@@ -163,28 +164,22 @@ export function failureFacts(
 		code: failure.code,
 		networkWords: networkWords(failure.code),
 		oauthError: failure.oauthError,
+		tokenStatus: own?.status,
+		tokenDetail: own && redact(own.message),
+		retryAfter: retryAfter === undefined ? undefined : redact(retryAfter),
+		retryAfterMs: parseRetryAfter(retryAfter),
 		retryAfterTooLong: retryAfterTooLong(failure, policy),
 	};
-	if (kind === 'token-refused' && failure.ownToken) {
-		if (failure.ownToken.status !== undefined) facts.tokenStatus = failure.ownToken.status;
-		facts.tokenDetail = redact(failure.ownToken.message);
-	} else if (kind === 'token-refused') {
+	if (kind === 'token-refused' && !own) {
 		const reason = facts.service ?? redact(tokenFailureReason(failure.message));
 		if (reason) facts.tokenReason = reason;
-	}
-	if (retryAfter !== undefined) {
-		facts.retryAfter = redact(retryAfter);
-		const ms = parseRetryAfter(retryAfter);
-		if (ms !== undefined) facts.retryAfterMs = ms;
 	}
 	return facts;
 }
 
 // The service may quote back the identity numbers and names the request body carried.
 export function requestRedactor(redact: Redactor, body: unknown): Redactor {
-	const personal = personalValuesOf(body);
-	if (personal.identityNumbers.length === 0 && personal.names.length === 0) return redact;
-	const mask = personalMasker(personal);
+	const mask = personalMasker(personalValuesOf(body));
 	return (text: string) => mask(redact(text));
 }
 
@@ -224,15 +219,12 @@ function requestOptions(connection: Connection, request: ApiRequest): IHttpReque
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
+		json: !request.stream,
+		headers: { Accept: request.accept ?? 'application/json' },
 	};
 	if (request.stream) {
 		options.encoding = 'stream';
 		options.returnFullResponse = true;
-		options.json = false;
-		options.headers = { Accept: request.accept ?? '*/*' };
-	} else {
-		options.json = true;
-		options.headers = { Accept: 'application/json' };
 	}
 	if (request.body !== undefined) options.body = request.body;
 	return options;

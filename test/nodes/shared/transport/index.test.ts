@@ -88,9 +88,10 @@ describe('requestRedactor', () => {
 		expect(text).not.toContain(TOKEN);
 	});
 
-	test('a body without personal values keeps the base redactor as is', () => {
-		expect(requestRedactor(hideToken, { flowId: 'abc' })).toBe(hideToken);
-		expect(requestRedactor(hideToken, undefined)).toBe(hideToken);
+	test('a body without personal values changes nothing the base redactor gives', () => {
+		const text = `flow abc Haugstveit token ${TOKEN}`;
+		expect(requestRedactor(hideToken, { flowId: 'abc' })(text)).toBe(hideToken(text));
+		expect(requestRedactor(hideToken, undefined)(text)).toBe(hideToken(text));
 	});
 });
 
