@@ -106,11 +106,9 @@ interface WaitingStack {
 	};
 }
 
-export function runWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
+export function runWaitingNodeAgain(ctx: IWebhookFunctions): void {
 	const entry = waitingEntry(ctx);
-	if (entry === undefined) return false;
-	delete entry.disabled;
-	return true;
+	if (entry) delete entry.disabled;
 }
 
 /** Whether runWaitingNodeAgain would succeed (decided before anything is changed). */

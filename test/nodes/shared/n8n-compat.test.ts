@@ -16,6 +16,7 @@ import type {
 } from 'n8n-workflow';
 import {
 	answerWhenStored,
+	canRunWaitingNodeAgain,
 	credentialsCarriedBy,
 	keepAsWaitingInput,
 	mentionsTokenFailure,
@@ -128,17 +129,19 @@ describe('4. resuming a waiting node', () => {
 			getNode: () => ({ name: 'Wait' }),
 		}) as unknown as IWebhookFunctions;
 
-	test('clears the disabled mark of this node on top of the stack; anything else: false', () => {
+	test('clears the disabled mark of this node on top of the stack; anything else: cannot', () => {
 		const entry = { node: { name: 'Wait', disabled: true } };
-		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [entry] } }))).toBe(true);
+		const waiting = ctx({ executionData: { nodeExecutionStack: [entry] } });
+		expect(canRunWaitingNodeAgain(waiting)).toBe(true);
+		runWaitingNodeAgain(waiting);
 		expect(entry.node).toEqual({ name: 'Wait' });
-		expect(
-			runWaitingNodeAgain(
-				ctx({ executionData: { nodeExecutionStack: [{ node: { name: 'Other' } }] } }),
-			),
-		).toBe(false);
-		expect(runWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [] } }))).toBe(false);
-		expect(runWaitingNodeAgain(ctx(undefined))).toBe(false);
+		const other = { node: { name: 'Other', disabled: true } };
+		const elsewhere = ctx({ executionData: { nodeExecutionStack: [other] } });
+		expect(canRunWaitingNodeAgain(elsewhere)).toBe(false);
+		runWaitingNodeAgain(elsewhere);
+		expect(other.node.disabled).toBe(true);
+		expect(canRunWaitingNodeAgain(ctx({ executionData: { nodeExecutionStack: [] } }))).toBe(false);
+		expect(canRunWaitingNodeAgain(ctx(undefined))).toBe(false);
 	});
 });
 
