@@ -35,7 +35,6 @@ type Resolve = (
 	field: string,
 ) => { resolved: boolean; value?: unknown };
 
-/** What the host's n8n makes of `field` without its expression engine; undefined: it evaluates the template. */
 export function nativelyResolved(
 	parameters: Record<string, unknown>,
 	description: object,
@@ -111,7 +110,6 @@ export function runWaitingNodeAgain(ctx: IWebhookFunctions): void {
 	if (entry) delete entry.disabled;
 }
 
-/** Whether runWaitingNodeAgain would succeed (decided before anything is changed). */
 export function canRunWaitingNodeAgain(ctx: IWebhookFunctions): boolean {
 	return waitingEntry(ctx) !== undefined;
 }
