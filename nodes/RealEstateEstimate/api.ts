@@ -84,7 +84,7 @@ export function readObject(
 	if (form !== 'share') {
 		throw fields.error(itemIndex, 'identifyBy', `must be cadastre or share, got ${show(form)}`);
 	}
-	const org = take('organizationNumber', (value) => checkOrganizationNumber(value));
+	const org = take('organizationNumber', checkOrganizationNumber);
 	if (cooperative) return { path: `/RealEstates/${org}`, label: `housing cooperative ${org}` };
 	const share = take('shareNumber', checkPositiveInteger);
 	return {

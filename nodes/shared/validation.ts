@@ -160,8 +160,8 @@ export function checkPositiveInteger(value: unknown): Check<number> {
 export const NUMBER_HINT =
 	'The value arrived as a number, so a leading zero may have been lost: map it as text, not as a number.';
 
-export function checkOrganizationNumber(value: unknown, hint?: string): Check<string> {
-	if (isEmpty(value)) return fail('is empty', hint ?? 'Enter the 9-digit organization number.');
+export function checkOrganizationNumber(value: unknown): Check<string> {
+	if (isEmpty(value)) return fail('is empty', 'Enter the 9-digit organization number.');
 	if (typeof value !== 'string' && typeof value !== 'number')
 		return fail(`must be 9 digits, got ${show(value)}`);
 	const text = stripSpaces(asText(value));

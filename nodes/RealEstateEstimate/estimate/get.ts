@@ -181,8 +181,7 @@ function estimateBody(ctx: IExecuteFunctions, fields: Fields, itemIndex: number)
 		take(name, checkFlag(ctx.getNodeParameter(name, itemIndex, false)));
 	if (flag('includeComparables')) body.includeComparables = true;
 	if (flag('dontStoreEstimate')) body.storeEstimate = false; // the API can only turn storing off
-	const group = param('valuation').valuationValues;
-	const values = ((Array.isArray(group) ? group[0] : group) ?? {}) as IDataObject;
+	const values = (param('valuation').valuationValues ?? {}) as IDataObject;
 	if (Object.values(values).some((value) => !isEmpty(value)))
 		body.valuation = collect(values, VALUATION, 'valuation');
 	return Object.keys(body).length ? body : undefined;
