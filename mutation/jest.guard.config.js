@@ -1,6 +1,6 @@
 // Jest config for mutation/stryker.guard.mjs only: the tests written for the module under mutation,
-// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger), so
-// that each mutant run, static ones included, takes seconds.
+// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger |
+// retry), so that each mutant run, static ones included, takes seconds.
 const mutation = require('./jest.config');
 
 const SETS = {
@@ -23,6 +23,7 @@ const SETS = {
 	trigger: [
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{minimise,ConsentFlowTrigger.node}.integration.test.ts',
 	],
+	retry: ['<rootDir>/test/nodes/shared/transport/retry*.test.ts'],
 };
 const set = SETS[process.env.SBL_MUTATION_SET ?? ''];
 if (!set) throw new Error(`SBL_MUTATION_SET must be one of ${Object.keys(SETS).join(', ')}`);
