@@ -117,9 +117,9 @@ export async function sendWithRetry<T = unknown>(
 	// item retries without using up Max Retries (at most PACED_REFUSALS times). Alone, it counts.
 	let pacedRefusals = 0;
 	for (let retry = 0, attempt = 0; ; attempt++) {
-		const slot = await pacer?.acquire(signal);
+		const turn = pacer && { pacer, slot: await pacer.acquire(signal) };
 		if (signal?.aborted) {
-			if (slot) pacer?.release(slot, { kind: 'failed' });
+			turn?.pacer.release(turn.slot, { kind: 'failed' });
 			throw cancelled(attempt);
 		}
 		const started = Date.now();
@@ -133,24 +133,24 @@ export async function sendWithRetry<T = unknown>(
 				credentialType,
 				request,
 			)) as T;
-			if (slot) pacer?.release(slot, { kind: 'answered', ms: Date.now() - started });
+			turn?.pacer.release(turn.slot, { kind: 'answered', ms: Date.now() - started });
 			return response;
 		} catch (error) {
 			learn?.(...credentialsCarriedBy(request, error));
 			const failure = normaliseHttpError(error);
 			failure.attempts = attempt + 1;
 			const outcome = pacingOutcome(failure, policy);
-			if (slot) pacer?.release(slot, outcome);
+			turn?.pacer.release(turn.slot, outcome);
 			if (signal?.aborted) {
 				releaseBody(failure.body);
 				throw cancelled(attempt + 1);
 			}
+			// Max Retries 0 stays no retry: retryDelay refuses retry 0 of 0
 			const paced =
-				slot !== undefined &&
 				outcome.kind === 'refused' &&
-				slot.concurrent > 1 &&
-				pacedRefusals < PACED_REFUSALS &&
-				policy.maxRetries > 0;
+				turn !== undefined &&
+				turn.slot.concurrent > 1 &&
+				pacedRefusals < PACED_REFUSALS;
 			const wait = retryDelay(failure, paced ? 0 : retry, policy);
 			if (wait === undefined) throw failure;
 			if (paced) pacedRefusals++;
