@@ -1,8 +1,9 @@
-// Mutation testing of the personal-data guard (figures: CONTRIBUTING.md, "Mutation testing"), one
+// Mutation testing of the personal-data guard and the retry rule (figures: CONTRIBUTING.md, "Mutation testing"), one
 // module at a time with its own tests (mutation/jest.guard.config.js):
 //   SBL_MUTATION_SET=identity nice -n 10 npx stryker run mutation/stryker.guard.mjs --mutate nodes/shared/identity-search.ts
 //   SBL_MUTATION_SET=minimise … --mutate nodes/shared/webhook/minimise.ts
 //   SBL_MUTATION_SET=redact … --mutate nodes/shared/transport/redact.ts
+//   SBL_MUTATION_SET=retry … --mutate nodes/shared/transport/retry.ts
 // signing-credential.ts and intake.ts: stryker.webhook-intake.mjs.
 import base from './stryker.config.mjs';
 
@@ -13,6 +14,7 @@ export default {
 		'nodes/shared/identity-search.ts',
 		'nodes/shared/webhook/minimise.ts',
 		'nodes/shared/transport/redact.ts',
+		'nodes/shared/transport/retry.ts',
 	],
 	jest: { ...base.jest, configFile: 'mutation/jest.guard.config.js' },
 	htmlReporter: { fileName: `reports/mutation/guard-${process.env.SBL_MUTATION_SET}.html` },
