@@ -101,20 +101,6 @@ export function answerPlan(answeredBy: Answerer, hasKey: boolean): AnswerPlan {
 	return { answeredBy, remember: remember[answeredBy] };
 }
 
-export type Admission = 'duplicate' | 'in-progress' | 'busy' | 'run';
-
-// A full set of held runs refuses a new one rather than let an unfinished one go (its copies would run).
-export function admit(
-	plan: AnswerPlan,
-	state: { duplicate: boolean; copyInFlight: boolean; flightFull: boolean },
-): Admission {
-	if (plan.remember === 'never') return 'run';
-	if (state.duplicate) return 'duplicate';
-	if (state.copyInFlight) return 'in-progress';
-	if (state.flightFull) return 'busy';
-	return 'run';
-}
-
 type Settlement = 'remember' | 'forget' | 'keep';
 
 /**
@@ -180,12 +166,11 @@ export function decide(f: Facts): Answer {
 		return { kind: 'run', plan: answerPlan('n8n-after-run', false), ack: null };
 	}
 	if (!f.selected) return byN8n('filtered');
-	const plan = answerPlan(f.answeredBy, f.hasKey);
-	const admission = admit(plan, f);
-	if (admission === 'duplicate') return byN8n('duplicate');
-	if (admission === 'in-progress') return byNode(409, ack('in-progress'));
-	if (admission === 'busy') return byNode(503, FLIGHT_FULL, { 'retry-after': '1' });
-	return { kind: 'run', plan, ack: ack('emitted') };
+	if (f.hasKey && f.duplicate) return byN8n('duplicate');
+	if (f.hasKey && f.copyInFlight) return byNode(409, ack('in-progress'));
+	// a full set of held runs refuses a new one rather than let an unfinished one go (its copies would run)
+	if (f.hasKey && f.flightFull) return byNode(503, FLIGHT_FULL, { 'retry-after': '1' });
+	return { kind: 'run', plan: answerPlan(f.answeredBy, f.hasKey), ack: ack('emitted') };
 }
 
 /** execute()'s part of a run; `claim` is null when no copy was checked (no key, test URL). */

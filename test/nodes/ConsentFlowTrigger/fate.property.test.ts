@@ -1,5 +1,5 @@
 // Issue 41 as properties of the delivery memory (dedupe.ts lookUp/hold) and the decision table
-// (decide.ts admit/settle), on random interleavings of copies arriving, connection drops, what n8n
+// (decide.ts decide/settle), on random interleavings of copies arriving, connection drops, what n8n
 // reports of the run, and time passing. The expectations are the issue's rule, not the table:
 //   - once a run's execution is known to exist (Immediately) or to have succeeded (When the Workflow
 //     Finishes), no later copy runs, unless n8n stayed silent past the bound;
@@ -9,13 +9,8 @@
 import fc from 'fast-check';
 
 import { FLIGHT_BOUND_MS, type Held, type Slot } from '../../../nodes/ConsentFlowTrigger/dedupe';
-import {
-	admit,
-	answerPlan,
-	answererOf,
-	type Admission,
-	type RunEvent,
-} from '../../../nodes/shared/webhook/decide';
+import { answerPlan, answererOf, type RunEvent } from '../../../nodes/shared/webhook/decide';
+import { admit, type Admission } from '../../support/admission';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
 
 type Step =

@@ -1,12 +1,11 @@
 /**
- * The trigger's answer decision (answerPlan, admit and settle in nodes/shared/webhook/decide.ts) as a table: respond mode ×
+ * The trigger's answer decision (answerPlan, decide and settle in nodes/shared/webhook/decide.ts) as a table: respond mode ×
  * what n8n offers × whether the delivery has an id → who answers, when the id is remembered,
  * whether copies are held; then what a copy gets and what happens after the answer. The rows
  * are the README's promises ("Answers and duplicates"); the behaviour in a real n8n is judged by
  * test/e2e/trigger-loop.test.js and the queue-mode suite.
  */
 import {
-	admit,
 	answererOf,
 	answerPlan as planOf,
 	settle,
@@ -14,6 +13,7 @@ import {
 	type RunEvent,
 	type RespondMode,
 } from '../../../../nodes/shared/webhook/decide';
+import { admit } from '../../../support/admission';
 
 const answerPlan = (respond: RespondMode, atEnqueue: boolean, hasKey: boolean): AnswerPlan =>
 	planOf(answererOf(respond, atEnqueue), hasKey);
@@ -40,7 +40,7 @@ describe('answerPlan', () => {
 const plan = (respond: 'onReceived' | 'lastNode', atEnqueue: boolean, hasKey = true): AnswerPlan =>
 	answerPlan(respond, atEnqueue, hasKey);
 
-describe('admit: what a delivery gets', () => {
+describe('decide: what a delivery gets', () => {
 	test.each([
 		// plan, duplicate, copy in flight, as many runs held as the bound allows → admission
 		[plan('onReceived', true), false, false, false, 'run'],
