@@ -1,6 +1,6 @@
 // One secret and one header: the signature module's rules as the trigger uses them (several of each).
 import { minimiseHeaders } from '../../nodes/shared/webhook/minimise';
-import { matchSecret, signatureHeaders } from '../../nodes/shared/webhook/signature';
+import { matchSecret } from '../../nodes/shared/webhook/signature';
 
 export const verifyWithSecrets = (...args: Parameters<typeof matchSecret>) =>
 	matchSecret(...args) !== null;
@@ -16,9 +16,6 @@ export const verifySignature = (
 	header: string | undefined | null,
 	secret?: string | null,
 ) => typeof header === 'string' && verifyAnySignature(body, [header], secret);
-
-export const findSignatureHeader = (...args: Parameters<typeof signatureHeaders>) =>
-	signatureHeaders(...args)[0];
 
 /** Include Headers with every header named in Additional Headers: credentials are left out all the same. */
 export const headersWithoutSecrets = (headers: Record<string, unknown>) =>

@@ -15,7 +15,6 @@ import {
 	signatureCandidates,
 } from '../../../../nodes/shared/webhook/signature';
 import {
-	findSignatureHeader,
 	verifyAnySignature,
 	verifySignature,
 	headersWithoutSecrets,
@@ -129,51 +128,36 @@ describe('verifySignature on the header value', () => {
 	});
 });
 
-describe('findSignatureHeader', () => {
+describe('signatureCandidates: which headers', () => {
 	const value = 'ab'.repeat(32);
 
 	it('matches x-<maker>-sbl-signature case-insensitively when nothing is configured', () => {
-		expect(findSignatureHeader({ 'x-acme-sbl-signature': value })).toEqual({
-			name: 'x-acme-sbl-signature',
-			value,
-		});
-		expect(findSignatureHeader({ 'X-Some-Bank-SBL-Signature': value })?.name).toBe(
-			'X-Some-Bank-SBL-Signature',
-		);
-		expect(findSignatureHeader({ 'x-acme-sbl-signature': value }, '  ')?.value).toBe(value);
+		expect(signatureCandidates({ 'x-acme-sbl-signature': value })).toEqual([value]);
+		expect(signatureCandidates({ 'X-Some-Bank-SBL-Signature': value })).toEqual([value]);
+		expect(signatureCandidates({ 'x-acme-sbl-signature': value }, '  ')).toEqual([value]);
 	});
 
 	it('does not match look-alikes', () => {
-		expect(findSignatureHeader({ 'x-sbl-signature': value })).toBeUndefined();
-		expect(findSignatureHeader({ 'x--sbl-signature': value })).toBeUndefined();
-		expect(findSignatureHeader({ 'x-acme-sbl-signature-v2': value })).toBeUndefined();
-		expect(findSignatureHeader({ 'acme-sbl-signature': value })).toBeUndefined();
+		expect(signatureCandidates({ 'x-sbl-signature': value })).toEqual([]);
+		expect(signatureCandidates({ 'x--sbl-signature': value })).toEqual([]);
+		expect(signatureCandidates({ 'x-acme-sbl-signature-v2': value })).toEqual([]);
+		expect(signatureCandidates({ 'acme-sbl-signature': value })).toEqual([]);
 		expect(SIGNATURE_HEADER_PATTERN.test('x-a-sbl-signature')).toBe(true);
 	});
 
-	it('takes the first matching header in arrival order', () => {
-		const found = findSignatureHeader({
+	it('keeps arrival order', () => {
+		const found = signatureCandidates({
 			'content-type': 'application/json',
 			'x-first-sbl-signature': 'first',
 			'x-second-sbl-signature': 'second',
 		});
-		expect(found).toEqual({ name: 'x-first-sbl-signature', value: 'first' });
+		expect(found).toEqual(['first', 'second']);
 	});
 
 	it('uses only the configured header name when one is set', () => {
 		const headers = { 'x-acme-sbl-signature': value, 'x-bank-signature': 'configured' };
-		expect(findSignatureHeader(headers, 'X-Bank-Signature')).toEqual({
-			name: 'x-bank-signature',
-			value: 'configured',
-		});
-		expect(
-			findSignatureHeader({ 'x-acme-sbl-signature': value }, 'x-bank-signature'),
-		).toBeUndefined();
-	});
-
-	it('joins repeated header values', () => {
-		expect(findSignatureHeader({ 'x-acme-sbl-signature': ['a', 'b'] })?.value).toBe('a, b');
-		expect(findSignatureHeader({ 'x-acme-sbl-signature': [] })).toBeUndefined();
+		expect(signatureCandidates(headers, 'X-Bank-Signature')).toEqual(['configured']);
+		expect(signatureCandidates({ 'x-acme-sbl-signature': value }, 'x-bank-signature')).toEqual([]);
 	});
 });
 

@@ -83,8 +83,6 @@ describe('verifyWithSecrets (node:crypto as the oracle)', () => {
 		expect(verifyWithSecrets(BODY, Array(9).fill(sign(BODY, NEW)), [NEW])).toBe(false);
 		expect(verifyWithSecrets(BODY, Array(8).fill(sign(BODY, NEW)), [NEW])).toBe(true);
 		expect(verifyWithSecrets(BODY, [], [NEW])).toBe(false);
-		expect(verifyWithSecrets(BODY, [42, null], [NEW])).toBe(false);
-		expect(verifyWithSecrets('x' as unknown as Buffer, [sign('x', NEW)], [NEW])).toBe(false);
 	});
 
 	it('property: verifies exactly when some candidate is the HMAC under some active secret, and says which', () => {
@@ -252,14 +250,7 @@ describe('what counts as a signature, and what fails closed (issue 31, mutation 
 		}
 	});
 
-	it('fails closed on secrets or candidates that are not what the types say (never throws)', () => {
-		const fromJs = (value: unknown) => value as never;
-		expect(matchSecret(BODY, [good], fromJs([NEW, 42]))).toBeNull();
-		expect(matchSecret(BODY, [good], fromJs([42]))).toBeNull();
-		expect(matchSecret(BODY, [good], fromJs('ab'))).toBeNull();
-		expect(matchSecret(BODY, [good], fromJs({ length: 1, 0: NEW }))).toBeNull();
-		expect(matchSecret(BODY, fromJs({ length: 1, 0: good }), secrets)).toBeNull();
-		expect(matchSecret(BODY, fromJs(good), secrets)).toBeNull();
+	it('fails closed without secrets or candidates', () => {
 		expect(matchSecret(BODY, [good], [])).toBeNull();
 		expect(matchSecret(BODY, [], [NEW, OLD])).toBeNull();
 	});
