@@ -117,8 +117,6 @@ export class ConsentFlowTrigger implements INodeType {
 			name: 'Consent Flow Trigger',
 		},
 		inputs: [],
-		// Computed from Events and Outputs (as n8n's Switch node does): no handle for an event
-		// that is not selected; with every event selected, the order of the ten events + Unrecognised.
 		outputs: CONFIGURED_OUTPUTS,
 		credentials: [
 			{
@@ -307,7 +305,7 @@ export class ConsentFlowTrigger implements INodeType {
 		let unrouted: string | undefined;
 		const kept: { url: string; keys: string[] } = { url: '', keys: [] };
 		this.getInputData().forEach((item, index) => {
-			const carrier = readCarrier(item, ALL_EVENT_OPTIONS);
+			const carrier = readCarrier(item);
 			if (carrier?.ack) {
 				const claimed = claim(this, carrier);
 				const { emit, answer: status } = inExecution(carrier.answeredBy, claimed);

@@ -1,6 +1,7 @@
 /** The Respond option, read once, and the carrier from webhook() to execute() (docs/architecture.md, "Who answers"). */
 import { answererOf, type Answerer, type Ack, type RespondMode } from '../shared/webhook/decide';
 import { nativelyResolved, withNativeResolvers } from '../shared/n8n-compat';
+import { ALL_EVENT_OPTIONS } from '../shared/webhook/events';
 
 export const DEFAULT_RESPOND: RespondMode = 'onReceived';
 
@@ -59,12 +60,9 @@ export interface Carrier {
 const ANSWERERS: readonly string[] = ['n8n-when-stored', 'execute', 'n8n-after-run'];
 
 /** The carrier webhook() wrote on an input item; null when missing or malformed. */
-export function readCarrier(
-	item: Record<string, unknown>,
-	options: readonly string[],
-): Carrier | null {
+export function readCarrier(item: Record<string, unknown>): Carrier | null {
 	const raw = item[CARRIER] as Partial<Carrier> | null | undefined;
 	if (typeof raw !== 'object' || raw === null) return null;
-	if (!options.includes(raw.option!) || !ANSWERERS.includes(raw.answeredBy!)) return null;
+	if (!ALL_EVENT_OPTIONS.includes(raw.option!) || !ANSWERERS.includes(raw.answeredBy!)) return null;
 	return { key: null, nonce: '', ack: null, ...raw } as Carrier;
 }
