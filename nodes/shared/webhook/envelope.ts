@@ -1,7 +1,7 @@
 // The service's envelope, read tolerantly; its forms and why: docs/architecture.md#envelope
 
 import { CONSENT_EVENTS, type ConsentEvent } from './events';
-import { scanBody } from './json-scan';
+import { scanBody, withoutBom } from './json-scan';
 import { deliveryIdOfToken } from './webhook-id';
 import { isObject, nonEmptyString, type JsonObject } from '../json';
 import { daysInMonth } from '../dates';
@@ -42,13 +42,11 @@ const EVENT_BY_LOWER_NAME = new Map<string, ConsentEvent>(
 );
 
 export function canonicalEvent(name: string): ConsentEvent | null {
-	if ((CONSENT_EVENTS as readonly string[]).includes(name)) return name as ConsentEvent;
 	return EVENT_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
 }
 
 export function bodyText(rawBody: Buffer): string {
-	const text = rawBody.toString('utf8');
-	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	return withoutBom(rawBody).toString('utf8');
 }
 
 /** The one parser of a (verified) body, whose bytes are scanned once. Never throws. */
@@ -154,19 +152,14 @@ export function parseTimestamp(text: string): number | null {
 	return date.getTime() - offsetMinutes * 60000;
 }
 
-type FreshnessVerdict = 'fresh' | 'stale' | 'unparsable' | 'absent';
-
-// Only the signed `timestamp` counts: stale further than maxAgeSeconds in the past or the future.
-export function checkFreshness(
+// Only the signed `timestamp` counts: stale further than maxAgeSeconds in the past or the future,
+// or present but not an RFC 3339 / ISO 8601 date-time (no zone = UTC; bare numbers, free text).
+export function isStale(
 	delivery: Pick<ParsedDelivery, 'timestamp' | 'hasTimestamp'>,
 	maxAgeSeconds: number,
 	nowMs: number,
-): FreshnessVerdict {
-	if (!(maxAgeSeconds > 0)) return 'fresh';
-	if (!delivery.hasTimestamp) return 'absent';
-	if (delivery.timestamp === null) return 'unparsable';
-	// RFC 3339 / ISO 8601 date-time, no zone = UTC; bare numbers or free text are not accepted.
-	const sentMs = parseTimestamp(delivery.timestamp);
-	if (sentMs === null) return 'unparsable';
-	return Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000 ? 'stale' : 'fresh';
+): boolean {
+	if (!(maxAgeSeconds > 0) || !delivery.hasTimestamp) return false;
+	const sentMs = delivery.timestamp === null ? null : parseTimestamp(delivery.timestamp);
+	return sentMs === null || Math.abs(nowMs - sentMs) > maxAgeSeconds * 1000;
 }

@@ -2,7 +2,7 @@
 import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { serverClosing } from '../n8n-compat';
 import { FACTS, type Facts } from './decide';
-import { bodyText, checkFreshness, parseEnvelope, type ParsedDelivery } from './envelope';
+import { bodyText, isStale, parseEnvelope, type ParsedDelivery } from './envelope';
 import type { HeaderBag } from './signature';
 import { verifiedDelivery, type VerifiedDelivery } from './verify';
 
@@ -26,7 +26,6 @@ export async function intake(
 		return { facts: { ...FACTS, entry } };
 	}
 	const parsed = parseEnvelope(verified.rawBody);
-	const freshness = checkFreshness(parsed, rules.maxAgeSeconds, Date.now());
 	const facts: Facts = {
 		...FACTS,
 		entry,
@@ -41,7 +40,7 @@ export async function intake(
 				...(entry === 'resume' && { size: bodyText(verified.rawBody).length }),
 			}),
 		},
-		stale: freshness === 'stale' || freshness === 'unparsable',
+		stale: isStale(parsed, rules.maxAgeSeconds, Date.now()),
 	};
 	// a delivery without a signed id is keyed on its signed bytes, one key per active secret (all recorded)
 	const [key, ...also] = parsed.deliveryKey === null ? verified.bodyKeys() : [];

@@ -6,11 +6,6 @@ const MAX_KEY_BYTES = 64;
 
 export const MAX_KEY_JSON_BYTES = 69;
 
-export interface DeliveryId {
-	display: string;
-	key: string;
-}
-
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 function isPlain(value: string): boolean {
@@ -38,7 +33,7 @@ export function keyOfStringValue(value: string): string {
 	return bounded(isPlain(value) ? value : `~s:${JSON.stringify(value)}`);
 }
 
-export function deliveryIdOfToken(token: Buffer): DeliveryId | null {
+export function deliveryIdOfToken(token: Buffer): { display: string; key: string } | null {
 	const text = token.toString('utf8');
 	if (token[0] === 0x22) {
 		let value: unknown;

@@ -9,7 +9,7 @@ import {
 	TOO_DEEP_RAW_LIMIT,
 	bodyText,
 	canonicalEvent,
-	checkFreshness,
+	isStale,
 	eventItem,
 	unrecognisedItem,
 	type RecognisedDelivery,
@@ -366,32 +366,32 @@ describe('unrecognisedItem for too-deep bodies', () => {
 	});
 });
 
-describe('checkFreshness', () => {
+describe('isStale', () => {
 	const now = Date.parse('2026-11-22T12:00:00Z');
 	const at = (timestamp: string) => ({ timestamp, hasTimestamp: true });
 
 	it('the window is inclusive: exactly maxAge either side is fresh, one millisecond more is stale', () => {
-		expect(checkFreshness(at('2026-11-22T11:55:00Z'), 300, now)).toBe('fresh');
-		expect(checkFreshness(at('2026-11-22T12:05:00Z'), 300, now)).toBe('fresh');
-		expect(checkFreshness(at('2026-11-22T11:54:59.999Z'), 300, now)).toBe('stale');
-		expect(checkFreshness(at('2026-11-22T12:05:00.001Z'), 300, now)).toBe('stale');
-		expect(checkFreshness(at('2026-11-22T12:00:00Z'), 1, now)).toBe('fresh');
-		expect(checkFreshness(at('2026-11-22T12:00:01Z'), 1, now)).toBe('fresh');
-		expect(checkFreshness(at('2026-11-22T12:00:02Z'), 1, now)).toBe('stale');
+		expect(isStale(at('2026-11-22T11:55:00Z'), 300, now)).toBe(false);
+		expect(isStale(at('2026-11-22T12:05:00Z'), 300, now)).toBe(false);
+		expect(isStale(at('2026-11-22T11:54:59.999Z'), 300, now)).toBe(true);
+		expect(isStale(at('2026-11-22T12:05:00.001Z'), 300, now)).toBe(true);
+		expect(isStale(at('2026-11-22T12:00:00Z'), 1, now)).toBe(false);
+		expect(isStale(at('2026-11-22T12:00:01Z'), 1, now)).toBe(false);
+		expect(isStale(at('2026-11-22T12:00:02Z'), 1, now)).toBe(true);
 	});
 
 	it('a non-positive or non-number maximum age switches the check off', () => {
 		for (const off of [0, -1, Number.NaN, -Infinity]) {
-			expect(checkFreshness(at('1999-01-01T00:00:00Z'), off, now)).toBe('fresh');
-			expect(checkFreshness({ timestamp: null, hasTimestamp: false }, off, now)).toBe('fresh');
+			expect(isStale(at('1999-01-01T00:00:00Z'), off, now)).toBe(false);
+			expect(isStale({ timestamp: null, hasTimestamp: false }, off, now)).toBe(false);
 		}
-		expect(checkFreshness(at('1999-01-01T00:00:00Z'), Infinity, now)).toBe('fresh');
+		expect(isStale(at('1999-01-01T00:00:00Z'), Infinity, now)).toBe(false);
 	});
 
-	it('verdicts for absent, non-string and unparsable timestamps', () => {
-		expect(checkFreshness({ timestamp: null, hasTimestamp: false }, 300, now)).toBe('absent');
-		expect(checkFreshness({ timestamp: null, hasTimestamp: true }, 300, now)).toBe('unparsable');
-		expect(checkFreshness(at(''), 300, now)).toBe('unparsable');
-		expect(checkFreshness(at('1763812800'), 300, now)).toBe('unparsable');
+	it('absent: not stale; non-string or unparsable: stale', () => {
+		expect(isStale({ timestamp: null, hasTimestamp: false }, 300, now)).toBe(false);
+		expect(isStale({ timestamp: null, hasTimestamp: true }, 300, now)).toBe(true);
+		expect(isStale(at(''), 300, now)).toBe(true);
+		expect(isStale(at('1763812800'), 300, now)).toBe(true);
 	});
 });

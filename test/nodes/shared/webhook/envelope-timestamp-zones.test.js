@@ -36,7 +36,11 @@ const CASES = [
 const CHILD = `(envelope) => ({
 	offset: new Date(2026, 10, 23, 12).getTimezoneOffset(),
 	verdicts: ${JSON.stringify(CASES.map(([timestamp]) => timestamp))}.map((timestamp) =>
-		envelope.checkFreshness({ timestamp, hasTimestamp: true }, ${MAX_AGE}, Date.parse('${NOW}'))),
+		envelope.parseTimestamp(timestamp) === null
+			? 'unparsable'
+			: envelope.isStale({ timestamp, hasTimestamp: true }, ${MAX_AGE}, Date.parse('${NOW}'))
+				? 'stale'
+				: 'fresh'),
 })`;
 
 describe('Maximum Age reads timestamps the same in every server time zone', () => {

@@ -1,7 +1,7 @@
 import {
 	bodyText,
 	canonicalEvent,
-	checkFreshness,
+	isStale,
 	eventItem,
 	unrecognisedItem,
 	type RecognisedDelivery,
@@ -164,36 +164,36 @@ describe('unrecognisedItem', () => {
 	});
 });
 
-describe('checkFreshness', () => {
+describe('isStale', () => {
 	const now = Date.parse('2026-11-22T12:00:00Z');
 	const at = (timestamp: unknown) =>
 		parseDelivery(JSON.stringify({ event: 'consent.data', timestamp }));
 
 	it('is off when the maximum age is 0', () => {
-		expect(checkFreshness(at('1999-01-01T00:00:00Z'), 0, now)).toBe('fresh');
-		expect(checkFreshness(at('garbage'), 0, now)).toBe('fresh');
+		expect(isStale(at('1999-01-01T00:00:00Z'), 0, now)).toBe(false);
+		expect(isStale(at('garbage'), 0, now)).toBe(false);
 	});
 
 	it('passes a timestamp within the window, either side of now', () => {
-		expect(checkFreshness(at('2026-11-22T11:55:01Z'), 300, now)).toBe('fresh');
-		expect(checkFreshness(at('2026-11-22T12:04:00Z'), 300, now)).toBe('fresh');
-		expect(checkFreshness(at('2026-11-22T13:55:00+02:00'), 300, now)).toBe('fresh');
+		expect(isStale(at('2026-11-22T11:55:01Z'), 300, now)).toBe(false);
+		expect(isStale(at('2026-11-22T12:04:00Z'), 300, now)).toBe(false);
+		expect(isStale(at('2026-11-22T13:55:00+02:00'), 300, now)).toBe(false);
 	});
 
 	it('marks timestamps beyond the window as stale (past and future)', () => {
-		expect(checkFreshness(at('2026-11-22T11:54:59Z'), 300, now)).toBe('stale');
-		expect(checkFreshness(at('2026-11-22T12:05:01Z'), 300, now)).toBe('stale');
+		expect(isStale(at('2026-11-22T11:54:59Z'), 300, now)).toBe(true);
+		expect(isStale(at('2026-11-22T12:05:01Z'), 300, now)).toBe(true);
 	});
 
-	it('marks present but unparsable timestamps', () => {
-		expect(checkFreshness(at('yesterday'), 300, now)).toBe('unparsable');
-		expect(checkFreshness(at(1763812800), 300, now)).toBe('unparsable');
-		expect(checkFreshness(at('2026-11-22'), 300, now)).toBe('unparsable');
-		expect(checkFreshness(at('2026-13-45T99:00:00Z'), 300, now)).toBe('unparsable');
+	it('marks present but unparsable timestamps stale', () => {
+		expect(isStale(at('yesterday'), 300, now)).toBe(true);
+		expect(isStale(at(1763812800), 300, now)).toBe(true);
+		expect(isStale(at('2026-11-22'), 300, now)).toBe(true);
+		expect(isStale(at('2026-13-45T99:00:00Z'), 300, now)).toBe(true);
 	});
 
-	it('reports envelopes without a timestamp as absent', () => {
-		expect(checkFreshness(parseDelivery('{"type":"consent.rejected"}'), 300, now)).toBe('absent');
-		expect(checkFreshness(parseDelivery('not json'), 300, now)).toBe('absent');
+	it('does not mark envelopes without a timestamp stale', () => {
+		expect(isStale(parseDelivery('{"type":"consent.rejected"}'), 300, now)).toBe(false);
+		expect(isStale(parseDelivery('not json'), 300, now)).toBe(false);
 	});
 });
