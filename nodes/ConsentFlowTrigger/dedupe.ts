@@ -96,10 +96,6 @@ const MAX_TRIGGERS_IN_MEMORY = 1000;
 function memoryOf(memoryKey: string): TriggerMemory {
 	const memory = memories.get(memoryKey);
 	if (memory !== undefined) return memory;
-	if (memories.size >= MAX_TRIGGERS_IN_MEMORY) {
-		const oldest = memories.keys().next().value;
-		if (oldest !== undefined) memories.delete(oldest);
-	}
 	const fresh: Omit<TriggerMemory, 'saved'> = {
 		state: { version: DEDUPE_VERSION, ids: [] },
 		dropped: new Set(),
@@ -107,21 +103,21 @@ function memoryOf(memoryKey: string): TriggerMemory {
 		inFlight: new Map(),
 	};
 	const created: TriggerMemory = Object.assign(fresh, { saved: new SavedDeliveries(fresh) });
-	memories.set(memoryKey, created);
+	addBounded(memories, MAX_TRIGGERS_IN_MEMORY, memoryKey, created);
 	return created;
 }
 
-function addBounded(
-	store: Set<string> | Map<string, string>,
+function addBounded<T>(
+	store: Set<string> | Map<string, T>,
 	max: number,
 	key: string,
-	value = '',
+	value?: T,
 ): void {
 	if (store.size >= max && !store.has(key)) {
 		const oldest = store.keys().next().value;
 		if (oldest !== undefined) store.delete(oldest);
 	}
-	if (store instanceof Map) store.set(key, value);
+	if (store instanceof Map) store.set(key, value as T);
 	else store.add(key);
 }
 
@@ -169,15 +165,12 @@ export const FLIGHT_BOUND_MS = 10 * 60 * 1000;
 export const MAX_IN_FLIGHT = MAX_REMEMBERED;
 
 /** A held run whose fate is not known yet: its keys answer 409 to copies until it settles. */
-export interface Held {
+export interface Held extends Pick<Slot, 'memoryKey' | 'limit' | 'staticData'> {
 	readonly nonce: string;
-	readonly memoryKey: string;
 	readonly keys: readonly string[];
 	readonly plan: AnswerPlan;
-	readonly limit: number;
 	readonly until: number;
 	settled: boolean;
-	readonly staticData?: IDataObject;
 }
 
 /** Assigns the trigger's saved object to static data (a top-level assignment: n8n-compat.ts, hook 3). */
@@ -283,21 +276,19 @@ export function lookUp(
 
 /** Holds an admitted delivery as its plan says; `follow` then tells it what became of its run. */
 export function hold(slot: Slot, plan: AnswerPlan, now = Date.now()): Held {
-	const { memoryKey, key, limit, staticData } = slot;
+	const { key, also, ...where } = slot;
 	const held: Held = {
+		...where,
 		nonce: randomBytes(9).toString('base64url'),
-		memoryKey,
-		keys: [key, ...slot.also],
+		keys: [key, ...also],
 		plan,
-		limit,
 		until: now + FLIGHT_BOUND_MS,
 		settled: false,
-		staticData,
 	};
 	if (plan.remember !== 'never')
-		for (const k of held.keys) memoryOf(memoryKey).inFlight.set(k, held);
-	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(memoryKey, key, held.nonce);
-	save(staticData, memoryKey);
+		for (const k of held.keys) memoryOf(slot.memoryKey).inFlight.set(k, held);
+	if (plan.answeredBy !== 'n8n-after-run') ownDelivery(slot.memoryKey, key, held.nonce);
+	save(slot.staticData, slot.memoryKey);
 	return held;
 }
 
@@ -346,8 +337,7 @@ export function keepSaved(ctx: IWebhookFunctions, keys: readonly string[]): void
 	const memoryKey = memoryKeyOf(false, ctx.getWorkflow().id, ctx.getNode().name);
 	const limit = ctx.getNodeParameter('rememberedDeliveries', DEFAULT_REMEMBERED) as number;
 	const staticData = ctx.getWorkflowStaticData('node');
-	recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], keys[0], limit);
-	for (const key of keys.slice(1)) recordDeliveryShared(memoryKey, undefined, key, limit);
+	for (const key of keys) recordDeliveryShared(memoryKey, staticData[DEDUPE_KEY], key, limit);
 	save(staticData, memoryKey);
 }
 
