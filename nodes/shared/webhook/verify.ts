@@ -40,9 +40,7 @@ export function rememberCredential(id: string | undefined, facts: SigningFacts, 
 		const oldest = entries.keys().next().value;
 		if (oldest !== undefined) entries.delete(oldest);
 	}
-	const kept = { ...facts };
-	if (!kept.previousSecret) delete kept.previousSecret; // an empty previous secret is none
-	entries.set(id, { facts: kept, readAt: now });
+	entries.set(id, { facts: { ...facts }, readAt: now });
 }
 
 /** The cached facts, else one read that every caller asking meanwhile shares; `read` must not throw. */
@@ -94,14 +92,11 @@ const credentialId = (ctx: CredentialReader) =>
 
 /** Reads and decrypts the signing credential through n8n; a failed read gives no secret (fails closed). */
 async function readFacts(ctx: CredentialReader): Promise<SigningFacts> {
-	let credentials: IDataObject | undefined;
-	try {
-		credentials = await ctx.getCredentials<IDataObject>(SIGNING_CREDENTIAL);
-	} catch {
-		credentials = undefined;
-	}
+	const credentials = await ctx
+		.getCredentials<IDataObject>(SIGNING_CREDENTIAL)
+		.catch((): IDataObject => ({}));
 	const text = (value: unknown) => (typeof value === 'string' ? value : '');
-	const { secret, signatureHeader, previousSecret } = credentials ?? {};
+	const { secret, signatureHeader, previousSecret } = credentials;
 	const facts: SigningFacts = { secret: text(secret), signatureHeader: text(signatureHeader) };
 	// an empty previous secret is none
 	if (text(previousSecret) !== '') facts.previousSecret = text(previousSecret);
