@@ -17,7 +17,7 @@ interface DeliveryFields {
 	webhookId: string | null;
 	/** The exact duplicate key of the id (see webhook-id.ts); null: never remembered. */
 	deliveryKey: string | null;
-	/** Keyed on its signed bytes: its keys under the other active secret, and those of earlier versions. */
+	/** Keyed on its signed bytes: its keys under the other active secret. */
 	otherKeys?: { also: string[] };
 	timestamp: string | null;
 	hasTimestamp: boolean;

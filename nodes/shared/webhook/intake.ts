@@ -85,8 +85,7 @@ const check = (operator: string) =>
 export const REFUSED = 'sblRefused';
 
 export function refusedTestItem(ctx: IWebhookFunctions, facts: Facts): INodeExecutionData | null {
-	if (facts.closing || facts.verified) return null;
-	if (typeof ctx.getMode !== 'function' || ctx.getMode() !== 'manual') return null;
+	if (facts.closing || facts.verified || ctx.getMode() !== 'manual') return null;
 	const req = ctx.getRequestObject() as unknown as { headers?: Record<string, unknown> };
 	return { json: {}, [REFUSED]: { headers: signatureHeaderNames(req.headers) } };
 }

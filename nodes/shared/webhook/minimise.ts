@@ -71,10 +71,6 @@ const isBusinessScalar = (value: unknown): boolean =>
 	typeof value === 'number' ||
 	(typeof value === 'string' && (DIGIT_GROUPS.test(value) || isIban(value)));
 
-/** One number, or a list of them. */
-const isBusinessNumber = (value: unknown): boolean =>
-	Array.isArray(value) ? value.every(isBusinessScalar) : isBusinessScalar(value);
-
 // Anything deeper could not be checked, so it is left out (an empty object or array in its place).
 export const MINIMISE_DEPTH = MAX_DEPTH + 1;
 
@@ -103,7 +99,8 @@ function minimiseScalar(value: unknown, walk: Walk): unknown {
 function minimiseEntry(key: string, entry: unknown, walk: Walk, depth: number): unknown {
 	const name = keyName(key);
 	if (AUTHORIZATION_CODE.test(name)) return undefined;
-	if (BUSINESS_KEY.test(name) && isBusinessNumber(entry)) return entry;
+	// one such number, or a list of them
+	if (BUSINESS_KEY.test(name) && [entry].flat().every(isBusinessScalar)) return entry;
 	if (!IDENTITY_KEY.test(name)) return minimiseValue(entry, walk, depth + 1);
 	const scalar = entry === null || typeof entry === 'string' || typeof entry === 'number';
 	return walk.mode === 'mask' && scalar ? maskNationalId(entry) : undefined;

@@ -77,8 +77,6 @@ export interface ResponseLike {
 	send(body: unknown): ResponseLike;
 	json(body: unknown): unknown;
 	end(): unknown;
-	statusCode?: number;
-	writableFinished?: boolean;
 	once?(event: 'close', listener: () => void): unknown;
 	setHeader?(name: string, value: string): unknown;
 }
