@@ -60,7 +60,6 @@ interface DedupeState {
  * saves, so every write carries every key this process has by then (docs/architecture.md).
  */
 class SavedDeliveries {
-	readonly version = DEDUPE_VERSION;
 	declare readonly memory: Pick<TriggerMemory, 'state' | 'lastSeen'>;
 
 	constructor(memory: SavedDeliveries['memory']) {
