@@ -82,7 +82,6 @@ interface TriggerMemory {
 	inFlight: Map<string, Held>;
 	/** The stored keys last written or merged here: read back unchanged, there is nothing to merge. */
 	lastSeen?: string;
-	/** Whether a flush is due (flushLater). */
 	flushing?: boolean;
 	saved: SavedDeliveries;
 }
@@ -229,7 +228,6 @@ export function forgetDelivery(memoryKey: string, key: string): void {
 	if (at >= 0) memory.state.ids.splice(at, 1);
 }
 
-/** Where a trigger's delivery memory lives in the process: test URL or production, workflow, node. */
 function memoryKeyOf(testUrl: boolean, workflowId: string | undefined, nodeName: string): string {
 	return [testUrl ? 'test' : 'production', workflowId ?? '', nodeName].join('\u0000');
 }
