@@ -29,18 +29,13 @@ export interface StoredDedupe {
 	keys: string;
 }
 
-/** The remembered keys of what is stored (or of a DedupeState); anything else reads as none. */
+/** The remembered keys of what is stored; anything else reads as none. */
 export function readRememberedIds(stored: unknown, known?: ReadonlySet<string>): string[] {
-	if (typeof stored !== 'object' || stored === null) return [];
-	const { ids, keys, version } = stored as { ids?: unknown; keys?: unknown; version?: unknown };
-	if (version !== DEDUPE_VERSION) return [];
-	const listed = typeof keys === 'string' ? keys.split('\n') : Array.isArray(ids) ? ids : [];
+	const { keys, version } = (stored ?? {}) as { keys?: unknown; version?: unknown };
+	if (version !== DEDUPE_VERSION || typeof keys !== 'string') return [];
 	const fits = (id: string) =>
 		id.length <= MAX_KEY_JSON_BYTES && Buffer.byteLength(JSON.stringify(id)) <= MAX_KEY_JSON_BYTES;
-	return listed.filter(
-		(id): id is string =>
-			typeof id === 'string' && id !== '' && (known?.has(id) === true || fits(id)),
-	);
+	return keys.split('\n').filter((id) => id !== '' && (known?.has(id) === true || fits(id)));
 }
 
 export function clampLimit(limit: unknown): number {
@@ -51,7 +46,6 @@ export function clampLimit(limit: unknown): number {
 
 /** One trigger's remembered keys in the process, oldest first. */
 interface DedupeState {
-	version: number;
 	ids: string[];
 }
 
@@ -95,7 +89,7 @@ function memoryOf(memoryKey: string): TriggerMemory {
 	const memory = memories.get(memoryKey);
 	if (memory !== undefined) return memory;
 	const fresh: Omit<TriggerMemory, 'saved'> = {
-		state: { version: DEDUPE_VERSION, ids: [] },
+		state: { ids: [] },
 		dropped: new Set(),
 		owners: new Map(),
 		inFlight: new Map(),

@@ -12,13 +12,10 @@ import {
 	readRememberedIds,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
-import { maxStateBytes, recordDelivery } from './helpers';
+import { maxStateBytes, recordDelivery, storedKeys as stored3 } from './helpers';
 import { MAX_KEY_JSON_BYTES } from '../../../nodes/shared/webhook/webhook-id';
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
-
-/** The documented stored shape (version 3): the keys, oldest first, one per line. */
-const stored3 = (ids: string[]) => ({ version: 3, keys: ids.join('\n') });
 
 /** The longest key there is: `~h:` + 64 hex digits. */
 const longestKey = (n: number) => `~h:${n.toString(16).padStart(64, '0')}`;
@@ -43,18 +40,18 @@ describe('maxStateBytes', () => {
 	);
 
 	it('bounds every state recordDelivery produces', () => {
-		let state: { ids: string[] } | null | undefined;
+		let state: object | null | undefined;
 		for (let i = 0; i < 12; i++) {
 			// keys as long as they get (plain, 67 characters: 69 bytes of JSON)
 			state = recordDelivery(state, `${i}`.padStart(67, 'k'), 5).next;
-			expect(jsonBytes(stored3(state!.ids))).toBeLessThanOrEqual(maxStateBytes(5));
+			expect(jsonBytes(state)).toBeLessThanOrEqual(maxStateBytes(5));
 		}
-		expect(jsonBytes(stored3(state!.ids))).toBe(maxStateBytes(5));
+		expect(jsonBytes(state)).toBe(maxStateBytes(5));
 	});
 });
 
 describe('readRememberedIds: which stored strings are keys (JSON at most MAX_KEY_JSON_BYTES)', () => {
-	const stored = (ids: unknown[]) => ({ version: 3, ids });
+	const stored = stored3;
 	/** Independent rule: a string is a key iff its JSON text fits. */
 	const fits = (id: string) => jsonBytes(id) <= MAX_KEY_JSON_BYTES;
 
@@ -109,14 +106,14 @@ describe('readRememberedIds: which stored strings are keys (JSON at most MAX_KEY
 		expect(readRememberedIds(stored([long]))).toEqual([]);
 	});
 
-	it('drops non-strings, reads nothing from non-objects nor from another version', () => {
-		expect(readRememberedIds({ version: 2, ids: ['a'] })).toEqual([]);
+	it('reads nothing from non-objects, another version or keys that are no string', () => {
+		expect(readRememberedIds({ version: 2, keys: 'a' })).toEqual([]);
 		expect(readRememberedIds({ version: 1, ids: ['a'] })).toEqual([]);
-		expect(readRememberedIds({ version: 3, ids: [1, 'a', null, {}] })).toEqual(['a']);
+		expect(readRememberedIds({ version: 3, ids: ['a'] })).toEqual([]);
 		expect(readRememberedIds(undefined)).toEqual([]);
 		expect(readRememberedIds(42)).toEqual([]);
 		expect(readRememberedIds({})).toEqual([]);
-		expect(readRememberedIds({ version: 3, ids: { 0: 'a', length: 1 } })).toEqual([]);
+		expect(readRememberedIds({ version: 3, keys: ['a'] })).toEqual([]);
 	});
 });
 
@@ -153,22 +150,23 @@ describe('recordDelivery windows (compared with a plain slice)', () => {
 			const decision = recordDelivery(state, `id-${i}`, limit);
 			expect(decision.duplicate).toBe(false);
 			seen.push(`id-${i}`);
-			expect(decision.next).toEqual({ version: DEDUPE_VERSION, ids: seen.slice(-limit) });
+			expect(decision.next).toEqual(stored3(seen.slice(-limit)));
 			state = decision.next;
 		}
 	});
 
-	it('a duplicate changes nothing and returns no state', () => {
-		const stored = { version: 3, ids: ['a', 'b', 'c'] };
-		expect(recordDelivery(stored, 'b', 2)).toEqual({ duplicate: true, next: null });
-		expect(stored.ids).toEqual(['a', 'b', 'c']);
+	it('a duplicate returns no state', () => {
+		expect(recordDelivery(stored3(['a', 'b', 'c']), 'b', 2)).toEqual({
+			duplicate: true,
+			next: null,
+		});
 	});
 
 	it('uses the clamped limit (junk limit: the default)', () => {
 		const ids = Array.from({ length: DEFAULT_REMEMBERED }, (_, i) => `k${i}`);
-		const next = recordDelivery({ version: 3, ids }, 'new', Number.NaN).next;
-		expect(next?.ids).toEqual([...ids.slice(1), 'new']);
-		expect(recordDelivery({ version: 3, ids: ['a'] }, 'b', 0).next?.ids).toEqual(['b']);
+		const next = recordDelivery(stored3(ids), 'new', Number.NaN).next;
+		expect(next).toEqual(stored3([...ids.slice(1), 'new']));
+		expect(recordDelivery(stored3(['a']), 'b', 0).next).toEqual(stored3(['b']));
 	});
 });
 
@@ -182,13 +180,13 @@ describe('recordDeliveryShared', () => {
 	beforeEach(newProcess);
 
 	it('merges database ids the process lacks after its own (they are seen now), once each, and trims to the limit', () => {
-		const first = recordDeliveryShared('m', { version: 3, ids: ['a', 'a', 'b'] }, 'c', 10);
+		const first = recordDeliveryShared('m', stored3(['a', 'a', 'b']), 'c', 10);
 		expect(first).toEqual({
 			duplicate: false,
-			state: { version: DEDUPE_VERSION, ids: ['a', 'b', 'c'] },
+			state: { ids: ['a', 'b', 'c'] },
 		});
 		// database ids the process already has are not repeated
-		const second = recordDeliveryShared('m', { version: 3, ids: ['z', 'c', 'a'] }, 'd', 10);
+		const second = recordDeliveryShared('m', stored3(['z', 'c', 'a']), 'd', 10);
 		expect(second.state.ids).toEqual(['a', 'b', 'c', 'z', 'd']);
 	});
 
@@ -204,26 +202,24 @@ describe('recordDeliveryShared', () => {
 
 	it('a duplicate still merges what the database had, within the limit', () => {
 		recordDeliveryShared('d', undefined, 'x', 3);
-		const dup = recordDeliveryShared('d', { version: 3, ids: ['p', 'q', 'x'] }, 'x', 3);
+		const dup = recordDeliveryShared('d', stored3(['p', 'q', 'x']), 'x', 3);
 		expect(dup.duplicate).toBe(true);
 		expect(dup.state.ids).toEqual(['x', 'p', 'q']);
-		const dup2 = recordDeliveryShared('d', { version: 3, ids: ['r'] }, 'q', 2);
+		const dup2 = recordDeliveryShared('d', stored3(['r']), 'q', 2);
 		expect(dup2.duplicate).toBe(true);
 		expect(dup2.state.ids).toEqual(['q', 'r']);
 	});
 
 	it('a key only in the database is a duplicate; one only in the process too', () => {
 		recordDeliveryShared('e', undefined, 'mine', 10);
-		expect(recordDeliveryShared('e', { version: 3, ids: ['theirs'] }, 'theirs', 10).duplicate).toBe(
-			true,
-		);
-		expect(recordDeliveryShared('e', { version: 3, ids: [] }, 'mine', 10).duplicate).toBe(true);
+		expect(recordDeliveryShared('e', stored3(['theirs']), 'theirs', 10).duplicate).toBe(true);
+		expect(recordDeliveryShared('e', stored3([]), 'mine', 10).duplicate).toBe(true);
 		expect(recordDeliveryShared('e', undefined, 'new', 10).duplicate).toBe(false);
 	});
 
 	it('drops oversize database strings but keeps ones the process already knows', () => {
 		const long = 'y'.repeat(100);
-		const r = recordDeliveryShared('f', { version: 3, ids: [long, 'ok'] }, 'n', 10);
+		const r = recordDeliveryShared('f', stored3([long, 'ok']), 'n', 10);
 		expect(r.state.ids).toEqual(['ok', 'n']);
 	});
 
@@ -256,7 +252,7 @@ describe('recordDeliveryShared: two webhook processes writing one database (queu
 		ids.forEach((id, i) => {
 			const { duplicate, state } = recordDeliveryShared(i % 2 === 0 ? 'P1' : 'P2', db, id, limit);
 			expect(duplicate).toBe(false);
-			db = JSON.parse(JSON.stringify(state));
+			db = stored3(state.ids);
 		});
 		return { ids, saved: readRememberedIds(db) };
 	}
@@ -277,7 +273,7 @@ describe('recordDeliveryShared: two webhook processes writing one database (queu
 		recordDeliveryShared('P', undefined, 'b', 2);
 		const { state } = recordDeliveryShared('P', undefined, 'c', 2); // drops a
 		expect(state.ids).toEqual(['b', 'c']);
-		const again = recordDeliveryShared('P', { version: 3, ids: ['a', 'b'] }, 'd', 2);
+		const again = recordDeliveryShared('P', stored3(['a', 'b']), 'd', 2);
 		expect(again.state.ids).toEqual(['c', 'd']);
 	});
 });

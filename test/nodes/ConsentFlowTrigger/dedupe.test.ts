@@ -18,7 +18,7 @@ import {
 	readRememberedIds,
 } from '../../../nodes/ConsentFlowTrigger/dedupe';
 import { freshDedupe, type Dedupe } from '../../support/fresh-modules';
-import { recordDelivery, recordForSave, savedKeys } from './helpers';
+import { recordDelivery, recordForSave, savedKeys, storedKeys } from './helpers';
 import { ConsentFlowTrigger } from '../../../nodes/ConsentFlowTrigger/ConsentFlowTrigger.node';
 import { answerWhenStored } from '../../../nodes/shared/n8n-compat';
 import type { ParsedDelivery as IncomingDelivery } from '../../../nodes/shared/webhook/envelope';
@@ -45,17 +45,10 @@ beforeEach(newProcess);
 describe('recordDelivery', () => {
 	it('records a new id and reports a repeat as duplicate', () => {
 		const first = recordDelivery(undefined, 'a', 10);
-		expect(first).toEqual({ duplicate: false, next: { version: DEDUPE_VERSION, ids: ['a'] } });
+		expect(first).toEqual({ duplicate: false, next: storedKeys(['a']) });
 		const second = recordDelivery(first.next, 'b', 10);
-		expect(second.next?.ids).toEqual(['a', 'b']);
+		expect(savedKeys(second.next)).toEqual(['a', 'b']);
 		expect(recordDelivery(second.next, 'a', 10)).toEqual({ duplicate: true, next: null });
-	});
-
-	it('never returns the stored array itself', () => {
-		const stored = { version: 3, ids: ['a'] };
-		const decision = recordDelivery(stored, 'b', 10);
-		expect(decision.next?.ids).not.toBe(stored.ids);
-		expect(stored.ids).toEqual(['a']);
 	});
 
 	it('keeps only the most recent `limit` ids', () => {
@@ -68,18 +61,18 @@ describe('recordDelivery', () => {
 	});
 
 	it('shrinks an over-long stored list to a lowered limit', () => {
-		const stored = { version: 3, ids: ['a', 'b', 'c', 'd', 'e'] };
-		expect(recordDelivery(stored, 'f', 2).next?.ids).toEqual(['e', 'f']);
+		const stored = storedKeys(['a', 'b', 'c', 'd', 'e']);
+		expect(savedKeys(recordDelivery(stored, 'f', 2).next)).toEqual(['e', 'f']);
 	});
 
 	it('tolerates junk in static data', () => {
 		expect(readRememberedIds(null)).toEqual([]);
 		expect(readRememberedIds('x')).toEqual([]);
 		expect(readRememberedIds({ ids: 'a,b' })).toEqual([]);
-		expect(readRememberedIds({ version: 3, ids: ['a', 1, null, 'b'] })).toEqual(['a', 'b']);
-		expect(recordDelivery({ version: 3, ids: [1, 2] }, '1', 10).duplicate).toBe(false);
+		expect(readRememberedIds({ version: 3, keys: ['a', 'b'] })).toEqual([]);
+		expect(recordDelivery({ version: 3, keys: 1 }, '1', 10).duplicate).toBe(false);
 		// Nothing longer than a key is a key (version 2).
-		expect(readRememberedIds({ version: 3, ids: ['x'.repeat(100), 'k'] })).toEqual(['k']);
+		expect(readRememberedIds(storedKeys(['x'.repeat(100), 'k']))).toEqual(['k']);
 	});
 
 	it('clamps the limit', () => {
@@ -122,7 +115,7 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 		});
 	const stored = () =>
 		JSON.parse(
-			JSON.stringify({ [`node:${node.name}`]: { [DEDUPE_KEY]: { version: 3, ids: ['a'] } } }),
+			JSON.stringify({ [`node:${node.name}`]: { [DEDUPE_KEY]: storedKeys(['a']) } }),
 		) as IDataObject;
 
 	it('assigning a fresh object to the node key sets the change flag (stored data present)', () => {
@@ -163,7 +156,7 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 		expect(workflow.staticData.__dataChanged).toBe(false);
 		// The data itself is intact; only the flag that decides whether it is saved is gone.
 		expect(JSON.parse(JSON.stringify(workflow.staticData))).toEqual({
-			[`node:${node.name}`]: { [DEDUPE_KEY]: { version: DEDUPE_VERSION, ids: ['a', 'b'] } },
+			[`node:${node.name}`]: { [DEDUPE_KEY]: storedKeys(['a', 'b']) },
 		});
 	});
 
@@ -203,13 +196,13 @@ describe('n8n static data change tracking (n8n-workflow 2.41)', () => {
 describe('recordDeliveryShared (per-process memory against stale reads)', () => {
 	test('a delivery that read static data before the previous write still keeps the previous id', () => {
 		// n8n reloads static data per request; request B read it before request A's write landed
-		const staleRead = { version: 3, ids: ['old'] };
+		const staleRead = storedKeys(['old']);
 		const a = recordDeliveryShared('wf\u0000Trigger', staleRead, 'A', 10);
 		expect(a.duplicate).toBe(false);
 		const b = recordDeliveryShared('wf\u0000Trigger', staleRead, 'B', 10);
 		expect(b.duplicate).toBe(false);
 		// B's write (the state object, serialised by n8n) carries A too
-		expect(JSON.parse(JSON.stringify(b.state)).ids).toEqual(['old', 'A', 'B']);
+		expect(b.state.ids).toEqual(['old', 'A', 'B']);
 		// and a redelivery of A with the same stale read is a duplicate
 		expect(recordDeliveryShared('wf\u0000Trigger', staleRead, 'A', 10).duplicate).toBe(true);
 	});
@@ -219,14 +212,12 @@ describe('recordDeliveryShared (per-process memory against stale reads)', () => 
 		expect(recordDeliveryShared('wf2\u0000T', undefined, 'x', 10).duplicate).toBe(false);
 		let state;
 		for (const id of ['a', 'b', 'c', 'd'])
-			state = recordDeliveryShared('wf3\u0000T', { version: 3, ids: ['z'] }, id, 3).state;
+			state = recordDeliveryShared('wf3\u0000T', storedKeys(['z']), id, 3).state;
 		expect(state!.ids).toEqual(['b', 'c', 'd']);
 	});
 
 	test('ids stored in the database (another process, or before a restart) count as seen', () => {
-		expect(
-			recordDeliveryShared('k', { version: 3, ids: ['from-db'] }, 'from-db', 10).duplicate,
-		).toBe(true);
+		expect(recordDeliveryShared('k', storedKeys(['from-db']), 'from-db', 10).duplicate).toBe(true);
 	});
 });
 
@@ -234,8 +225,8 @@ describe('version 3 read back (a restart, another process)', () => {
 	const written = (saved: object) =>
 		JSON.parse(JSON.stringify(saved)) as { version: number; keys: string };
 
-	test('version 2 ids are read, and written back as version 3 that a restarted process reads', () => {
-		const saved = written(recordForSave(memory, 'm', { version: 3, ids: ['x', 'y'] }, 'z', 10));
+	test('stored keys are read, and written back as version 3 that a restarted process reads', () => {
+		const saved = written(recordForSave(memory, 'm', storedKeys(['x', 'y']), 'z', 10));
 		expect(saved).toEqual({ version: 3, keys: 'x\ny\nz' });
 		newProcess();
 		for (const key of ['x', 'y', 'z'])
@@ -243,8 +234,9 @@ describe('version 3 read back (a restart, another process)', () => {
 		expect(recordDeliveryShared('m', saved, 'w', 10, false).duplicate).toBe(false);
 	});
 
-	test('a stored string with a line break is never written: it would read back as two keys', () => {
-		const saved = written(recordForSave(memory, 'n', { version: 3, ids: ['a\nb'] }, 'c', 10));
+	test('a key with a line break is never written: it would read back as two keys', () => {
+		recordForSave(memory, 'n', undefined, 'a\nb', 10);
+		const saved = written(recordForSave(memory, 'n', undefined, 'c', 10));
 		expect(saved).toEqual({ version: 3, keys: 'c' });
 		newProcess();
 		expect(recordDeliveryShared('n', saved, 'a', 10, false).duplicate).toBe(false);

@@ -136,11 +136,17 @@ export function recordDelivery(
 	stored: unknown,
 	key: string,
 	limit: number,
-): { duplicate: boolean; next: { version: number; ids: string[] } | null } {
+): { duplicate: boolean; next: { version: number; keys: string } | null } {
 	const memoryKey = `fresh-${++freshMemory}`;
 	const { duplicate, state } = recordDeliveryShared(memoryKey, stored, key, limit);
-	return { duplicate, next: duplicate ? null : { version: DEDUPE_VERSION, ids: state.ids } };
+	return { duplicate, next: duplicate ? null : storedKeys(state.ids) };
 }
+
+/** The documented stored shape (version 3): the keys, oldest first, one per line. */
+export const storedKeys = (ids: readonly string[]) => ({
+	version: DEDUPE_VERSION,
+	keys: ids.join('\n'),
+});
 
 /**
  * Records `key` against `stored` in `memory` (one process's copy of dedupe.ts, from
