@@ -11,7 +11,6 @@ import {
 import {
 	type Slot,
 	DEDUPE_KEY,
-	DEDUPE_VERSION,
 	DEFAULT_REMEMBERED,
 	MAX_REMEMBERED,
 	clampLimit,
