@@ -11,6 +11,7 @@ const SETS = {
 	],
 	minimise: [
 		'<rootDir>/test/nodes/shared/webhook/minimise.test.ts',
+		'<rootDir>/test/nodes/shared/webhook/minimise-names.test.ts',
 		'<rootDir>/test/nodes/shared/webhook/minimise-values.property.test.ts',
 		'<rootDir>/test/nodes/shared/webhook/minimise-business.test.ts',
 	],
