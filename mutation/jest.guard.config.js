@@ -1,5 +1,5 @@
 // Jest config for mutation/stryker.guard.mjs only: the tests written for the module under mutation,
-// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | createAndWait | trigger |
+// chosen by SBL_MUTATION_SET (identity | minimise | redact | personal | failure | createAndWait | trigger |
 // retry), so that each mutant run, static ones included, takes seconds.
 const mutation = require('./jest.config');
 
@@ -23,6 +23,12 @@ const SETS = {
 	createAndWait: ['<rootDir>/test/nodes/ConsentFlow/{createAndWait,outcome}.test.ts'],
 	trigger: [
 		'<rootDir>/test/nodes/ConsentFlowTrigger/{minimise,ConsentFlowTrigger.node}.integration.test.ts',
+	],
+	// and the node tests that read the credential's own token refusal back
+	failure: [
+		'<rootDir>/test/nodes/shared/transport/*.test.ts',
+		'<rootDir>/test/nodes/ConsentFlow/{own-token-failure,errors}.test.ts',
+		'<rootDir>/test/nodes/RealEstateEstimate/errors.test.ts',
 	],
 	retry: ['<rootDir>/test/nodes/shared/transport/retry*.test.ts'],
 };
